@@ -1,0 +1,73 @@
+// One script builds every bundle: the CLI, the engine library, the extension host (Node and
+// web), the webview, and the tests. `node esbuild.js [--watch] [--production]`.
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  target: 'es2022',
+};
+
+function exists(p) {
+  return fs.existsSync(path.join(__dirname, p));
+}
+
+function testEntries(dir) {
+  const full = path.join(__dirname, dir);
+  if (!fs.existsSync(full)) return [];
+  return fs
+    .readdirSync(full)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+const builds = [
+  // The command line: `node dist/cli.js` and the package's `bin`.
+  { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
+  // The engine as a library for other tools and the benchmark.
+  { ...common, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', platform: 'neutral', format: 'cjs', mainFields: ['main', 'module'] },
+  // The worker that analyses key files off the extension host's event loop.
+  ...(exists('src/analyze/worker.ts')
+    ? [{ ...common, entryPoints: ['src/analyze/worker.ts'], outfile: 'dist/analyzeWorker.js', platform: 'node', format: 'cjs' }]
+    : []),
+  ...(exists('src/extension/extension.ts')
+    ? [
+        { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
+        { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', external: ['vscode'], define: { 'process.env.KEY_ROUTING_WEB': '"1"' } },
+      ]
+    : []),
+  ...(exists('src/webview/main.ts')
+    ? [{ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/dist/panel.js', platform: 'browser', format: 'iife' }]
+    : []),
+  // Tests: unit tests (plain Node) and the tests that run inside VS Code's extension host.
+  ...(production
+    ? []
+    : [
+        { ...common, entryPoints: testEntries('test/unit'), outdir: 'dist/test/unit', platform: 'node', format: 'cjs', external: ['kafkajs', 'murmur2-partitioner'] },
+        ...(exists('test/exthost/index.ts')
+          ? [{ ...common, entryPoints: ['test/exthost/index.ts'], outfile: 'dist/test/exthost/index.js', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] }]
+          : []),
+      ]),
+].filter((b) => !b.entryPoints || b.entryPoints.length > 0);
+
+async function main() {
+  if (watch) {
+    for (const b of builds) await (await esbuild.context(b)).watch();
+    console.log('watching...');
+    return;
+  }
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  fs.chmodSync(path.join(__dirname, 'dist/cli.js'), 0o755);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,75 @@
+/**
+ * `key-routing`: the engine without VS Code. Output is JSON; exit 2 on a usage or configuration
+ * error, with one line on stderr naming the option or setting.
+ */
+import { parseArgs, UsageError } from './cli/args';
+import { routeCommand } from './cli/route';
+import { rangesCommand } from './cli/ranges';
+
+const OPTIONS = {
+  config: {},
+  topic: {},
+  'key-format': {},
+  then: { repeatable: true },
+  input: {},
+  algorithm: {},
+  column: {},
+  field: {},
+  help: { flag: true },
+};
+
+type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) => void | Promise<void>;
+
+const COMMANDS: Record<string, Command> = {
+  route: routeCommand,
+  ranges: rangesCommand,
+};
+
+const USAGE = `usage: key-routing COMMAND [options]
+  route   --config FILE [--topic NAME] [--key-format utf8|hex] [--then EVENT]...   keys on stdin
+  ranges  --config FILE --topic NAME [--then EVENT]...
+EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
+
+export async function main(argv: string[]): Promise<number> {
+  const chunks: string[] = [];
+  let size = 0;
+  const write = (s: string): void => {
+    chunks.push(s);
+    size += s.length;
+    if (size > 1 << 16) flush();
+  };
+  const flush = (): void => {
+    if (chunks.length) process.stdout.write(chunks.join(''));
+    chunks.length = 0;
+    size = 0;
+  };
+  try {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.options.has('help') || args.command === undefined) {
+      process.stdout.write(USAGE + '\n');
+      return args.command === undefined && !args.options.has('help') ? 2 : 0;
+    }
+    const command = COMMANDS[args.command];
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(args.command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    await command(args, write);
+    flush();
+    return 0;
+  } catch (e) {
+    flush();
+    if (e instanceof UsageError) {
+      process.stderr.write(`key-routing: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`key-routing: internal error: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  },
+);

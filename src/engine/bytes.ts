@@ -1,0 +1,95 @@
+/**
+ * Bytes of a message key, as the Java clients produce them.
+ *
+ * The engine runs in Node, in a webview and in VS Code for the Web, so it uses only
+ * TextEncoder/Uint8Array (never Node's Buffer).
+ */
+
+const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * UTF-8 bytes of a string as Java's `String.getBytes(UTF_8)` gives them. Java replaces an unpaired
+ * surrogate with '?' (0x3f) where TextEncoder writes U+FFFD, so such strings are mended first.
+ */
+export function utf8(s: string): Uint8Array {
+  return encoder.encode(javaWellFormed(s));
+}
+
+/** The string with each unpaired surrogate replaced by '?', as Java's UTF-8 encoder does. */
+export function javaWellFormed(s: string): string {
+  return s.isWellFormed() ? s : s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '?');
+}
+
+/**
+ * Encodes keys into one reused buffer: `encode` allocates per call, `encodeInto` does not, and the
+ * allocation costs more than any of the hashes on short keys.
+ */
+export class Utf8Scratch {
+  private buf = new Uint8Array(256);
+
+  /** Returns the number of bytes written at the start of `bytes`. Valid until the next call. */
+  encode(s: string): number {
+    const w = javaWellFormed(s);
+    // A UTF-16 code unit takes at most 3 UTF-8 bytes.
+    if (w.length * 3 > this.buf.length) this.buf = new Uint8Array(w.length * 3);
+    return encoder.encodeInto(w, this.buf).written;
+  }
+
+  get bytes(): Uint8Array {
+    return this.buf;
+  }
+}
+
+/** The string the bytes spell in UTF-8, or null where they are not valid UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Parses hex (either case, no separators, even length) into bytes; throws with what is wrong. */
+export function parseHex(hex: string): Uint8Array {
+  if (hex.length % 2 !== 0) throw new Error(`invalid hex: odd number of digits (${hex.length})`);
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexDigit(hex.charCodeAt(2 * i));
+    const lo = hexDigit(hex.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) {
+      const at = hi < 0 ? 2 * i : 2 * i + 1;
+      throw new Error(`invalid hex: ${JSON.stringify(hex[at])} at position ${at}`);
+    }
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 with padding, as `java.util.Base64.getEncoder()` writes it. */
+export function base64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >>> 18] + B64[(n >>> 12) & 63] + B64[(n >>> 6) & 63] + B64[n & 63];
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = bytes[i] << 16;
+    out += B64[n >>> 18] + B64[(n >>> 12) & 63] + '==';
+  } else if (rest === 2) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64[n >>> 18] + B64[(n >>> 12) & 63] + B64[(n >>> 6) & 63] + '=';
+  }
+  return out;
+}

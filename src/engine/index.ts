@@ -1,0 +1,26 @@
+/**
+ * The engine as a library (`dist/engine.js`, CommonJS, no `vscode`, no DOM): the hashes and
+ * partitioners other tools and benchmarks call, and the topology model.
+ */
+import { Utf8Scratch, utf8 } from './bytes';
+import { murmur3, murmur3Masked } from './pulsar/murmur3';
+
+export { murmur2, toPositive } from './kafka/murmur2';
+export { kafkaPartition, partitionForKey } from './kafka/partitioner';
+export { murmur3 } from './pulsar/murmur3';
+export { javaStringHash } from './pulsar/javaStringHash';
+export { pulsarPartition, signSafeMod } from './pulsar/producerRouting';
+export { parseSettings } from './settings';
+export { Topology } from './topology';
+export { parseEvent } from './events';
+export { stringKey, bytesKey } from './key';
+export { utf8 };
+
+const scratch = new Utf8Scratch();
+
+/** Pulsar's `Murmur3_32Hash.makeHash` of a string key (UTF-8) or of bytes: masked to 31 bits. */
+export function pulsarMurmur3Hash(key: string | Uint8Array): number {
+  if (typeof key !== 'string') return murmur3Masked(key);
+  const n = scratch.encode(key);
+  return murmur3(scratch.bytes, n) & 0x7fffffff;
+}

@@ -1,0 +1,28 @@
+/**
+ * A message key as the clients see it: a string key (UTF-8 on the wire) or a byte key.
+ */
+import { base64, decodeUtf8, utf8 } from './bytes';
+
+export interface MessageKey {
+  /** The key's bytes on the wire (Kafka's serialized key; Pulsar's sticky-key bytes). */
+  readonly bytes: Uint8Array;
+  /** The string key, or null for bytes that are not valid UTF-8 (a byte key). */
+  readonly text: string | null;
+}
+
+export function stringKey(text: string): MessageKey {
+  return { bytes: utf8(text), text };
+}
+
+/** Bytes that decode as valid UTF-8 are that string key; other bytes are a byte key. */
+export function bytesKey(bytes: Uint8Array): MessageKey {
+  return { bytes, text: decodeUtf8(bytes) };
+}
+
+/**
+ * The text Pulsar's Java client routes a keyed message on (`Message.getKey()`): the string key,
+ * or for a key set with `keyBytes(...)` its base64 text.
+ */
+export function pulsarRoutingKey(key: MessageKey): string {
+  return key.text ?? base64(key.bytes);
+}

@@ -1,0 +1,131 @@
+/**
+ * AUTO_SPLIT hash ranges (`HashRangeAutoSplitStickyKeyConsumerSelector`), the same algorithm in
+ * both generations: a sorted map from each range's inclusive upper bound to its consumer. The first
+ * consumer holds the key `rangeSize` (a slot no hash reaches); every later one splits the largest
+ * range and takes its lower half.
+ */
+import {
+  ConsumerAssignError,
+  mergeSegments,
+  type BrokerVersion,
+  type Consumer,
+  type HashRange,
+  type Segment,
+  type StickyKeyConsumerSelector,
+} from './selector';
+import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
+import { murmur3Masked } from '../murmur3';
+
+export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
+  readonly algorithm = 'autoSplit';
+  readonly keyHashRange: HashRange;
+  readonly keyValues: HashRange;
+  /** Upper bounds, ascending, with their consumers at the same index. */
+  private uppers: number[] = [];
+  private owners: Consumer[] = [];
+
+  constructor(
+    readonly brokerVersion: BrokerVersion,
+    readonly rangeSize: number = DEFAULT_RANGE_SIZE,
+  ) {
+    // The constructor's own checks, with its messages.
+    if (rangeSize < 2) throw new ConsumerAssignError('range size must greater than 2');
+    if ((rangeSize & (rangeSize - 1)) !== 0) throw new ConsumerAssignError('range size must be nth power with 2');
+    this.keyHashRange = [0, rangeSize - 1];
+    this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
+  }
+
+  makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
+    return this.brokerVersion === '4.0'
+      ? reduceIntoRange(murmur3Masked(bytes, length), this.keyHashRange)
+      : stickyKeyHash3(bytes, length);
+  }
+
+  slotOf(stickyKeyHash: number): number {
+    // 3.x selects at `hash % rangeSize`; 4.x hashes are already reduced into [0, rangeSize).
+    return this.brokerVersion === '4.0' ? stickyKeyHash : stickyKeyHash % this.rangeSize;
+  }
+
+  addConsumer(consumer: Consumer): void {
+    if (this.uppers.length === 0) {
+      this.uppers.push(this.rangeSize);
+      this.owners.push(consumer);
+      return;
+    }
+    // findBiggestRange: the first range (ascending) with the largest `upper - lowerKeyOrZero`.
+    // The first range is measured from 0, so it counts one slot less than it holds.
+    let slots = 0;
+    let biggest = -1;
+    for (let i = 0; i < this.uppers.length; i++) {
+      const lower = i === 0 ? 0 : this.uppers[i - 1];
+      if (this.uppers[i] - lower > slots) {
+        slots = this.uppers[i] - lower;
+        biggest = i;
+      }
+    }
+    // With every range of width <= 0 nothing is found and the broker falls back to the top key.
+    if (biggest < 0) biggest = this.uppers.length - 1;
+    const upper = this.uppers[biggest];
+    const lower = biggest === 0 ? 0 : this.uppers[biggest - 1];
+    if (upper - lower <= 1) {
+      throw new ConsumerAssignError(
+        `No more range can assigned to new consumer, assigned consumers ${this.uppers.length}`,
+      );
+    }
+    const split = upper - ((upper - lower) >> 1);
+    this.uppers.splice(biggest, 0, split);
+    this.owners.splice(biggest, 0, consumer);
+  }
+
+  removeConsumer(consumer: Consumer): void {
+    const i = this.owners.indexOf(consumer);
+    if (i < 0) return;
+    const top = this.uppers.length - 1;
+    if (i === top && this.uppers.length > 1) {
+      // The next-lower consumer moves up to the top key, so its range extends to rangeSize.
+      this.owners[top] = this.owners[top - 1];
+      this.uppers.splice(top - 1, 1);
+      this.owners.splice(top - 1, 1);
+    } else {
+      // Its range merges into the consumer above it.
+      this.uppers.splice(i, 1);
+      this.owners.splice(i, 1);
+    }
+  }
+
+  select(stickyKeyHash: number): Consumer | null {
+    if (this.uppers.length === 0) return null;
+    const slot = this.slotOf(stickyKeyHash);
+    // ceilingEntry(slot)
+    let lo = 0;
+    let hi = this.uppers.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.uppers[mid] >= slot) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.owners[lo];
+  }
+
+  snapshot(): Segment[] {
+    // `[prevKey + 1, key]`, starting at 0; the top range ends at rangeSize, as the broker reports it.
+    return mergeSegments(
+      this.uppers.map((upper, i) => ({
+        start: i === 0 ? 0 : this.uppers[i - 1] + 1,
+        end: upper,
+        consumers: [this.owners[i]],
+      })),
+    );
+  }
+
+  segments(): Segment[] {
+    const segs = this.snapshot();
+    if (segs.length > 0) segs[segs.length - 1].end = this.keyHashRange[1];
+    return segs;
+  }
+
+  /** The upper bounds and their owners, ascending (for tests and the panel). */
+  entries(): Array<[number, Consumer]> {
+    return this.uppers.map((u, i) => [u, this.owners[i]]);
+  }
+}

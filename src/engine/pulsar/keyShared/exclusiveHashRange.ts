@@ -1,0 +1,110 @@
+/**
+ * STICKY mode (`HashRangeExclusiveStickyKeyConsumerSelector`, the 3.x code that was run): each
+ * consumer names its own inclusive ranges. Each range is stored as two map keys, start and end,
+ * both pointing at the consumer; a slot belongs to a consumer only where the floor and the ceiling
+ * entries are that same consumer. So a gap between two ranges of one consumer is that consumer's,
+ * and a gap between different consumers belongs to nobody.
+ *
+ * The 4.x class was not checked; 4.x is modelled as this algorithm with the 4.x sticky-hash rule
+ * (`hash % 65536`, 0 becomes 1).
+ */
+import {
+  ConsumerAssignError,
+  mergeSegments,
+  type BrokerVersion,
+  type Consumer,
+  type HashRange,
+  type Segment,
+  type StickyKeyConsumerSelector,
+} from './selector';
+import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
+import { murmur3Masked } from '../murmur3';
+import { SortedIntMap } from './sortedIntMap';
+
+export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
+  readonly algorithm = 'sticky';
+  readonly keyHashRange: HashRange;
+  readonly keyValues: HashRange;
+  private readonly rangeMap = new SortedIntMap<Consumer>();
+
+  constructor(
+    readonly brokerVersion: BrokerVersion,
+    readonly rangeSize: number = DEFAULT_RANGE_SIZE,
+  ) {
+    this.keyHashRange = [0, rangeSize - 1];
+    this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
+  }
+
+  makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
+    return this.brokerVersion === '4.0'
+      ? reduceIntoRange(murmur3Masked(bytes, length), this.keyHashRange)
+      : stickyKeyHash3(bytes, length);
+  }
+
+  slotOf(stickyKeyHash: number): number {
+    return this.brokerVersion === '4.0' ? stickyKeyHash : stickyKeyHash % this.rangeSize;
+  }
+
+  addConsumer(consumer: Consumer): void {
+    this.validate(consumer);
+    for (const [start, end] of consumer.ranges!) {
+      this.rangeMap.set(start, consumer);
+      this.rangeMap.set(end, consumer);
+    }
+  }
+
+  /** `validateKeySharedMeta`, with the broker's messages; checks against existing consumers only. */
+  private validate(consumer: Consumer): void {
+    if (consumer.ranges === undefined) throw new ConsumerAssignError('Must specify key shared meta for consumer.');
+    if (consumer.ranges.length === 0) throw new ConsumerAssignError('Ranges for KeyShared policy must not be empty.');
+    for (const [start, end] of consumer.ranges) {
+      if (start > end) throw new ConsumerAssignError('Fixed hash range start > end');
+      const ceiling = this.rangeMap.ceiling(start);
+      const floor = this.rangeMap.floor(end);
+      if (floor && floor[0] >= start) throw conflict(floor[1]);
+      if (ceiling && ceiling[0] <= end) throw conflict(ceiling[1]);
+      // Inside the span of one consumer: a conflict only if it overlaps one of its ranges.
+      if (ceiling && floor && ceiling[1] === floor[1]) {
+        for (const [s, e] of ceiling[1].ranges ?? []) {
+          if (Math.min(end, e) >= Math.max(start, s)) throw conflict(ceiling[1]);
+        }
+      }
+    }
+  }
+
+  removeConsumer(consumer: Consumer): void {
+    for (const [key, c] of [...this.rangeMap.entries()]) if (c === consumer) this.rangeMap.delete(key);
+  }
+
+  select(stickyKeyHash: number): Consumer | null {
+    if (this.rangeMap.size === 0) return null;
+    const slot = this.slotOf(stickyKeyHash);
+    const floor = this.rangeMap.floor(slot);
+    const ceiling = this.rangeMap.ceiling(slot);
+    return floor && ceiling && floor[1] === ceiling[1] ? floor[1] : null;
+  }
+
+  segments(): Segment[] {
+    const [lo, hi] = this.keyHashRange;
+    const segs: Segment[] = [];
+    let prev: [number, Consumer] | undefined;
+    for (const entry of this.rangeMap.entries()) {
+      const [key, c] = entry;
+      const gapStart = prev ? prev[0] + 1 : Number.NEGATIVE_INFINITY;
+      const gapOwner = prev && prev[1] === c ? [c] : [];
+      segs.push({ start: Math.max(gapStart, lo), end: Math.min(key - 1, hi), consumers: gapOwner });
+      if (key >= lo && key <= hi) segs.push({ start: key, end: key, consumers: [c] });
+      prev = entry;
+    }
+    segs.push({ start: prev ? Math.max(prev[0] + 1, lo) : lo, end: hi, consumers: [] });
+    return mergeSegments(segs.filter((s) => s.start <= s.end));
+  }
+
+  snapshot(): Segment[] {
+    return this.segments();
+  }
+}
+
+function conflict(c: Consumer): ConsumerAssignError {
+  return new ConsumerAssignError(`Range conflict with consumer ${c.id}`);
+}

@@ -1,0 +1,104 @@
+/**
+ * A Key_Shared subscription's connection history: consumers connect and disconnect in order and
+ * get their ids (CONTRACT.md: `name`, then `name#k` for the k-th consumer of that name that ever
+ * connected and was not refused). AUTO_SPLIT layouts and 4.x ring points depend on this history,
+ * not just on who is connected, so the selector is driven event by event.
+ */
+import { AutoSplitHashRangeSelector } from './autoSplitHashRange';
+import { ConsistentHashing3Selector } from './consistentHashing3';
+import { ConsistentHashing4Selector } from './consistentHashing4';
+import { ExclusiveHashRangeSelector } from './exclusiveHashRange';
+import { ConsumerAssignError, type BrokerVersion, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
+
+export type KeySharedMode = 'AUTO_SPLIT' | 'STICKY';
+
+export interface SelectorConfig {
+  brokerVersion: BrokerVersion;
+  keySharedMode: KeySharedMode;
+  /** `subscriptionKeySharedUseConsistentHashing` (AUTO_SPLIT only). */
+  consistentHashing: boolean;
+  /** `subscriptionKeySharedConsistentHashingReplicaPoints`. */
+  replicaPoints: number;
+  /** The hash-range selectors' range size. */
+  hashRangeSize: number;
+}
+
+export function createSelector(cfg: SelectorConfig): StickyKeyConsumerSelector {
+  if (cfg.keySharedMode === 'STICKY') return new ExclusiveHashRangeSelector(cfg.brokerVersion, cfg.hashRangeSize);
+  if (!cfg.consistentHashing) return new AutoSplitHashRangeSelector(cfg.brokerVersion, cfg.hashRangeSize);
+  return cfg.brokerVersion === '4.0'
+    ? new ConsistentHashing4Selector(cfg.replicaPoints)
+    : new ConsistentHashing3Selector(cfg.replicaPoints);
+}
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+
+export class KeySharedSubscription {
+  /** Live consumers in connection order. */
+  private live: Consumer[] = [];
+  /** How many consumers of each name ever connected (refused ones not counted). */
+  private readonly nameCounts = new Map<string, number>();
+  /** Selectors that follow this subscription (one per group of partitions, see Topology). */
+  private readonly selectors: StickyKeyConsumerSelector[];
+
+  constructor(readonly config: SelectorConfig) {
+    this.selectors = [createSelector(config)];
+  }
+
+  get consumers(): readonly Consumer[] {
+    return this.live;
+  }
+
+  /** The selector of the subscription's first partition group (what `ranges` describes). */
+  get selector(): StickyKeyConsumerSelector {
+    return this.selectors[0];
+  }
+
+  /** A new selector fed with the consumers connected now, in connection order. */
+  addSelectorForNewPartitions(): StickyKeyConsumerSelector {
+    const s = createSelector(this.config);
+    for (const c of this.live) {
+      try {
+        s.addConsumer(c);
+      } catch (e) {
+        // A fresh selector can refuse what the old one took (AUTO_SPLIT never does: the same
+        // number of splits fits; STICKY ranges were already validated together). Keep going.
+        if (!(e instanceof ConsumerAssignError)) throw e;
+      }
+    }
+    this.selectors.push(s);
+    return s;
+  }
+
+  selectorAt(group: number): StickyKeyConsumerSelector {
+    return this.selectors[group];
+  }
+
+  /** Connects a consumer; refused (and not counted for ids) where any selector refuses it. */
+  connect(name: string, ranges?: readonly HashRange[]): Outcome<Consumer> {
+    const k = (this.nameCounts.get(name) ?? 0) + 1;
+    const consumer: Consumer = { id: k === 1 ? name : `${name}#${k}`, name, ranges };
+    const added: StickyKeyConsumerSelector[] = [];
+    try {
+      for (const s of this.selectors) {
+        s.addConsumer(consumer);
+        added.push(s);
+      }
+    } catch (e) {
+      if (!(e instanceof ConsumerAssignError)) throw e;
+      for (const s of added) s.removeConsumer(consumer);
+      return { ok: false, error: e.message };
+    }
+    this.nameCounts.set(name, k);
+    this.live.push(consumer);
+    return { ok: true, value: consumer };
+  }
+
+  disconnect(id: string): Outcome<Consumer> {
+    const consumer = this.live.find((c) => c.id === id);
+    if (consumer === undefined) return { ok: false, error: `no connected consumer has the id ${JSON.stringify(id)}` };
+    for (const s of this.selectors) s.removeConsumer(consumer);
+    this.live = this.live.filter((c) => c !== consumer);
+    return { ok: true, value: consumer };
+  }
+}
