@@ -5,6 +5,7 @@
 import { parseArgs, UsageError } from './cli/args';
 import { routeCommand } from './cli/route';
 import { rangesCommand } from './cli/ranges';
+import { whatIfCommand } from './cli/whatIf';
 
 const OPTIONS = {
   config: {},
@@ -23,11 +24,13 @@ type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) 
 const COMMANDS: Record<string, Command> = {
   route: routeCommand,
   ranges: rangesCommand,
+  'what-if': whatIfCommand,
 };
 
 const USAGE = `usage: key-routing COMMAND [options]
   route   --config FILE [--topic NAME] [--key-format utf8|hex] [--then EVENT]...   keys on stdin
   ranges  --config FILE --topic NAME [--then EVENT]...
+  what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex]   keys on stdin (optional)
 EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
 
 export async function main(argv: string[]): Promise<number> {

@@ -119,9 +119,8 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   segments(): Segment[] {
-    const segs = this.snapshot();
-    if (segs.length > 0) segs[segs.length - 1].end = this.keyHashRange[1];
-    return segs;
+    // Selection never reaches the top key, so the last range stops at the key hash range's end.
+    return this.snapshot().map((s) => (s.end > this.keyHashRange[1] ? { ...s, end: this.keyHashRange[1] } : s));
   }
 
   /** The upper bounds and their owners, ascending (for tests and the panel). */
