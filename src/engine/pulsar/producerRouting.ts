@@ -17,7 +17,7 @@ export function clientKeyHash(scheme: HashingScheme, key: string): number {
 
 /** `MathUtils.signSafeMod`: Java's `%`, plus n where the result is negative. */
 export function signSafeMod(dividend: number, divisor: number): number {
-  const r = dividend % divisor;
+  const r = (dividend % divisor) | 0; // `| 0` also turns -0 into 0, as Java has no -0 int
   return r < 0 ? r + divisor : r;
 }
 
