@@ -94,6 +94,15 @@ export function measureSize(m: HashRange): number {
   return m[1] - m[0] + 1;
 }
 
+/**
+ * The selector's snapshot, copied so that later changes to the selector cannot alter it: the 3.0
+ * ring's segments share its point lists, which `addConsumer` updates in place, so a snapshot taken
+ * before an event would otherwise already show the consumer the event adds.
+ */
+export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
+  return selector.snapshot().map((s) => ({ start: s.start, end: s.end, consumers: [...s.consumers] }));
+}
+
 /** The subscription selector a what-if describes (partition 0's), if the topic has one. */
 export function whatIfSelector(topic: TopicState): StickyKeyConsumerSelector | undefined {
   return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
@@ -113,7 +122,7 @@ export function runWhatIf(topic: TopicState, events: TopologyEvent[], keys: Arra
   const steps: WhatIfStep[] = [];
   for (const event of events) {
     const selector = whatIfSelector(topic);
-    const snapBefore = selector?.snapshot() ?? [];
+    const snapBefore = selector ? takeSnapshot(selector) : [];
     const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
     const r = topic.apply(event);
     const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
