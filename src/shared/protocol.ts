@@ -1,0 +1,345 @@
+/**
+ * The messages between the extension host and the routing panel's webview: one union per
+ * direction, one interface per message, discriminated by `type`.
+ *
+ * Handshake: the webview posts `ready` once its script runs; only then does the host post, and it
+ * answers `ready` with `state` (the raw settings and the keys to show). A webview reloaded or
+ * revived posts `ready` again and gets a fresh `state`. Requests carry a `requestId` chosen by the
+ * webview; the reply carries the same `requestId`.
+ *
+ * The webview is untrusted as far as the host is concerned (it renders user data and could be
+ * driven by anything that runs in its frame), so every message from it goes through
+ * `parseFromWebviewMessage`, which checks every field and returns a fresh copy: the host acts only
+ * on that copy, never on what arrived.
+ *
+ * No `vscode` and no DOM here: both sides import this file.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Shared value types
+
+/** A key as the user gave it: its text (UTF-8 on the wire) or its bytes in hex. */
+export interface KeyInput {
+  format: 'utf8' | 'hex';
+  value: string;
+}
+
+/** A consumer as written in `keyRouting.topics[i].subscription.consumers`. */
+export interface ConsumerSetting {
+  name: string;
+  /** STICKY only: inclusive hash ranges. */
+  ranges?: Array<[number, number]>;
+}
+
+/** A settings problem, with the setting's path. */
+export interface ProblemInfo {
+  path: string;
+  message: string;
+}
+
+/** What the panel should show first. */
+export interface Focus {
+  topic?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host -> webview
+
+/** The message types, host to webview. */
+export const TO_WEBVIEW_TYPES = ['state', 'showKeys', 'applyResult'] as const;
+
+/** The answer to `ready`, and sent again whenever the settings change. */
+export interface StateMessage {
+  type: 'state';
+  /** The raw `keyRouting.topics` and `keyRouting.pulsarNamespaces` values; the webview parses them with the engine. */
+  settings: { topics: unknown; namespaces: unknown };
+  /** Keys to add to the panel's keys (a route result); the panel keeps its own as well. */
+  keys: KeyInput[];
+  problems: ProblemInfo[];
+  focus?: Focus;
+}
+
+/** A route result to show: its keys are added and its topic selected. */
+export interface ShowKeysMessage {
+  type: 'showKeys';
+  keys: KeyInput[];
+  focus?: Focus;
+}
+
+export type ApplyOutcome = 'applied' | 'cancelled' | 'rejected';
+
+/** The reply to `applyToSettings`. */
+export interface ApplyResultMessage {
+  type: 'applyResult';
+  requestId: number;
+  outcome: ApplyOutcome;
+  message: string;
+}
+
+export type ToWebviewMessage = StateMessage | ShowKeysMessage | ApplyResultMessage;
+
+// ---------------------------------------------------------------------------------------------
+// Webview -> host
+
+/** The message types, webview to host. */
+export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'webviewError'] as const;
+
+/** The webview's script runs and listens: the host may post now. */
+export interface ReadyMessage {
+  type: 'ready';
+}
+
+/**
+ * A request to write a what-if's outcome to the workspace settings. The host asks the user to
+ * confirm and answers with `applyResult`.
+ */
+export interface ApplyToSettingsMessage {
+  type: 'applyToSettings';
+  requestId: number;
+  /** The topic's name as in the settings. */
+  topic: string;
+  /** The new partition count. */
+  partitions?: number;
+  /** The subscription's consumers after the change, in connection order. */
+  consumers?: ConsumerSetting[];
+}
+
+/** An error the webview's script caught, for the output channel. */
+export interface WebviewErrorMessage {
+  type: 'webviewError';
+  message: string;
+}
+
+export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | WebviewErrorMessage;
+
+// ---------------------------------------------------------------------------------------------
+// Validation of what the webview sends
+
+/** Limits: far above what the panel sends, far below what could hurt the host. */
+export const LIMITS = {
+  /** The whole message as JSON, in UTF-8 bytes. */
+  messageBytes: 64 * 1024,
+  /** Nesting: applyToSettings -> consumers -> consumer -> ranges -> range is 5 levels. */
+  depth: 5,
+  /** Objects, arrays and values in the message. */
+  nodes: 20_000,
+  /** Any one string, before its own field's limit applies. */
+  anyString: 8 * 1024,
+  topicName: 1024,
+  consumerName: 256,
+  consumers: 1000,
+  rangesPerConsumer: 1024,
+  errorMessage: 2000,
+  /** Settings allow partitions up to 100,000 (engine/settings.ts). */
+  partitions: 100_000,
+  /** STICKY range bounds as the settings accept them. */
+  rangeMax: 65536,
+  requestId: 0x7fffffff,
+} as const;
+
+/** Why a message was refused; `path` names the offending field. */
+export class ProtocolError {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {}
+  toString(): string {
+    return `${this.path}: ${this.reason}`;
+  }
+}
+
+export function isProtocolError(v: unknown): v is ProtocolError {
+  return v instanceof ProtocolError;
+}
+
+/** Keys that could reach an object's prototype if the message were ever merged into one. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+class Refusal extends Error {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
+
+function refuse(path: string, reason: string): never {
+  throw new Refusal(path, reason);
+}
+
+/**
+ * Checks a message from the webview and returns a fresh, fully typed copy of it, or why it was
+ * refused. Never throws, whatever `raw` is (cyclic, deep, huge, with getters or odd prototypes).
+ */
+export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | ProtocolError {
+  try {
+    checkShape(raw);
+    const bytes = utf8Length(JSON.stringify(raw));
+    if (bytes > LIMITS.messageBytes) refuse('message', `is ${bytes} bytes as JSON; at most ${LIMITS.messageBytes} are accepted`);
+    const msg = record(raw, 'message');
+    const type = field(msg, 'type');
+    switch (type) {
+      case 'ready':
+        onlyKeys(msg, 'message', ['type']);
+        return { type: 'ready' };
+      case 'webviewError':
+        onlyKeys(msg, 'message', ['type', 'message']);
+        return { type: 'webviewError', message: str(field(msg, 'message'), 'message.message', 0, LIMITS.errorMessage) };
+      case 'applyToSettings':
+        return parseApply(msg);
+      default:
+        return refuse('message.type', typeof type === 'string' ? `unknown message type ${JSON.stringify(type.slice(0, 40))}` : 'must be a string');
+    }
+  } catch (e) {
+    if (e instanceof Refusal) return new ProtocolError(e.path, e.reason);
+    // A RangeError from a pathological value, say: refuse the message rather than crash the host.
+    return new ProtocolError('message', `cannot be read (${e instanceof Error ? e.name : 'error'})`);
+  }
+}
+
+function parseApply(msg: Record<string, unknown>): ApplyToSettingsMessage {
+  onlyKeys(msg, 'message', ['type', 'requestId', 'topic', 'partitions', 'consumers']);
+  const out: ApplyToSettingsMessage = {
+    type: 'applyToSettings',
+    requestId: int(field(msg, 'requestId'), 'message.requestId', 0, LIMITS.requestId),
+    topic: str(field(msg, 'topic'), 'message.topic', 1, LIMITS.topicName),
+  };
+  const partitions = field(msg, 'partitions');
+  if (partitions !== undefined) out.partitions = int(partitions, 'message.partitions', 0, LIMITS.partitions);
+  const consumers = field(msg, 'consumers');
+  if (consumers !== undefined) {
+    const list = array(consumers, 'message.consumers', LIMITS.consumers);
+    out.consumers = list.map((c, i) => parseConsumer(c, `message.consumers[${i}]`));
+  }
+  if (out.partitions === undefined && out.consumers === undefined) refuse('message', 'applyToSettings needs "partitions" or "consumers"');
+  return out;
+}
+
+function parseConsumer(raw: unknown, path: string): ConsumerSetting {
+  const c = record(raw, path);
+  onlyKeys(c, path, ['name', 'ranges']);
+  const out: ConsumerSetting = { name: str(field(c, 'name'), `${path}.name`, 1, LIMITS.consumerName) };
+  const ranges = field(c, 'ranges');
+  if (ranges !== undefined) {
+    const list = array(ranges, `${path}.ranges`, LIMITS.rangesPerConsumer);
+    if (list.length === 0) refuse(`${path}.ranges`, 'must not be empty (omit it instead)');
+    out.ranges = list.map((r, i) => {
+      const rp = `${path}.ranges[${i}]`;
+      const pair = array(r, rp, 2);
+      if (pair.length !== 2) refuse(rp, 'must be [start, end]');
+      const start = int(pair[0], `${rp}[0]`, 0, LIMITS.rangeMax);
+      const end = int(pair[1], `${rp}[1]`, 0, LIMITS.rangeMax);
+      if (start > end) refuse(rp, `start ${start} is greater than end ${end}`);
+      return [start, end];
+    });
+  }
+  return out;
+}
+
+/**
+ * A bounded walk over the value before anything else reads it: plain data only (no functions,
+ * symbols, class instances, accessors), depth, node count and string size limited. A cycle
+ * exceeds the depth limit, so JSON.stringify afterwards is safe.
+ */
+function checkShape(root: unknown): void {
+  const stack: Array<{ v: unknown; depth: number; path: string }> = [{ v: root, depth: 0, path: 'message' }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop()!;
+    if (++nodes > LIMITS.nodes) refuse('message', `has more than ${LIMITS.nodes} values`);
+    if (v === null || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) refuse(path, 'must be a finite number');
+      continue;
+    }
+    if (typeof v === 'string') {
+      if (v.length > LIMITS.anyString) refuse(path, `is a string of ${v.length} characters; at most ${LIMITS.anyString} are accepted`);
+      continue;
+    }
+    if (typeof v !== 'object') refuse(path, `has a value of type ${typeof v}; only JSON data is accepted`);
+    if (depth >= LIMITS.depth) refuse(path, `is nested deeper than ${LIMITS.depth} levels`);
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype) refuse(path, 'must be a plain array');
+      if (v.length > LIMITS.nodes) refuse(path, `has ${v.length} items`);
+      for (let i = 0; i < v.length; i++) {
+        const d = Object.getOwnPropertyDescriptor(v, i);
+        if (!d || !('value' in d)) refuse(`${path}[${i}]`, 'must be a plain value');
+        stack.push({ v: d.value, depth: depth + 1, path: `${path}[${i}]` });
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) refuse(path, 'must be a plain object');
+    if (Object.getOwnPropertySymbols(v).length > 0) refuse(path, 'must not have symbol keys');
+    const keys = Object.getOwnPropertyNames(v);
+    if (keys.length > LIMITS.nodes) refuse(path, `has ${keys.length} keys`);
+    for (const k of keys) {
+      const kp = `${path}.${k.slice(0, 40)}`;
+      if (FORBIDDEN_KEYS.has(k)) refuse(kp, `the key ${JSON.stringify(k)} is not accepted`);
+      if (k.length > 64) refuse(kp, 'key too long');
+      const d = Object.getOwnPropertyDescriptor(v, k)!;
+      if (!('value' in d)) refuse(kp, 'must be a plain value, not an accessor');
+      // An undefined field is an absent one (JSON leaves it out).
+      if (d.value === undefined) continue;
+      stack.push({ v: d.value, depth: depth + 1, path: kp });
+    }
+  }
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function record(v: unknown, path: string): Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) refuse(path, 'must be an object');
+  return v as Record<string, unknown>;
+}
+
+/** An own property (checkShape already refused accessors and prototype keys). */
+function field(o: Record<string, unknown>, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
+function onlyKeys(o: Record<string, unknown>, path: string, allowed: string[]): void {
+  for (const k of Object.keys(o)) if (!allowed.includes(k)) refuse(`${path}.${k.slice(0, 40)}`, 'is not a field of this message');
+}
+
+function str(v: unknown, path: string, min: number, max: number): string {
+  if (typeof v !== 'string') refuse(path, 'must be a string');
+  if (v.length < min) refuse(path, min === 1 ? 'must not be empty' : `must have at least ${min} characters`);
+  if (v.length > max) refuse(path, `has ${v.length} characters; at most ${max} are accepted`);
+  return v;
+}
+
+function int(v: unknown, path: string, min: number, max: number): number {
+  if (typeof v !== 'number' || !Number.isInteger(v)) refuse(path, 'must be an integer');
+  if (v < min || v > max) refuse(path, `must be from ${min} to ${max} (got ${v})`);
+  return v;
+}
+
+function array(v: unknown, path: string, max: number): unknown[] {
+  if (!Array.isArray(v)) refuse(path, 'must be an array');
+  if (v.length > max) refuse(path, `has ${v.length} items; at most ${max} are accepted`);
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks of what the host sends (the webview trusts the host, but a stale or foreign message
+// must not break the page).
+
+export function isToWebviewMessage(v: unknown): v is ToWebviewMessage {
+  if (typeof v !== 'object' || v === null) return false;
+  const t = (v as { type?: unknown }).type;
+  return (TO_WEBVIEW_TYPES as readonly unknown[]).includes(t);
+}

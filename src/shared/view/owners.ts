@@ -1,0 +1,77 @@
+/**
+ * Who owns what, for drawing: each distinct owner set (one consumer, several sharing a 3.0 ring
+ * point, or nobody) gets an index and a palette colour that stays the same for a consumer id
+ * across views (before/after in the what-if editor), so a moved range is seen by its colour.
+ */
+import type { Consumer } from '../../engine/pulsar/keyShared/selector';
+
+/** Colours in the palette (`c0`..`c11` in media/panel.css, all `--vscode-*` variables). */
+export const PALETTE_SIZE = 12;
+
+export interface OwnerInfo {
+  /** Consumer ids; empty for "nobody". */
+  ids: string[];
+  /** What a label or tooltip says. */
+  label: string;
+  /** Palette index, or -1 for nobody. */
+  color: number;
+  /** How many key values (of `keyValues`) this owner set holds. */
+  values: number;
+  /** `values` over the size of `keyValues`. */
+  share: number;
+}
+
+/** Stable colours per consumer id, first come first served. Pass the same map to related views. */
+export class ColorMap {
+  private readonly map = new Map<string, number>();
+  private next = 0;
+  colorOf(id: string): number {
+    let c = this.map.get(id);
+    if (c === undefined) {
+      c = this.next++ % PALETTE_SIZE;
+      this.map.set(id, c);
+    }
+    return c;
+  }
+}
+
+/**
+ * Interns owner sets. Index 0 is always "nobody". Single consumers are looked up by identity,
+ * shared sets by their ids in order.
+ */
+export class OwnerTable {
+  readonly owners: OwnerInfo[] = [{ ids: [], label: 'nobody', color: -1, values: 0, share: 0 }];
+  private readonly single = new Map<Consumer, number>();
+  private readonly shared = new Map<string, number>();
+
+  constructor(private readonly colors: ColorMap) {}
+
+  /** Registers consumers up front so that owners come in connection order. */
+  addConsumers(consumers: readonly Consumer[]): void {
+    for (const c of consumers) this.indexOf([c]);
+  }
+
+  indexOf(consumers: readonly Consumer[]): number {
+    if (consumers.length === 0) return 0;
+    if (consumers.length === 1) {
+      const c = consumers[0];
+      let i = this.single.get(c);
+      if (i === undefined) {
+        i = this.owners.length;
+        this.owners.push({ ids: [c.id], label: c.id, color: this.colors.colorOf(c.id), values: 0, share: 0 });
+        this.single.set(c, i);
+      }
+      return i;
+    }
+    const ids = consumers.map((c) => c.id);
+    const key = JSON.stringify(ids);
+    let i = this.shared.get(key);
+    if (i === undefined) {
+      i = this.owners.length;
+      // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
+      this.owners.push({ ids, label: ids.join(' + '), color: this.colors.colorOf(ids[0]), values: 0, share: 0 });
+      this.shared.set(key, i);
+    }
+    return i;
+  }
+}

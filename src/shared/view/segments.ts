@@ -1,0 +1,281 @@
+/**
+ * A key hash space cut into owned segments (the hash-range bar, the band of the ring, the
+ * before/after of a what-if), kept in typed arrays so that 100,000 segments cost little, and laid
+ * out for a given zoom window and pixel width with one run per pixel column at most.
+ */
+import type { Consumer, HashRange, Segment } from '../../engine/pulsar/keyShared/selector';
+import { OwnerTable, type OwnerInfo } from './owners';
+
+export interface SegmentsModel {
+  /** The slots the segments cover, `[lo, hi]` inclusive. */
+  space: [number, number];
+  /** The values a key can take (shares are measured over these). */
+  keyValues: [number, number];
+  count: number;
+  starts: Float64Array;
+  ends: Float64Array;
+  /** Index into `owners` (0: nobody). */
+  owner: Int32Array;
+  owners: OwnerInfo[];
+}
+
+/**
+ * Builds the model from a selector's segments (ascending, non-overlapping). Whatever the segments
+ * leave uncovered within `space` becomes "nobody"'s, so the model always covers the space.
+ */
+export function buildSegments(
+  segments: readonly Segment[],
+  space: HashRange,
+  keyValues: HashRange,
+  table: OwnerTable,
+  consumers: readonly Consumer[] = [],
+): SegmentsModel {
+  table.addConsumers(consumers);
+  const [lo, hi] = space;
+  const cap = segments.length * 2 + 1;
+  const starts = new Float64Array(cap);
+  const ends = new Float64Array(cap);
+  const owner = new Int32Array(cap);
+  let n = 0;
+  let next = lo;
+  const push = (s: number, e: number, o: number): void => {
+    // Adjacent runs of the same owner merge (a gap next to nobody's segment, say).
+    if (n > 0 && owner[n - 1] === o && ends[n - 1] + 1 === s) {
+      ends[n - 1] = e;
+      return;
+    }
+    starts[n] = s;
+    ends[n] = e;
+    owner[n] = o;
+    n++;
+  };
+  for (const seg of segments) {
+    const s = Math.max(seg.start, lo);
+    const e = Math.min(seg.end, hi);
+    if (e < s || e < next) continue;
+    if (s > next) push(next, s - 1, 0);
+    push(Math.max(s, next), e, table.indexOf(seg.consumers));
+    next = e + 1;
+  }
+  if (next <= hi) push(next, hi, 0);
+  const model: SegmentsModel = {
+    space: [lo, hi],
+    keyValues: [keyValues[0], keyValues[1]],
+    count: n,
+    starts: starts.subarray(0, n),
+    ends: ends.subarray(0, n),
+    owner: owner.subarray(0, n),
+    owners: table.owners,
+  };
+  computeShares(model);
+  return model;
+}
+
+function computeShares(m: SegmentsModel): void {
+  for (const o of m.owners) o.values = 0;
+  const [vlo, vhi] = m.keyValues;
+  for (let i = 0; i < m.count; i++) {
+    const s = Math.max(m.starts[i], vlo);
+    const e = Math.min(m.ends[i], vhi);
+    if (e >= s) m.owners[m.owner[i]].values += e - s + 1;
+  }
+  const total = vhi - vlo + 1;
+  for (const o of m.owners) o.share = o.values / total;
+}
+
+/** The index of the segment holding `slot`, or -1 outside the space. */
+export function segmentIndexAt(m: SegmentsModel, slot: number): number {
+  let lo = 0;
+  let hi = m.count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (slot < m.starts[mid]) hi = mid - 1;
+    else if (slot > m.ends[mid]) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/** What hovering a segment shows. */
+export interface SegmentInfo {
+  index: number;
+  range: [number, number];
+  owner: OwnerInfo;
+  /** This segment's key values over all key values. */
+  share: number;
+}
+
+export function segmentInfo(m: SegmentsModel, index: number): SegmentInfo {
+  const s = m.starts[index];
+  const e = m.ends[index];
+  const [vlo, vhi] = m.keyValues;
+  const inValues = Math.max(0, Math.min(e, vhi) - Math.max(s, vlo) + 1);
+  return { index, range: [s, e], owner: m.owners[m.owner[index]], share: inValues / (vhi - vlo + 1) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zoom windows
+
+/** A visible part of a hash space, `[from, to]` inclusive. */
+export interface ZoomWindow {
+  from: number;
+  to: number;
+}
+
+export function fullWindow(space: readonly [number, number]): ZoomWindow {
+  return { from: space[0], to: space[1] };
+}
+
+/** Narrows (factor < 1) or widens the window around `center`, kept inside the space and at least `minSpan` wide. */
+export function zoomWindow(w: ZoomWindow, space: readonly [number, number], factor: number, center = (w.from + w.to) / 2, minSpan = 16): ZoomWindow {
+  const full = space[1] - space[0] + 1;
+  const span = Math.min(full, Math.max(minSpan, Math.round((w.to - w.from + 1) * factor)));
+  // The centre value keeps its relative place (measured at the middle of the value).
+  const rel = (center + 0.5 - w.from) / (w.to - w.from + 1);
+  let from = Math.round(center + 0.5 - rel * span);
+  from = Math.max(space[0], Math.min(from, space[1] - span + 1));
+  return { from, to: from + span - 1 };
+}
+
+/** Moves the window by `fraction` of its span. */
+export function panWindow(w: ZoomWindow, space: readonly [number, number], fraction: number): ZoomWindow {
+  const span = w.to - w.from + 1;
+  let from = Math.round(w.from + span * fraction);
+  from = Math.max(space[0], Math.min(from, space[1] - span + 1));
+  return { from, to: from + span - 1 };
+}
+
+/** A window of `span` values centred on `value`. */
+export function windowAround(value: number, space: readonly [number, number], span: number): ZoomWindow {
+  return zoomWindow({ from: value, to: value }, space, 1, value, span);
+}
+
+/** Normalises a window from untrusted state (a saved view): inside the space, from <= to. */
+export function clampWindow(w: ZoomWindow | undefined, space: readonly [number, number]): ZoomWindow {
+  if (!w || !Number.isFinite(w.from) || !Number.isFinite(w.to)) return fullWindow(space);
+  const from = Math.max(space[0], Math.min(Math.round(w.from), space[1]));
+  const to = Math.max(from, Math.min(Math.round(w.to), space[1]));
+  return { from, to };
+}
+
+/** The x (in pixels, fractional) where a value starts in the window. */
+export function xOf(value: number, w: ZoomWindow, width: number): number {
+  return ((value - w.from) * width) / (w.to - w.from + 1);
+}
+
+/** The value under pixel x. */
+export function valueAt(x: number, w: ZoomWindow, width: number): number {
+  const v = w.from + Math.floor((x / width) * (w.to - w.from + 1));
+  return Math.max(w.from, Math.min(w.to, v));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout: decimation to pixel columns
+
+/** A drawn run of the bar: `[x0, x1)` in pixels. */
+export interface Run {
+  x0: number;
+  x1: number;
+  /** The owner drawn (for a mixed column: the one holding most of it). */
+  owner: number;
+  /** More than one owner falls in this column at this zoom. */
+  mixed: boolean;
+  /** The segments it stands for, `[first, last]`. */
+  first: number;
+  last: number;
+}
+
+/**
+ * Lays the segments of `w` out over `width` pixels. A segment at least a column wide is one run;
+ * columns that several segments share become one "mixed" run each, drawn in the owner holding
+ * most of the column. So the output has at most about `2 * width` runs whatever the count of
+ * segments, and the work is linear in the visible segments.
+ */
+export function layoutSegments(m: SegmentsModel, w: ZoomWindow, width: number): Run[] {
+  const runs: Run[] = [];
+  if (m.count === 0 || width <= 0) return runs;
+  const span = w.to - w.from + 1;
+  // Multiply before dividing: (span * width) / span is exactly width, so the runs end at width.
+  const px = (v: number): number => ((v - w.from) * width) / span;
+  let i = Math.max(0, segmentIndexAt(m, w.from));
+  // The column being accumulated from partial segments.
+  let col = -1;
+  let colCover = new Map<number, number>();
+  let colFirst = 0;
+  let colLast = 0;
+  const flush = (): void => {
+    if (col < 0) return;
+    let best = 0;
+    let bestCover = -1;
+    for (const [o, c] of colCover) {
+      if (c > bestCover) {
+        best = o;
+        bestCover = c;
+      }
+    }
+    pushRun(runs, { x0: col, x1: col + 1, owner: best, mixed: colCover.size > 1, first: colFirst, last: colLast });
+    col = -1;
+    colCover = new Map();
+  };
+  const addToColumn = (c: number, owner: number, cover: number, seg: number): void => {
+    if (c !== col) {
+      flush();
+      col = c;
+      colFirst = seg;
+    }
+    colLast = seg;
+    colCover.set(owner, (colCover.get(owner) ?? 0) + cover);
+  };
+  for (; i < m.count && m.starts[i] <= w.to; i++) {
+    const a = px(Math.max(m.starts[i], w.from));
+    const b = px(Math.min(m.ends[i], w.to) + 1);
+    const o = m.owner[i];
+    const ca = Math.floor(a);
+    const cb = Math.ceil(b) - 1; // last column touched
+    if (ca === cb) {
+      // Inside one column, or exactly filling it.
+      if (b - a >= 1 && col !== ca) {
+        flush();
+        pushRun(runs, { x0: ca, x1: ca + 1, owner: o, mixed: false, first: i, last: i });
+      } else addToColumn(ca, o, b - a, i);
+      continue;
+    }
+    // The partial head column, the full middle columns, the partial tail column.
+    let fullFrom = ca;
+    if (a > ca || col === ca) {
+      addToColumn(ca, o, ca + 1 - a, i);
+      fullFrom = ca + 1;
+    }
+    const fullTo = b < cb + 1 ? cb - 1 : cb;
+    if (fullTo >= fullFrom) {
+      flush();
+      pushRun(runs, { x0: fullFrom, x1: fullTo + 1, owner: o, mixed: false, first: i, last: i });
+    }
+    if (fullTo < cb) addToColumn(cb, o, b - cb, i);
+  }
+  flush();
+  return runs;
+}
+
+function pushRun(runs: Run[], r: Run): void {
+  const last = runs[runs.length - 1];
+  if (last && last.x1 === r.x0 && last.owner === r.owner && last.mixed === r.mixed) {
+    last.x1 = r.x1;
+    last.last = r.last;
+    return;
+  }
+  runs.push(r);
+}
+
+/** The run under pixel x, for hovering. */
+export function runAt(runs: readonly Run[], x: number): Run | undefined {
+  let lo = 0;
+  let hi = runs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (x < runs[mid].x0) hi = mid - 1;
+    else if (x >= runs[mid].x1) lo = mid + 1;
+    else return runs[mid];
+  }
+  return undefined;
+}

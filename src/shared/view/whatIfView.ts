@@ -1,0 +1,147 @@
+/**
+ * The what-if editor's model: the topic before and after hypothetical steps, side by side, with
+ * what moved. The steps run through the engine's `runWhatIf` on a topology built afresh from the
+ * settings, so every figure is the engine's.
+ */
+import type { TopologyEvent } from '../../engine/events';
+import type { Consumer, Segment } from '../../engine/pulsar/keyShared/selector';
+import type { Problem, Settings } from '../../engine/settings';
+import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
+import { diffOwnership, measureSize, runWhatIf, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
+import type { ConsumerSetting } from '../protocol';
+import { ColorMap } from './owners';
+import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
+
+export interface WhatIfViewModel {
+  topic: string;
+  steps: WhatIfStep[];
+  before: TopicViewModel;
+  after: TopicViewModel;
+  /** Changed hash intervals (slot space) from before to after, ascending and merged; empty for Kafka. */
+  movedRanges: Array<[number, number]>;
+  /**
+   * Share of the key hash values whose owners changed from before to after (the selector's
+   * `keyValues`), or null where the topic has no Key_Shared subscription.
+   */
+  movedFraction: number | null;
+  /** Share of the shown keys whose partition or consumer changed (null without keys). */
+  movedKeyFraction: number | null;
+  keys: WhatIfResult['keys'];
+  /** What "Apply to settings" would write. */
+  apply: { partitions: number; consumers: ConsumerSetting[] | null };
+  /**
+   * Where applying differs from this what-if: a rebuild from the written settings connects the
+   * consumers in order, while AUTO_SPLIT and 4.x ring layouts depend on the whole history.
+   */
+  applyDiffers: number | null;
+}
+
+/** Builds the topic's state from the settings (consumers connected as configured). */
+export function topicFromSettings(settings: Settings, name: string): TopicState | undefined {
+  const problems: Problem[] = [];
+  return new Topology(settings, problems).topic(name);
+}
+
+export function buildWhatIf(
+  settings: Settings,
+  topicName: string,
+  events: readonly TopologyEvent[],
+  keys: readonly ShownKey[],
+  colors: ColorMap = new ColorMap(),
+): WhatIfViewModel | undefined {
+  const beforeTopic = topicFromSettings(settings, topicName);
+  const afterTopic = topicFromSettings(settings, topicName);
+  if (!beforeTopic || !afterTopic) return undefined;
+  const before = buildTopicView(beforeTopic, keys, colors);
+  const selector = whatIfSelector(afterTopic);
+  const snapBefore = selector?.snapshot() ?? [];
+  const result = runWhatIf(
+    afterTopic,
+    [...events],
+    keys.map((k) => ({ shown: k.label, key: k.key })),
+  );
+  const after = buildTopicView(afterTopic, keys, colors);
+  let movedRanges: Array<[number, number]> = [];
+  let movedFraction: number | null = null;
+  if (selector) {
+    const d = diffOwnership(snapBefore, selector.snapshot(), selector.keyValues);
+    movedFraction = d.movedSize / measureSize(selector.keyValues);
+    const all: Array<[number, number]> = [];
+    for (const m of [d.lost, d.gained]) for (const ranges of m.values()) all.push(...ranges);
+    movedRanges = mergeRanges(all, selector.keyHashRange);
+  }
+  const movedKeys = result.keys.filter((k) => k.moved).length;
+  const consumers =
+    afterTopic instanceof PulsarTopicState && afterTopic.subscription
+      ? afterTopic.subscription.consumers.map((c) => consumerSetting(c))
+      : null;
+  return {
+    topic: topicName,
+    steps: result.steps,
+    before,
+    after,
+    movedRanges,
+    movedFraction,
+    movedKeyFraction: keys.length > 0 ? movedKeys / keys.length : null,
+    keys: result.keys,
+    apply: { partitions: afterTopic.partitions, consumers },
+    applyDiffers: consumers ? rebuildDifference(settings, topicName, afterTopic, consumers) : null,
+  };
+}
+
+function consumerSetting(c: Consumer): ConsumerSetting {
+  return c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name };
+}
+
+/** Sorted, overlapping and adjacent ranges merged, clipped to `[lo, hi]`. */
+export function mergeRanges(ranges: Array<[number, number]>, [lo, hi]: readonly [number, number]): Array<[number, number]> {
+  const sorted = ranges
+    .map(([s, e]): [number, number] => [Math.max(s, lo), Math.min(e, hi)])
+    .filter(([s, e]) => s <= e)
+    .sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+/**
+ * The share of key hash values owned differently (by consumer id) when the topic is rebuilt from
+ * the settings "Apply" would write, compared with the what-if's outcome.
+ */
+function rebuildDifference(settings: Settings, topicName: string, after: TopicState, consumers: ConsumerSetting[]): number | null {
+  const rewritten: Settings = {
+    ...settings,
+    topics: settings.topics.map((t) =>
+      t.name === topicName && t.system === 'pulsar' && t.subscription
+        ? {
+            ...t,
+            partitions: after.partitions,
+            subscription: {
+              ...t.subscription,
+              consumers: consumers.map((c, i) => ({ ...c, path: `(what-if).consumers[${i}]` })),
+            },
+          }
+        : t,
+    ),
+  };
+  const rebuilt = topicFromSettings(rewritten, topicName);
+  const a = whatIfSelector(after);
+  const b = rebuilt && whatIfSelector(rebuilt);
+  if (!a || !b) return null;
+  const canon = new Map<string, Consumer>();
+  const byId = (segs: Segment[]): Segment[] =>
+    segs.map((s) => ({
+      ...s,
+      consumers: s.consumers.map((c) => {
+        let k = canon.get(c.id);
+        if (!k) canon.set(c.id, (k = c));
+        return k;
+      }),
+    }));
+  const d = diffOwnership(byId(a.segments()), byId(b.segments()), a.keyValues);
+  return d.movedSize / measureSize(a.keyValues);
+}
