@@ -6,6 +6,11 @@ import type { HashRange } from './pulsar/keyShared/selector';
 import type { KeySharedMode } from './pulsar/keyShared/subscription';
 import type { HashingScheme } from './pulsar/producerRouting';
 import type { BrokerVersion } from './pulsar/keyShared/selector';
+import { FULL_UPPER_BOUND, hex8, javaLongDecode, MAX_BUNDLE_COUNT, NamespaceBundles } from './pulsar/namespaceBundles';
+import { namespaceNameProblem } from './pulsar/topicName';
+
+/** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
+export { equalBoundaries } from './pulsar/namespaceBundles';
 
 export interface KafkaTopicConfig {
   name: string;
@@ -44,11 +49,21 @@ export interface PulsarTopicConfig {
 export type TopicConfig = KafkaTopicConfig | PulsarTopicConfig;
 
 export interface NamespaceConfig {
+  /** `tenant/namespace` (or legacy `tenant/cluster/namespace`). */
   name: string;
-  /** Bundle boundaries, ascending, first 0 and last 0xffffffff. */
-  boundaries: number[];
-  /** Set where the layout was given as a bundle count. */
-  bundles?: number;
+  /** Number of bundles. */
+  bundles: number;
+  /**
+   * Explicit boundaries as the broker keeps them: sorted, duplicates dropped, first 0 and last
+   * 0xffffffff. Absent for an equal split (`PoliciesUtil.getBundles(bundles)`), which can have up
+   * to 2^31-1 bundles and is computed by `namespaceBundles()` instead of listed.
+   */
+  boundaries?: number[];
+}
+
+/** The bundle layout of a configured namespace. */
+export function namespaceBundles(ns: NamespaceConfig): NamespaceBundles {
+  return ns.boundaries ? NamespaceBundles.fromBoundaries(ns.boundaries) : NamespaceBundles.equal(ns.bundles);
 }
 
 export interface Settings {
@@ -210,79 +225,104 @@ export function parseRanges(raw: unknown, path: string, problems: Problem[]): Ha
   return out;
 }
 
+/**
+ * `keyRouting.pulsarNamespaces`, checked as the broker checks a namespace's bundles:
+ * - `name`: a valid `NamespaceName` (`tenant/namespace`, or legacy `tenant/cluster/namespace`).
+ * - `bundles`: as `numBundles`, a Java int > 0 (the admin API refuses 0 and negatives); default 4,
+ *   the broker's `defaultNumberOfNamespaceBundles`.
+ * - `boundaries`: each read with `Long.decode` (hex "0x..", "#..", octal "0..", or decimal; JSON
+ *   integers too, which the admin API's JSON reader turns into strings); sorted and de-duplicated
+ *   silently, as `validateBundlesData` does; the first must be 0x00000000 and the last 0xffffffff
+ *   ("Input bundles do not cover the whole hash range"). Values outside 0..0xffffffff are refused
+ *   here: the broker lets some past that check only to fail when it loads the bundles.
+ */
 export function parseNamespaces(raw: unknown, problems: Problem[]): NamespaceConfig[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
-    problems.push({ path: NAMESPACES, message: 'must be an array of namespaces' });
+    problems.push({ path: NAMESPACES, message: 'must be an array of namespaces, e.g. [{"name": "public/default", "bundles": 4}]' });
     return [];
   }
   const out: NamespaceConfig[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   raw.forEach((n: unknown, i: number) => {
     const path = `${NAMESPACES}[${i}]`;
     if (!isObject(n)) {
       problems.push({ path, message: 'must be an object with "name" and "bundles" or "boundaries"' });
       return;
     }
-    if (typeof n.name !== 'string' || !/^[^/\s]+\/[^/\s]+$/.test(n.name)) {
-      problems.push({ path: `${path}.name`, message: `must be "tenant/namespace" (got ${show(n.name)})` });
+    if (typeof n.name !== 'string') {
+      problems.push({ path: `${path}.name`, message: `must be a string "tenant/namespace" (got ${show(n.name)})` });
       return;
     }
-    if (seen.has(n.name)) {
-      problems.push({ path: `${path}.name`, message: `duplicate namespace ${JSON.stringify(n.name)}` });
+    const nameProblem = namespaceNameProblem(n.name);
+    if (nameProblem) {
+      problems.push({ path: `${path}.name`, message: `${nameProblem} (got ${show(n.name)})` });
+      return;
+    }
+    const first = seen.get(n.name);
+    if (first !== undefined) {
+      problems.push({ path: `${path}.name`, message: `duplicate namespace ${JSON.stringify(n.name)} (also ${NAMESPACES}[${first}])` });
       return;
     }
     if (n.boundaries !== undefined && n.bundles !== undefined) {
-      problems.push({ path, message: 'give either "bundles" or "boundaries", not both' });
+      problems.push({ path, message: 'give either "bundles" (an equal split) or "boundaries", not both' });
       return;
     }
     if (n.boundaries !== undefined) {
       const b = parseBoundaries(n.boundaries, `${path}.boundaries`, problems);
       if (b) {
-        seen.add(n.name);
-        out.push({ name: n.name, boundaries: b });
+        seen.set(n.name, i);
+        out.push({ name: n.name, bundles: b.length - 1, boundaries: b });
       }
       return;
     }
-    const before = problems.length;
-    const bundles = intIn(n.bundles ?? 4, 1, 0x7fffffff, `${path}.bundles`, problems, 4)!;
-    if (problems.length > before) return;
-    seen.add(n.name);
-    out.push({ name: n.name, boundaries: equalBoundaries(bundles), bundles });
+    const bundles = n.bundles ?? 4;
+    if (typeof bundles !== 'number' || !Number.isInteger(bundles) || bundles < 1 || bundles > MAX_BUNDLE_COUNT) {
+      problems.push({
+        path: `${path}.bundles`,
+        message: `must be an integer from 1 to ${MAX_BUNDLE_COUNT} (got ${show(bundles)}); the broker refuses other bundle counts`,
+      });
+      return;
+    }
+    seen.set(n.name, i);
+    out.push({ name: n.name, bundles });
   });
   return out;
 }
 
-/** `PoliciesUtil.getBundles(n)`: steps of 2^32 / n (integer division), the last always 0xffffffff. */
-export function equalBoundaries(n: number): number[] {
-  const seg = Math.floor(0x100000000 / n);
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(i * seg);
-  out.push(0xffffffff);
-  return out;
-}
-
 function parseBoundaries(raw: unknown, path: string, problems: Problem[]): number[] | undefined {
-  if (!Array.isArray(raw) || raw.length < 2) {
-    problems.push({ path, message: 'must be an array of at least two hex strings, from "0x00000000" to "0xffffffff"' });
+  if (!Array.isArray(raw) || raw.length === 0) {
+    problems.push({ path, message: 'must be an array of hex strings from "0x00000000" to "0xffffffff", e.g. ["0x00000000", "0x80000000", "0xffffffff"]' });
     return undefined;
   }
-  const out: number[] = [];
+  const values = new Set<number>();
   for (let i = 0; i < raw.length; i++) {
     const v = raw[i];
-    if (typeof v !== 'string' || !/^0x[0-9a-fA-F]{1,8}$/.test(v)) {
+    let n: bigint;
+    if (typeof v === 'number' && Number.isSafeInteger(v)) n = BigInt(v);
+    else if (typeof v === 'string') {
+      const d = javaLongDecode(v);
+      if (typeof d === 'string') {
+        problems.push({ path: `${path}[${i}]`, message: `must be a hex string like "0x40000000" (got ${show(v)}: ${d})` });
+        return undefined;
+      }
+      n = d;
+    } else {
       problems.push({ path: `${path}[${i}]`, message: `must be a hex string like "0x40000000" (got ${show(v)})` });
       return undefined;
     }
-    const n = parseInt(v.slice(2), 16);
-    if (i > 0 && n <= out[i - 1]) {
-      problems.push({ path: `${path}[${i}]`, message: `must be greater than the boundary before it (${raw[i - 1]})` });
+    if (n < 0n || n > BigInt(FULL_UPPER_BOUND)) {
+      problems.push({ path: `${path}[${i}]`, message: `must lie in 0x00000000..0xffffffff, the topic hash space (got ${show(v)})` });
       return undefined;
     }
-    out.push(n);
+    values.add(Number(n));
   }
-  if (out[0] !== 0 || out[out.length - 1] !== 0xffffffff) {
-    problems.push({ path, message: 'must start at "0x00000000" and end at "0xffffffff" so that every hash has a bundle' });
+  const out = [...values].sort((a, b) => a - b);
+  if (out[0] !== 0 || out[out.length - 1] !== FULL_UPPER_BOUND) {
+    problems.push({
+      path,
+      message: `must start at "0x00000000" and end at "0xffffffff" so that every hash has a bundle (the broker answers: Input bundles do not cover the whole hash range. first:${hex8(out[0])}, last:${hex8(out[out.length - 1])})`,
+    });
     return undefined;
   }
   return out;
