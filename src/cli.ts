@@ -5,6 +5,9 @@
 import { parseArgs, UsageError } from './cli/args';
 import { routeCommand } from './cli/route';
 import { rangesCommand } from './cli/ranges';
+import { bundleCommand } from './cli/bundle';
+import { splitCommand } from './cli/split';
+import { assignChunksCommand } from './cli/assignChunks';
 import { whatIfCommand } from './cli/whatIf';
 
 const OPTIONS = {
@@ -24,12 +27,18 @@ type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) 
 const COMMANDS: Record<string, Command> = {
   route: routeCommand,
   ranges: rangesCommand,
+  bundle: bundleCommand,
+  split: splitCommand,
+  'assign-chunks': assignChunksCommand,
   'what-if': whatIfCommand,
 };
 
 const USAGE = `usage: key-routing COMMAND [options]
   route   --config FILE [--topic NAME] [--key-format utf8|hex] [--then EVENT]...   keys on stdin
   ranges  --config FILE --topic NAME [--then EVENT]...
+  bundle  --config FILE                                                  topic names on stdin
+  split   --algorithm range_equally_divide|topic_count_equally_divide|specified_positions_divide|flow_or_qps_equally_divide --input FILE
+  assign-chunks --input FILE
   what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex]   keys on stdin (optional)
 EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
 
