@@ -349,6 +349,15 @@ describe('what-if model', () => {
     assert.equal(bad.apply.partitions, 6);
   });
 
+  test('3.0 ring, a same-named consumer leaves and rejoins: every shared point changes its owner set', () => {
+    const settings = settingsOf([pulsar({ consumers: [{ name: 'C1' }, { name: 'C1' }], replicaPoints: 20 }, { brokerVersion: '3.0' })]);
+    const w = buildWhatIf(settings, settings.topics[0].name, [parseEvent('-C1#2'), parseEvent('+C1')], [])!;
+    // Before, every point holds [C1, C1#2]; after, [C1, C1#3].
+    assert.equal(w.movedFraction, 1);
+    assert.deepEqual(w.movedRanges, [[0, 0x7fffffff]]);
+    assert.deepEqual(w.after.selector!.consumers, ['C1', 'C1#3']);
+  });
+
   test('mergeRanges sorts, merges adjacent and overlapping ranges, and clips', () => {
     assert.deepEqual(mergeRanges([[10, 20], [0, 4], [5, 6], [18, 30], [70000, 80000]], [0, 65535]), [[0, 6], [10, 30]]);
     assert.deepEqual(mergeRanges([[0, 65536]], [0, 65535]), [[0, 65535]]);

@@ -7,7 +7,7 @@ import type { TopologyEvent } from '../../engine/events';
 import type { Consumer, Segment } from '../../engine/pulsar/keyShared/selector';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
-import { diffOwnership, measureSize, runWhatIf, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
+import { diffOwnership, measureSize, runWhatIf, takeSnapshot, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
 import type { ConsumerSetting } from '../protocol';
 import { ColorMap } from './owners';
 import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
@@ -54,7 +54,8 @@ export function buildWhatIf(
   if (!beforeTopic || !afterTopic) return undefined;
   const before = buildTopicView(beforeTopic, keys, colors);
   const selector = whatIfSelector(afterTopic);
-  const snapBefore = selector?.snapshot() ?? [];
+  // A copy: the 3.0 ring's segments share its point lists, which the steps change in place.
+  const snapBefore = selector ? takeSnapshot(selector) : [];
   const result = runWhatIf(
     afterTopic,
     [...events],
