@@ -349,13 +349,14 @@ describe('what-if model', () => {
     assert.equal(bad.apply.partitions, 6);
   });
 
-  test('3.0 ring, a same-named consumer leaves and rejoins: every shared point changes its owner set', () => {
-    const settings = settingsOf([pulsar({ consumers: [{ name: 'C1' }, { name: 'C1' }], replicaPoints: 20 }, { brokerVersion: '3.0' })]);
-    const w = buildWhatIf(settings, settings.topics[0].name, [parseEvent('-C1#2'), parseEvent('+C1')], [])!;
-    // Before, every point holds [C1, C1#2]; after, [C1, C1#3].
+  test('3.0 ring, a same-named consumer joins: every point changes its owner set (lists change in place)', () => {
+    const settings = settingsOf([pulsar({ consumers: [{ name: 'C1' }], replicaPoints: 20 }, { brokerVersion: '3.0' })]);
+    const w = buildWhatIf(settings, settings.topics[0].name, [parseEvent('+C1')], [])!;
+    // Before, every point holds [C1]; after, [C1, C1#2] (keys split by hash % 2).
     assert.equal(w.movedFraction, 1);
     assert.deepEqual(w.movedRanges, [[0, 0x7fffffff]]);
-    assert.deepEqual(w.after.selector!.consumers, ['C1', 'C1#3']);
+    assert.deepEqual(w.after.selector!.consumers, ['C1', 'C1#2']);
+    assert.deepEqual(w.before.selector!.segments.owners.slice(1).map((o) => o.label), ['C1']);
   });
 
   test('mergeRanges sorts, merges adjacent and overlapping ranges, and clips', () => {
