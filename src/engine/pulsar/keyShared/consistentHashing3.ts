@@ -80,12 +80,14 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     if (this.ring.size === 0) return [];
     const segs: Segment[] = [];
     let start = 0;
+    // Copies of the point lists: addConsumer changes them in place, as the broker does, and a
+    // caller's earlier result must not change with them.
     for (const [point, list] of this.ring.entries()) {
-      segs.push({ start, end: point, consumers: list });
+      segs.push({ start, end: point, consumers: [...list] });
       start = point + 1;
     }
     // Above the last point a key wraps to the first point's consumers.
-    segs.push({ start, end: MAX_HASH, consumers: this.ring.first()![1] });
+    segs.push({ start, end: MAX_HASH, consumers: [...this.ring.first()![1]] });
     return mergeSegments(segs);
   }
 
