@@ -14,6 +14,7 @@
  *
  * No `vscode` and no DOM here: both sides import this file.
  */
+import type { Settings } from '../engine/settings';
 
 // ---------------------------------------------------------------------------------------------
 // Shared value types
@@ -51,8 +52,13 @@ export const TO_WEBVIEW_TYPES = ['state', 'showKeys', 'applyResult'] as const;
 /** The answer to `ready`, and sent again whenever the settings change. */
 export interface StateMessage {
   type: 'state';
-  /** The raw `keyRouting.topics` and `keyRouting.pulsarNamespaces` values; the webview parses them with the engine. */
-  settings: { topics: unknown; namespaces: unknown };
+  /**
+   * The settings the extension routes with (parsed by the engine, with the last good entry of a
+   * topic whose current entry is invalid), so the panel shows what route results say.
+   */
+  settings: Settings;
+  /** Topics routed with their last good settings. */
+  stale: string[];
   /** Keys to add to the panel's keys (a route result); the panel keeps its own as well. */
   keys: KeyInput[];
   problems: ProblemInfo[];

@@ -210,7 +210,7 @@ describe('hostile messages are refused, with the offending field named', () => {
 
 describe('host to webview', () => {
   test('the webview recognises only the three host message types', () => {
-    assert.ok(isToWebviewMessage({ type: 'state', settings: { topics: [], namespaces: [] }, keys: [], problems: [] }));
+    assert.ok(isToWebviewMessage({ type: 'state', settings: { topics: [], namespaces: [] }, stale: [], keys: [], problems: [] }));
     assert.ok(isToWebviewMessage({ type: 'applyResult', requestId: 1, outcome: 'applied', message: '' }));
     assert.ok(!isToWebviewMessage({ type: 'ready' }));
     assert.ok(!isToWebviewMessage(null));

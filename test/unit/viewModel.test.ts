@@ -11,6 +11,8 @@ import { buildTopicView, layoutPartitions, cellOf, type ShownKey } from '../../s
 import { layoutSegments, segmentIndexAt, zoomWindow, panWindow, fullWindow, clampWindow, valueAt, xOf, windowAround, type SegmentsModel } from '../../src/shared/view/segments';
 import { arcOf, binPoints, owningPoint, angleOf } from '../../src/shared/view/ring';
 import { buildWhatIf, mergeRanges } from '../../src/shared/view/whatIfView';
+import { buildNamespaceView } from '../../src/shared/view/namespaceView';
+import { crc32 as zlibCrc32Raw } from 'node:zlib';
 
 function settingsOf(topics: unknown[]): Settings {
   const { settings, problems } = parseSettings({ 'keyRouting.topics': topics });
@@ -362,5 +364,66 @@ describe('what-if model', () => {
   test('mergeRanges sorts, merges adjacent and overlapping ranges, and clips', () => {
     assert.deepEqual(mergeRanges([[10, 20], [0, 4], [5, 6], [18, 30], [70000, 80000]], [0, 65535]), [[0, 6], [10, 30]]);
     assert.deepEqual(mergeRanges([[0, 65536]], [0, 65535]), [[0, 65535]]);
+  });
+});
+
+describe('namespace bundles view', () => {
+  // An independent CRC-32 (zlib's), the hash the broker takes of the full topic name.
+  const zlibCrc32 = (s: string): number => zlibCrc32Raw(s);
+
+  test('each partition is its own topic on the 32-bit ring; the key\'s partition picks the bundle shown', () => {
+    const settings = settingsOf([{ name: 'persistent://public/default/orders', system: 'pulsar', partitions: 6 }]);
+    const v = buildNamespaceView(settings, 'persistent://public/default/orders', 6, [4], null);
+    assert.ok(!('error' in v));
+    assert.equal(v.configured, false); // not configured: the broker default of 4 bundles
+    assert.equal(v.layout.size, 4);
+    assert.equal(v.marks.length, 6);
+    for (const m of v.marks) {
+      assert.equal(m.hash, zlibCrc32(`persistent://public/default/orders-partition-${m.partition}`));
+      assert.equal(m.bundle, Math.floor(m.hash / 0x40000000));
+    }
+    const mark4 = v.marks.find((m) => m.partition === 4)!;
+    assert.deepEqual(mark4.keys, [1]);
+    assert.equal(v.focus.index, mark4.bundle);
+    // range_equally_divide: the middle of the bundle.
+    const range = v.splits.find((s) => s.algorithm === 'range_equally_divide')!;
+    assert.deepEqual(range.positions, [v.focus.lower + Math.floor((v.focus.upper - v.focus.lower) / 2)]);
+    // specified_positions_divide without positions: the broker's exception.
+    assert.equal(v.splits.find((s) => s.algorithm === 'specified_positions_divide')!.error, "SplitBoundaries can't be empty");
+    // flow_or_qps without load figures: no split, and the help text tells of the +1.
+    const flow = v.splits.find((s) => s.algorithm === 'flow_or_qps_equally_divide')!;
+    assert.equal(flow.positions, null);
+    assert.match(flow.note, /96, not 95/);
+    // The owned topics are the partitions hashing into the focus bundle.
+    assert.deepEqual(v.owned.map((o) => o.name).sort(), v.marks.filter((m) => m.bundle === v.focus.index).map((m) => m.name).sort());
+    const tc = v.splits.find((s) => s.algorithm === 'topic_count_equally_divide')!;
+    if (v.owned.length <= 1) assert.equal(tc.positions, null);
+    else {
+      const h = v.owned.map((o) => o.hash).sort((a, b) => a - b);
+      const half = Math.floor(h.length / 2);
+      const [a, b] = [h[Math.max(half - 1, 0)], h[half]];
+      assert.deepEqual(tc.positions, [a + Math.floor((b - a) / 2)]);
+    }
+  });
+
+  test('configured boundaries and given positions are used; a non-partitioned topic is one mark', () => {
+    const { settings, problems } = parseSettings({
+      'keyRouting.topics': [
+        { name: 'persistent://tenant/ns/a', system: 'pulsar' },
+        { name: 'persistent://tenant/ns/b', system: 'pulsar' },
+      ],
+      'keyRouting.pulsarNamespaces': [{ name: 'tenant/ns', boundaries: ['0x00000000', '0xffffffff'] }],
+    });
+    assert.deepEqual(problems, []);
+    const v = buildNamespaceView(settings, 'persistent://tenant/ns/a', 0, [null], [0x10, 0x7fffffff, 0x10000000]);
+    assert.ok(!('error' in v));
+    assert.equal(v.configured, true);
+    assert.equal(v.layout.size, 1);
+    assert.equal(v.marks.length, 1);
+    assert.equal(v.marks[0].partition, null);
+    assert.equal(v.marks[0].hash, zlibCrc32('persistent://tenant/ns/a'));
+    assert.equal(v.owned.length, 2); // both topics are in the one bundle
+    assert.deepEqual(v.splits.find((s) => s.algorithm === 'specified_positions_divide')!.positions, [0x10, 0x10000000, 0x7fffffff]);
+    assert.ok('error' in buildNamespaceView(settings, 'persistent://a/b', 0, [], null));
   });
 });
