@@ -1,0 +1,185 @@
+/**
+ * The one place the extension reads its settings. It rebuilds the routing model whenever a
+ * `keyRouting.*` setting changes (no reload), keeps each topic's last good entry while its
+ * current entry is invalid, and reports every finding with its setting path and a fix:
+ * diagnostics on the settings file at the right line, a notification for errors and warnings
+ * (once per distinct set) with "Open Settings", and the "Key Routing" output channel.
+ */
+import * as vscode from 'vscode';
+import { NAMESPACES, TOPICS } from '../engine/settings';
+import { locate, positionAt } from './jsonLocate';
+import { buildModel, type Finding, type SettingsModel } from './settingsModel';
+
+import { DEFAULT_HOVER_LANGUAGES, SECTION } from './constants';
+
+export { HOVER_LANGUAGES, STATUS_BAR_ENABLED } from './constants';
+import { HOVER_LANGUAGES, STATUS_BAR_ENABLED } from './constants';
+
+/** Where the topics setting is written, so findings can be shown in that file. */
+interface SettingsFile {
+  uri: vscode.Uri;
+  /** Path of the settings object inside the file: `[]` for settings.json, `["settings"]` in a .code-workspace. */
+  within: string[];
+}
+
+export class RoutingConfig implements vscode.Disposable {
+  private modelValue: SettingsModel;
+  private readonly changed = new vscode.EventEmitter<SettingsModel>();
+  /** Fires after the model was rebuilt from changed settings. */
+  readonly onDidChange = this.changed.event;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('keyRouting');
+  private readonly disposables: vscode.Disposable[] = [];
+  private lastNotified = '';
+  private reportRun = 0;
+
+  constructor(private readonly output: vscode.OutputChannel) {
+    this.modelValue = this.read();
+    this.disposables.push(
+      this.changed,
+      this.diagnostics,
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(TOPICS) || e.affectsConfiguration(NAMESPACES)) this.reload();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
+    );
+    void this.report();
+  }
+
+  get model(): SettingsModel {
+    return this.modelValue;
+  }
+
+  get hoverLanguages(): string[] {
+    const v = vscode.workspace.getConfiguration().get<unknown>(HOVER_LANGUAGES);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : DEFAULT_HOVER_LANGUAGES;
+  }
+
+  get statusBarEnabled(): boolean {
+    return vscode.workspace.getConfiguration().get<boolean>(STATUS_BAR_ENABLED) !== false;
+  }
+
+  /** Re-reads the settings now (the configuration event calls this). */
+  reload(): void {
+    this.modelValue = this.read(this.modelValue);
+    this.changed.fire(this.modelValue);
+    void this.report();
+  }
+
+  private read(previous?: SettingsModel): SettingsModel {
+    const cfg = vscode.workspace.getConfiguration();
+    return buildModel(cfg.get(TOPICS), cfg.get(NAMESPACES), previous ?? undefined);
+  }
+
+  /** The settings file holding the topics (a folder's or the workspace file), if any. */
+  settingsFile(): SettingsFile | undefined {
+    const cfg = vscode.workspace.getConfiguration();
+    const defined = [TOPICS, NAMESPACES].some((k) => {
+      const i = cfg.inspect(k);
+      return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
+    });
+    if (!defined) return undefined;
+    const wsFile = vscode.workspace.workspaceFile;
+    if (wsFile && wsFile.scheme !== 'untitled') return { uri: wsFile, within: ['settings'] };
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder ? { uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), within: [] } : undefined;
+  }
+
+  private async readText(uri: vscode.Uri): Promise<string | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) return open.getText();
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Where a finding sits in the settings file, or undefined. */
+  async rangeOf(finding: Finding): Promise<{ uri: vscode.Uri; range: vscode.Range } | undefined> {
+    const file = this.settingsFile();
+    if (!file) return undefined;
+    const text = await this.readText(file.uri);
+    return text === undefined ? undefined : this.rangeIn(file, text, finding.path);
+  }
+
+  private rangeIn(file: SettingsFile, text: string, path: string): { uri: vscode.Uri; range: vscode.Range } | undefined {
+    const loc = locate(text, path, file.within);
+    if (!loc) return undefined;
+    const a = positionAt(text, loc.start);
+    const b = positionAt(text, loc.end);
+    return { uri: file.uri, range: new vscode.Range(a.line, a.character, b.line, b.character) };
+  }
+
+  /** Diagnostics, the output channel and (for new errors or warnings) a notification. */
+  private async report(): Promise<void> {
+    const run = ++this.reportRun;
+    const model = this.modelValue;
+    const findings = model.findings;
+    this.logFindings(model);
+
+    const file = this.settingsFile();
+    const text = file ? await this.readText(file.uri) : undefined;
+    if (run !== this.reportRun) return; // a newer change is being reported
+    this.diagnostics.clear();
+    if (file && text !== undefined) {
+      const diags = findings.map((f) => {
+        const at = this.rangeIn(file, text, f.path)?.range ?? new vscode.Range(0, 0, 0, 0);
+        const d = new vscode.Diagnostic(at, `${f.path}: ${f.message}. Fix: ${f.fix}`, severityOf(f));
+        d.source = 'Key Routing';
+        return d;
+      });
+      this.diagnostics.set(file.uri, diags);
+    }
+
+    const serious = findings.filter((f) => f.severity !== 'info');
+    const key = serious.map((f) => `${f.path}: ${f.message}`).join('\n');
+    if (key === this.lastNotified) return;
+    this.lastNotified = key;
+    if (serious.length === 0) return;
+    const first = serious[0];
+    const more = serious.length > 1 ? ` (and ${serious.length - 1} more; see the Key Routing output)` : '';
+    const kept = model.stale.size ? ` Until it is fixed, ${[...model.stale].join(', ')} ${model.stale.size === 1 ? 'routes with its' : 'route with their'} last good settings.` : '';
+    const message = `Key Routing settings: ${first.path}: ${first.message}. Fix: ${first.fix}.${more}${kept}`;
+    const show = first.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    void show(message, 'Open Settings', 'Show Output').then(async (choice) => {
+      if (choice === 'Open Settings') await this.openSettings(first);
+      else if (choice === 'Show Output') this.output.show(true);
+    });
+  }
+
+  private logFindings(model: SettingsModel): void {
+    const topics = model.settings.topics.length;
+    const stamp = new Date().toLocaleTimeString();
+    if (model.findings.length === 0) {
+      this.output.appendLine(`[${stamp}] Settings read: ${topics} topic${topics === 1 ? '' : 's'}, no problems.`);
+      return;
+    }
+    this.output.appendLine(`[${stamp}] Settings read: ${topics} topic${topics === 1 ? '' : 's'}, ${model.findings.length} finding${model.findings.length === 1 ? '' : 's'}:`);
+    for (const f of model.findings) this.output.appendLine(`  ${f.severity.padEnd(7)} ${f.path}: ${f.message}\n          Fix: ${f.fix}`);
+    for (const name of model.stale) this.output.appendLine(`  ${name}: its entry is invalid; routing with its last good settings.`);
+  }
+
+  /** Opens the settings file at the finding, or the Settings editor filtered to Key Routing. */
+  async openSettings(finding?: Finding): Promise<void> {
+    const at = finding ? await this.rangeOf(finding) : undefined;
+    const file = this.settingsFile();
+    if (at || file) {
+      try {
+        const doc = await vscode.workspace.openTextDocument(at?.uri ?? file!.uri);
+        await vscode.window.showTextDocument(doc, at ? { selection: at.range } : {});
+        return;
+      } catch {
+        /* fall through to the Settings editor */
+      }
+    }
+    await vscode.commands.executeCommand('workbench.action.openSettings', SECTION);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function severityOf(f: Finding): vscode.DiagnosticSeverity {
+  return f.severity === 'error' ? vscode.DiagnosticSeverity.Error : f.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+}

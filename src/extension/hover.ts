@@ -1,0 +1,74 @@
+/**
+ * The route of the string literal under the mouse, in the languages the user opted in
+ * (`keyRouting.hover.languages`). In plain text, properties and YAML a bare word counts too.
+ * Cheap by construction: one line is scanned and the engine routes in microseconds.
+ */
+import * as vscode from 'vscode';
+import { HOVER_LANGUAGES, type RoutingConfig } from './config';
+import { dialectOf, keyAtPosition } from './keyExtraction';
+import { shortNames, showKey, type KeyRoutes } from './routeFormat';
+import { routeKeys } from './settingsModel';
+
+/** Lines longer than this are not scanned (minified files, data dumps). */
+const MAX_LINE = 20_000;
+const WORDS_COUNT = new Set(['plaintext', 'properties', 'yaml']);
+
+export class RouteHover implements vscode.Disposable {
+  private registration: vscode.Disposable | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly config: RoutingConfig) {
+    this.register();
+    this.subs.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(HOVER_LANGUAGES)) this.register();
+      }),
+    );
+  }
+
+  private register(): void {
+    this.registration?.dispose();
+    const languages = this.config.hoverLanguages;
+    this.registration = languages.length
+      ? vscode.languages.registerHoverProvider(
+          languages.map((language) => ({ language })),
+          { provideHover: (doc, pos) => this.provide(doc, pos) },
+        )
+      : undefined;
+  }
+
+  provide(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
+    const model = this.config.model;
+    if (model.settings.topics.length === 0) return undefined;
+    // The settings file itself is full of topic names, not keys.
+    if (/[\\/]\.vscode[\\/]settings\.json$/.test(doc.uri.path) || doc.uri.path.endsWith('.code-workspace')) return undefined;
+    const text = doc.lineAt(pos.line).text;
+    if (text.length > MAX_LINE) return undefined;
+    const k = keyAtPosition(text, pos.line, pos.character, dialectOf(doc.languageId), WORDS_COUNT.has(doc.languageId));
+    if (!k) return undefined;
+    const [routes] = routeKeys(model, [k]);
+    const range = new vscode.Range(k.span.start.line, k.span.start.character, k.span.end.line, k.span.end.character);
+    return new vscode.Hover(hoverMarkdown(routes, shortNames(model.topology.topics.map((t) => t.name))), range);
+  }
+
+  dispose(): void {
+    this.registration?.dispose();
+    for (const s of this.subs) s.dispose();
+  }
+}
+
+export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown('**Key Routing** ');
+  md.appendCodeblock(showKey(k.label, 80), 'text');
+  const cell = (s: string) => s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
+  const rows = k.routes.map((r) => {
+    const consumer = r.hasSubscription ? (r.consumer ?? 'nobody (unowned)') : '';
+    const range = r.range ? `${r.range[0]}-${r.range[1]}` : '';
+    const hash = r.system === 'kafka' ? `murmur2 ${r.hash}` : `${r.stickyKeyHash}`;
+    return `| ${cell(names.get(r.topic) ?? r.topic)}${r.stale ? ' \\*' : ''} | ${r.partition ?? '-'} | ${cell(consumer)} | ${range} | ${hash} |`;
+  });
+  md.appendMarkdown(['', '| topic | partition | consumer | range | hash |', '|---|---|---|---|---|', ...rows].join('\n'));
+  if (k.routes.some((r) => r.stale)) md.appendMarkdown('\n\n\\* invalid entry: its last good settings are used');
+  return md;
+}

@@ -1,0 +1,82 @@
+/**
+ * What every command shares: the settings, the output channel, the last routed keys, and how a
+ * route result is shown (a notification summary and the full table in the output channel).
+ */
+import * as vscode from 'vscode';
+import type { MessageKey } from '../engine/key';
+import type { RoutingConfig } from './config';
+import { routeTable, shortNames, summarize, summarizeMany, type KeyRoutes } from './routeFormat';
+import { routeKeys } from './settingsModel';
+
+export interface KeyInput {
+  label: string;
+  key: MessageKey;
+}
+
+export interface Services {
+  config: RoutingConfig;
+  output: vscode.OutputChannel;
+  results: LastRoute;
+}
+
+/** The keys routed last and their routes, re-routed when the settings change. */
+export class LastRoute implements vscode.Disposable {
+  private keys: KeyInput[] = [];
+  private routesValue: KeyRoutes[] = [];
+  private readonly changed = new vscode.EventEmitter<KeyRoutes[]>();
+  readonly onDidChange = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly config: RoutingConfig) {
+    this.sub = config.onDidChange(() => {
+      if (this.keys.length) this.set(this.keys);
+    });
+  }
+
+  get routes(): KeyRoutes[] {
+    return this.routesValue;
+  }
+
+  set(keys: KeyInput[]): KeyRoutes[] {
+    this.keys = keys;
+    this.routesValue = routeKeys(this.config.model, keys);
+    this.changed.fire(this.routesValue);
+    return this.routesValue;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** True where topics are configured; otherwise says how to add one. */
+export function requireTopics(s: Services): boolean {
+  if (s.config.model.settings.topics.length > 0) return true;
+  const problems = s.config.model.findings.some((f) => f.severity === 'error');
+  const message = problems
+    ? 'Key Routing: no valid topic to route on; fix the settings problems first.'
+    : 'Key Routing: no topics configured. Add one to keyRouting.topics in the workspace settings.';
+  void vscode.window.showWarningMessage(message, problems ? 'Open Settings' : 'Add Topic').then((choice) => {
+    if (choice === 'Add Topic') void vscode.commands.executeCommand('keyRouting.addTopic');
+    else if (choice === 'Open Settings') void s.config.openSettings(s.config.model.findings[0]);
+  });
+  return false;
+}
+
+/** Routes the keys, writes the table to the output channel, and shows the summary. */
+export function routeAndPresent(s: Services, keys: KeyInput[], origin: string): KeyRoutes[] {
+  const routes = s.results.set(keys);
+  const topics = s.config.model.topology.topics;
+  const names = shortNames(topics.map((t) => t.name));
+  s.output.appendLine('');
+  s.output.appendLine(`${origin}: ${keys.length} key${keys.length === 1 ? '' : 's'} on ${topics.length} topic${topics.length === 1 ? '' : 's'}`);
+  s.output.appendLine(routeTable(routes));
+  const message = routes.length === 1 ? summarize(routes[0], names) : summarizeMany(routes, topics.length);
+  if (routes.length > 1) s.output.show(true);
+  void vscode.window.showInformationMessage(message, 'Open Panel', 'Show Output').then((choice) => {
+    if (choice === 'Open Panel') void vscode.commands.executeCommand('keyRouting.openPanel');
+    else if (choice === 'Show Output') s.output.show(true);
+  });
+  return routes;
+}

@@ -1,0 +1,280 @@
+/**
+ * From the raw `keyRouting.*` values to what the extension routes with (pure: no `vscode`):
+ * the engine's parse, the last good entry of each topic whose entry became invalid, the broker's
+ * refusals from building the topology, and checks beyond the schema. Every finding carries its
+ * setting path, a severity and a fix suggestion.
+ */
+import { parseNamespaces, parseTopics, TOPICS, NAMESPACES, type Problem, type Settings, type TopicConfig, type PulsarTopicConfig } from '../engine/settings';
+import { PulsarTopicState, Topology } from '../engine/topology';
+import type { MessageKey } from '../engine/key';
+import type { KeyRoutes } from './routeFormat';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  path: string;
+  message: string;
+  severity: Severity;
+  fix: string;
+}
+
+export interface SettingsModel {
+  settings: Settings;
+  topology: Topology;
+  findings: Finding[];
+  /** Topics whose entry is invalid now and which route with their last good settings. */
+  stale: Set<string>;
+  /** The topics that parsed, by name: the next change's "last good". */
+  good: Map<string, TopicConfig>;
+  /** Each raw entry's name by index (to recognise an entry whose name itself broke). */
+  rawNames: (string | undefined)[];
+}
+
+export interface Previous {
+  good: ReadonlyMap<string, TopicConfig>;
+  rawNames: readonly (string | undefined)[];
+}
+
+export const EMPTY_PREVIOUS: Previous = { good: new Map(), rawNames: [] };
+
+export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous: Previous = EMPTY_PREVIOUS): SettingsModel {
+  const problems: Problem[] = [];
+  const parsed = parseTopics(rawTopics, problems);
+  const namespaces = parseNamespaces(rawNamespaces, problems);
+  const findings: Finding[] = problems.map((p) => ({ ...p, severity: 'error' as const, fix: fixFor(p) }));
+
+  const stale = new Set<string>();
+  const good = new Map<string, TopicConfig>();
+  const topics: TopicConfig[] = [];
+  const rawNames: (string | undefined)[] = [];
+  if (Array.isArray(rawTopics)) {
+    const failed = new Set<number>();
+    for (const p of problems) {
+      const m = /^keyRouting\.topics\[(\d+)\]/.exec(p.path);
+      if (m) failed.add(Number(m[1]));
+    }
+    let next = 0;
+    rawTopics.forEach((entry: unknown, i: number) => {
+      const name = isObject(entry) && typeof entry.name === 'string' && entry.name.trim() !== '' ? entry.name : undefined;
+      rawNames.push(name);
+      if (!failed.has(i)) {
+        const t = parsed[next++];
+        topics.push(t);
+        good.set(t.name, t);
+        return;
+      }
+      // The entry is invalid: route with its last good settings, found by its name, or by the
+      // name the entry at this index had before (when the name itself is what broke).
+      const lastName = name ?? previous.rawNames[i];
+      const last = lastName === undefined ? undefined : previous.good.get(lastName);
+      if (!last || topics.some((t) => t.name === last.name) || rawTopics.some((e: unknown, j: number) => j !== i && !failed.has(j) && isObject(e) && e.name === last.name)) return;
+      const kept = rebase(last, i);
+      topics.push(kept);
+      good.set(kept.name, kept);
+      stale.add(kept.name);
+    });
+  } else if (rawTopics !== undefined && rawTopics !== null) {
+    // The whole setting is unusable: keep every last good topic.
+    for (const t of previous.good.values()) {
+      topics.push(t);
+      good.set(t.name, t);
+      stale.add(t.name);
+    }
+    rawNames.push(...previous.rawNames);
+  }
+
+  const settings: Settings = { topics, namespaces };
+  const refusals: Problem[] = [];
+  const topology = new Topology(settings, refusals);
+  for (const r of refusals) findings.push({ ...r, severity: 'warning', fix: fixFor(r) });
+  findings.push(...lint(rawTopics, rawNamespaces, topology, stale));
+  return { settings, topology, findings, stale, good, rawNames };
+}
+
+/** A last good topic moved to index `i`: its consumers' setting paths follow it. */
+function rebase(t: TopicConfig, i: number): TopicConfig {
+  if (t.system !== 'pulsar' || !t.subscription) return t;
+  const at = (p: string) => p.replace(/^keyRouting\.topics\[\d+\]/, `${TOPICS}[${i}]`);
+  return { ...t, subscription: { ...t.subscription, consumers: t.subscription.consumers.map((c) => ({ ...c, path: at(c.path) })) } } as PulsarTopicConfig;
+}
+
+const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'brokerVersion', 'subscription'];
+const PULSAR_ONLY = ['hashingScheme', 'brokerVersion', 'subscription'];
+const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers'];
+const CONSUMER_KEYS = ['name', 'ranges'];
+const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
+
+/**
+ * Checks the schema cannot express or the engine does not refuse: unknown or misplaced
+ * properties, settings a mode ignores, hash ranges nobody owns, short Pulsar names.
+ */
+export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topology, stale: ReadonlySet<string>): Finding[] {
+  const out: Finding[] = [];
+  const unknown = (obj: Record<string, unknown>, known: string[], path: string) => {
+    for (const k of Object.keys(obj)) {
+      if (known.includes(k)) continue;
+      const near = closest(k, known);
+      out.push({
+        path: `${path}.${k}`,
+        message: `unknown property ${JSON.stringify(k)}; it is ignored`,
+        severity: 'warning',
+        fix: near ? `did you mean ${JSON.stringify(near)}?` : `remove it; known properties are ${known.map((x) => JSON.stringify(x)).join(', ')}`,
+      });
+    }
+  };
+  if (Array.isArray(rawTopics)) {
+    rawTopics.forEach((t: unknown, i: number) => {
+      if (!isObject(t)) return;
+      const path = `${TOPICS}[${i}]`;
+      unknown(t, TOPIC_KEYS, path);
+      if (t.system === 'kafka') {
+        for (const k of PULSAR_ONLY) {
+          if (t[k] !== undefined) out.push({ path: `${path}.${k}`, message: `applies to Pulsar topics only; a Kafka topic ignores it`, severity: 'warning', fix: `remove it, or set "system": "pulsar"` });
+        }
+      }
+      if (t.system === 'pulsar' && t.partitioner !== undefined) {
+        out.push({ path: `${path}.partitioner`, message: 'applies to Kafka topics only; a Pulsar producer routes with "hashingScheme"', severity: 'warning', fix: 'remove it, or use "hashingScheme"' });
+      }
+      if (t.system === 'pulsar' && typeof t.name === 'string' && !/^(persistent|non-persistent):\/\//.test(t.name)) {
+        out.push({ path: `${path}.name`, message: `Pulsar resolves the short name ${JSON.stringify(t.name)} as ${JSON.stringify(fullPulsarName(t.name))}`, severity: 'info', fix: `write the full name, e.g. ${JSON.stringify(fullPulsarName(t.name))}` });
+      }
+      const s = t.subscription;
+      if (t.system === 'pulsar' && isObject(s)) {
+        unknown(s, SUBSCRIPTION_KEYS, `${path}.subscription`);
+        const mode = s.keySharedMode ?? 'AUTO_SPLIT';
+        const ch = s.consistentHashing ?? true;
+        const ignored = (k: string, why: string) =>
+          s[k] !== undefined && out.push({ path: `${path}.subscription.${k}`, message: `is ignored ${why}`, severity: 'info', fix: 'remove it' });
+        if (mode === 'STICKY') {
+          ignored('consistentHashing', 'in STICKY mode (consumers name their own ranges)');
+          ignored('replicaPoints', 'in STICKY mode');
+        } else if (ch === true) ignored('hashRangeSize', 'with consistent hashing (it sizes the hash-range selectors only)');
+        else ignored('replicaPoints', 'without consistent hashing ("consistentHashing": false)');
+        if (Array.isArray(s.consumers)) {
+          s.consumers.forEach((c: unknown, j: number) => {
+            if (isObject(c)) unknown(c, CONSUMER_KEYS, `${path}.subscription.consumers[${j}]`);
+          });
+        }
+      }
+    });
+  }
+  if (Array.isArray(rawNamespaces)) {
+    rawNamespaces.forEach((n: unknown, i: number) => {
+      if (isObject(n)) unknown(n, NAMESPACE_KEYS, `${NAMESPACES}[${i}]`);
+    });
+  }
+  // Hashes nobody owns, read off the topology as the broker would hold it.
+  topology.topics.forEach((state) => {
+    if (!(state instanceof PulsarTopicState) || !state.subscription || stale.has(state.name)) return;
+    const index = Array.isArray(rawTopics) ? rawTopics.findIndex((t: unknown) => isObject(t) && t.name === state.name) : -1;
+    if (index < 0) return;
+    const path = `${TOPICS}[${index}].subscription.consumers`;
+    if (state.subscription.consumers.length === 0) {
+      out.push({ path, message: 'no consumer is connected: every key is unowned', severity: 'info', fix: 'add consumers in the order they connect, e.g. [{"name": "C1"}, {"name": "C2"}]' });
+      return;
+    }
+    const sel = state.subscription.selector;
+    const gaps = sel.segments().filter((g) => g.consumers.length === 0);
+    if (gaps.length === 0) return;
+    const [lo, hi] = sel.keyValues;
+    const size = gaps.reduce((n, g) => n + Math.min(g.end, hi) - Math.max(g.start, lo) + 1, 0);
+    const share = (100 * size) / (hi - lo + 1);
+    const list = gaps.slice(0, 4).map((g) => `${g.start}-${g.end}`).join(', ') + (gaps.length > 4 ? `, and ${gaps.length - 4} more` : '');
+    out.push({
+      path,
+      message: `no consumer owns the hashes ${list} (${share < 0.1 ? share.toPrecision(2) : share.toFixed(1)}% of the hash space); the broker does not deliver messages whose keys hash there until a consumer covers them`,
+      severity: 'info',
+      fix: `extend a consumer's ranges to cover ${gaps[0].start}-${gaps[0].end}, e.g. "ranges": [[${gaps[0].start}, ${gaps[0].end}]]`,
+    });
+  });
+  return out;
+}
+
+/** What Pulsar makes of a short topic name (`TopicName`): `persistent://public/default/x`. */
+export function fullPulsarName(name: string): string {
+  const parts = name.split('/');
+  if (parts.length === 1) return `persistent://public/default/${name}`;
+  if (parts.length === 3) return `persistent://${name}`;
+  return name;
+}
+
+/** A fix suggestion for a problem, by what its path names. */
+export function fixFor(p: Problem): string {
+  const path = p.path;
+  const m = p.message;
+  if (m.startsWith('the broker refuses')) {
+    if (/Range conflict/.test(m)) return "make its ranges disjoint from the other consumers' ranges (the broker refuses overlapping STICKY ranges)";
+    if (/start > end/.test(m)) return 'write each range as [start, end] with start <= end';
+    if (/key shared meta|must not be empty/.test(m)) return 'give the consumer "ranges": [[start, end], ...] (STICKY consumers name their ranges)';
+    return 'change the consumer so that the broker accepts it, or remove it';
+  }
+  if (/duplicate topic name/.test(m)) return 'rename one of the two topics, or remove the duplicate entry';
+  if (/duplicate namespace/.test(m)) return 'remove the duplicate namespace entry';
+  if (path.startsWith(NAMESPACES)) {
+    if (path.endsWith('.name')) return 'write the namespace as "tenant/namespace", e.g. "public/default"';
+    if (path.endsWith('.bundles')) return 'an integer of at least 1, e.g. 4 (the broker default defaultNumberOfNamespaceBundles)';
+    if (/\.boundaries/.test(path)) return 'ascending hex strings from "0x00000000" to "0xffffffff", e.g. ["0x00000000", "0x80000000", "0xffffffff"]';
+    if (/not both/.test(m)) return 'keep "bundles" (an equal split) or "boundaries" (explicit), not both';
+    return 'each namespace is {"name": "tenant/ns", "bundles": 4} or {"name": "tenant/ns", "boundaries": [...]}';
+  }
+  if (path === TOPICS) return 'keyRouting.topics is a list: [{"name": "orders", "system": "kafka", "partitions": 6}]';
+  if (path.endsWith('.system')) return 'set "system": "kafka" or "system": "pulsar"';
+  if (path.endsWith('.partitions')) return 'a Kafka topic needs "partitions" >= 1 (e.g. 6); a Pulsar topic takes 0 (non-partitioned) or its partition count';
+  if (path.endsWith('.partitioner')) return 'remove it (the default "java" is murmur2, as the Java client and compatible clients route)';
+  if (path.endsWith('.hashingScheme')) return 'use "JavaStringHash" (the Java client default) or "Murmur3_32Hash"';
+  if (path.endsWith('.brokerVersion')) return 'use "4.0" for Pulsar 4.x brokers (PIP-379) or "3.0" for 2.x and 3.x brokers';
+  if (path.endsWith('.keySharedMode')) return 'use "AUTO_SPLIT" (the broker assigns hash ranges) or "STICKY" (consumers name their ranges)';
+  if (path.endsWith('.type')) return 'remove it: "Key_Shared" is the only subscription type that routes by key';
+  if (path.endsWith('.consistentHashing')) return 'true (the broker default since 2.10) or false';
+  if (path.endsWith('.replicaPoints')) return 'remove it (default 100) or give an integer from 1 to 10000';
+  if (path.endsWith('.hashRangeSize')) return 'remove it (default 65536) or give a power of two such as 65536';
+  if (/\.ranges/.test(path)) return 'write inclusive ranges as [[start, end], ...] with 0 <= start <= end <= 65535';
+  if (/\.consumers/.test(path)) return 'list consumers in connection order: [{"name": "C1"}, {"name": "C2"}]';
+  if (path.endsWith('.subscription')) return 'a subscription is {"name": "sub", "type": "Key_Shared", "consumers": [...]}';
+  if (path.endsWith('.name')) return 'give the topic a name, e.g. "orders" (Pulsar: "persistent://public/default/orders")';
+  return 'see the setting\'s description under Settings > Extensions > Key Routing';
+}
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The known word nearest to a misspelt one (edit distance at most 2), if any. */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestD = 3;
+  for (const k of known) {
+    const d = distance(word.toLowerCase(), k.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = k;
+    }
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length];
+}
+
+/** Routes keys on every configured topic, in settings order. */
+export function routeKeys(model: SettingsModel, keys: readonly { label: string; key: MessageKey }[]): KeyRoutes[] {
+  return keys.map((k) => ({
+    label: k.label,
+    routes: model.topology.topics.map((t) => ({
+      ...t.route(k.key),
+      hasSubscription: t instanceof PulsarTopicState && t.subscription !== undefined,
+      ...(model.stale.has(t.name) ? { stale: true } : {}),
+    })),
+  }));
+}

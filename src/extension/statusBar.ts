@@ -1,0 +1,85 @@
+/**
+ * A status bar item with the route of the current selection, debounced so that it never runs
+ * while the user is still moving; hidden without a selection, a key or topics.
+ */
+import * as vscode from 'vscode';
+import { STATUS_BAR_ENABLED, type RoutingConfig } from './config';
+import { keysFromEditor } from './editorKeys';
+import { shortNames, statusText, summarize } from './routeFormat';
+import { routeKeys } from './settingsModel';
+
+const DEBOUNCE_MS = 150;
+/** The status bar only looks at selections this small; Show Route takes the large ones. */
+const LIMITS = { maxChars: 1024 * 1024, maxKeys: 10_000 };
+
+export class RouteStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('keyRouting.route', vscode.StatusBarAlignment.Right, 100);
+  private readonly subs: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private shown = false;
+
+  /** The item's text while it is shown (for tests and the API). */
+  get visibleText(): string | undefined {
+    return this.shown ? this.item.text : undefined;
+  }
+
+  constructor(private readonly config: RoutingConfig) {
+    this.item.name = 'Key Routing';
+    this.item.command = 'keyRouting.showRoute';
+    this.subs.push(
+      this.item,
+      vscode.window.onDidChangeTextEditorSelection(() => this.schedule()),
+      vscode.window.onDidChangeActiveTextEditor(() => this.schedule()),
+      config.onDidChange(() => this.schedule()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(STATUS_BAR_ENABLED)) this.schedule();
+      }),
+    );
+    this.update();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.update();
+    }, DEBOUNCE_MS);
+  }
+
+  update(): void {
+    const editor = vscode.window.activeTextEditor;
+    const model = this.config.model;
+    if (!this.config.statusBarEnabled || !editor || model.settings.topics.length === 0 || editor.selections.every((s) => s.isEmpty)) {
+      this.hide();
+      return;
+    }
+    const extraction = keysFromEditor(editor, LIMITS);
+    if (!extraction.ok || extraction.keys.length === 0) {
+      this.hide();
+      return;
+    }
+    const names = shortNames(model.topology.topics.map((t) => t.name));
+    if (extraction.keys.length > 1) {
+      this.item.text = `$(key) ${extraction.keys.length.toLocaleString('en-US')} keys`;
+      this.item.tooltip = 'Key Routing: route the selected keys (Show Route)';
+      this.item.accessibilityInformation = { label: `Key Routing: ${extraction.keys.length} keys selected; activate to route them` };
+    } else {
+      const [k] = routeKeys(model, extraction.keys);
+      this.item.text = `$(key) ${statusText(k, names)}`;
+      this.item.tooltip = `${summarize(k, names)}\n(click for the full table)`;
+      this.item.accessibilityInformation = { label: `Key Routing: ${summarize(k, names)}` };
+    }
+    this.item.show();
+    this.shown = true;
+  }
+
+  private hide(): void {
+    this.item.hide();
+    this.shown = false;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+  }
+}

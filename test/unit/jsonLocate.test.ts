@@ -1,0 +1,54 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { locate, parsePath, positionAt } from '../../src/extension/jsonLocate';
+
+const settings = `{
+  // comments and trailing commas, as settings.json allows
+  "editor.tabSize": 2,
+  "keyRouting.topics": [
+    { "name": "orders", "system": "kafka", "partitions": 0 },
+    {
+      "name": "p",
+      "subscription": {
+        /* block */ "consumers": [{ "name": "E1", "ranges": [[0, 10]] }, { "name": "E2", "ranges": [[5, 20]] },],
+      },
+    },
+  ],
+}`;
+
+function lineOf(path: string, text = settings, within: string[] = []) {
+  const loc = locate(text, path, within);
+  return loc && { line: positionAt(text, loc.start).line, exact: loc.exact, text: text.slice(loc.start, loc.end) };
+}
+
+describe('locating a setting path in settings.json', () => {
+  test('paths split into the setting id, indices and names', () => {
+    assert.deepEqual(parsePath('keyRouting.topics[1].subscription.consumers[2].ranges'), ['keyRouting.topics', 1, 'subscription', 'consumers', 2, 'ranges']);
+    assert.deepEqual(parsePath('keyRouting.topics'), ['keyRouting.topics']);
+  });
+
+  test('a property is marked on its key, at its line', () => {
+    assert.deepEqual(lineOf('keyRouting.topics[0].partitions'), { line: 4, exact: true, text: '"partitions"' });
+    assert.deepEqual(lineOf('keyRouting.topics[1].subscription.consumers[1].ranges'), { line: 8, exact: true, text: '"ranges"' });
+  });
+
+  test('an array item is marked on its first line', () => {
+    assert.deepEqual(lineOf('keyRouting.topics[1]'), { line: 5, exact: true, text: '{' });
+  });
+
+  test('an absent part marks the nearest enclosing node', () => {
+    assert.deepEqual(lineOf('keyRouting.topics[1].partitions'), { line: 5, exact: false, text: '{' });
+    assert.equal(lineOf('keyRouting.pulsarNamespaces[0]'), undefined);
+  });
+
+  test('a .code-workspace keeps settings under "settings"', () => {
+    const ws = '{ "folders": [],\n "settings": {\n  "keyRouting.topics": [{"name": 1}] } }';
+    assert.deepEqual(lineOf('keyRouting.topics[0].name', ws, ['settings']), { line: 2, exact: true, text: '"name"' });
+  });
+
+  test('text that does not parse gives no location, and no exception', () => {
+    assert.equal(locate('{ "keyRouting.topics": [ {', 'keyRouting.topics[0]'), undefined);
+    assert.equal(locate('', 'keyRouting.topics'), undefined);
+    assert.equal(locate('['.repeat(10000), 'keyRouting.topics'), undefined);
+  });
+});

@@ -1,0 +1,57 @@
+// The manifest's settings schema, the examples and the engine must agree: what the schema
+// offers, the engine accepts; the example workspace holds the example settings.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSettings } from '../../src/engine/settings';
+import { DEFAULT_HOVER_LANGUAGES } from '../../src/extension/constants';
+
+const root = join(__dirname, '../../..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const props = pkg.contributes.configuration.properties;
+const topic = props['keyRouting.topics'].items.properties;
+const sub = topic.subscription.properties;
+
+const pulsar = (extra: Record<string, unknown>, subscription?: Record<string, unknown>) => ({
+  'keyRouting.topics': [{ name: 'persistent://public/default/t', system: 'pulsar', ...extra, ...(subscription ? { subscription } : {}) }],
+});
+
+describe('manifest', () => {
+  test('every enum value the schema offers is accepted by the engine', () => {
+    for (const v of topic.hashingScheme.enum) assert.deepEqual(parseSettings(pulsar({ hashingScheme: v })).problems, [], v);
+    for (const v of topic.brokerVersion.enum) assert.deepEqual(parseSettings(pulsar({ brokerVersion: v })).problems, [], v);
+    for (const v of sub.keySharedMode.enum) assert.deepEqual(parseSettings(pulsar({}, { keySharedMode: v })).problems, [], v);
+    for (const v of sub.type.enum) assert.deepEqual(parseSettings(pulsar({}, { type: v })).problems, [], v);
+    for (const v of sub.hashRangeSize.enum) assert.deepEqual(parseSettings(pulsar({}, { hashRangeSize: v, consistentHashing: false })).problems, [], String(v));
+    for (const v of topic.partitioner.enum) assert.deepEqual(parseSettings({ 'keyRouting.topics': [{ name: 'o', system: 'kafka', partitions: 1, partitioner: v }] }).problems, []);
+    for (const v of topic.system.enum) assert.ok(['kafka', 'pulsar'].includes(v));
+  });
+
+  test('the schema defaults are the engine defaults', () => {
+    assert.equal(topic.brokerVersion.default, '4.0');
+    assert.equal(sub.consistentHashing.default, true);
+    assert.equal(sub.replicaPoints.default, 100);
+    assert.equal(sub.hashRangeSize.default, 65536);
+    assert.equal(topic.hashingScheme.default, 'JavaStringHash');
+  });
+
+  test('the default hover languages are the ones that activate the extension', () => {
+    assert.deepEqual(props['keyRouting.hover.languages'].default, DEFAULT_HOVER_LANGUAGES);
+    assert.deepEqual(pkg.activationEvents, DEFAULT_HOVER_LANGUAGES.map((l) => `onLanguage:${l}`));
+  });
+
+  test('commands are in the Key Routing category and the context menu offers Show Route', () => {
+    const ids = pkg.contributes.commands.map((c: { command: string; category: string }) => (assert.equal(c.category, 'Key Routing'), c.command));
+    assert.deepEqual(ids.sort(), ['keyRouting.addTopic', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.showRoute']);
+    assert.equal(pkg.contributes.menus['editor/context'][0].command, 'keyRouting.showRoute');
+    assert.ok(pkg.contributes.menus['editor/context'][0].when);
+  });
+
+  test('the example workspace holds the example settings', () => {
+    const cli = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
+    const ws = JSON.parse(readFileSync(join(root, 'examples/.vscode/settings.json'), 'utf8'));
+    assert.deepEqual(ws['keyRouting.topics'], cli['keyRouting.topics']);
+    assert.deepEqual(ws['keyRouting.pulsarNamespaces'], cli['keyRouting.pulsarNamespaces']);
+  });
+});

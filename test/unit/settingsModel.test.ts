@@ -1,0 +1,166 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildModel, closest, fixFor, fullPulsarName, routeKeys } from '../../src/extension/settingsModel';
+import { stringKey } from '../../src/engine/key';
+import { PulsarTopicState } from '../../src/engine/topology';
+
+const root = join(__dirname, '../../..');
+const examples = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
+const TOPICS = 'keyRouting.topics';
+const NS = 'keyRouting.pulsarNamespaces';
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+const route = (m: ReturnType<typeof buildModel>, key: string) => routeKeys(m, [{ label: key, key: stringKey(key) }])[0].routes;
+
+describe('settings model: last good topology', () => {
+  test('the examples parse with no error or warning', () => {
+    const m = buildModel(examples[TOPICS], examples[NS]);
+    assert.deepEqual(m.findings.filter((f) => f.severity !== 'info'), []);
+    assert.equal(m.settings.topics.length, 4);
+    // ALGORITHMS.md: Kafka user-1 on 6 partitions goes to partition 2.
+    assert.equal(route(m, 'user-1')[0].partition, 2);
+  });
+
+  test('an invalid entry routes with its last good settings and says so', () => {
+    const good = buildModel(examples[TOPICS], examples[NS]);
+    const raw = clone(examples[TOPICS]);
+    raw[0].partitions = 0;
+    const m = buildModel(raw, examples[NS], good);
+    const err = m.findings.find((f) => f.severity === 'error');
+    assert.equal(err?.path, 'keyRouting.topics[0].partitions');
+    assert.match(err!.fix, /partitions/);
+    assert.deepEqual([...m.stale], ['orders']);
+    const r = route(m, 'user-1');
+    assert.equal(r[0].partition, 2, 'still 6 partitions');
+    assert.equal(r[0].stale, true);
+    assert.equal(r.length, 4, 'the other topics go on');
+  });
+
+  test('an entry whose name broke is found by its index', () => {
+    const good = buildModel(examples[TOPICS], examples[NS]);
+    const raw = clone(examples[TOPICS]);
+    raw[0].name = '';
+    const m = buildModel(raw, undefined, good);
+    assert.deepEqual([...m.stale], ['orders']);
+    assert.equal(m.settings.topics[0].name, 'orders');
+  });
+
+  test('without a previous good entry an invalid topic is left out', () => {
+    const raw = clone(examples[TOPICS]);
+    raw[1].brokerVersion = '5.0';
+    const m = buildModel(raw, undefined);
+    assert.equal(m.stale.size, 0);
+    assert.deepEqual(m.settings.topics.map((t) => t.name), ['orders', 'persistent://public/default/shipments', 'persistent://public/default/invoices']);
+    assert.ok(m.findings.some((f) => f.path === 'keyRouting.topics[1].brokerVersion' && f.severity === 'error'));
+  });
+
+  test('a fixed entry replaces the last good one', () => {
+    const good = buildModel(examples[TOPICS], undefined);
+    const raw = clone(examples[TOPICS]);
+    raw[0].partitions = 0;
+    const broken = buildModel(raw, undefined, good);
+    raw[0].partitions = 7;
+    const fixed = buildModel(raw, undefined, broken);
+    assert.equal(fixed.stale.size, 0);
+    assert.equal(fixed.findings.filter((f) => f.severity === 'error').length, 0);
+    assert.equal(fixed.settings.topics[0].system === 'kafka' && fixed.settings.topics[0].partitions, 7);
+  });
+
+  test('a topics value that is not a list keeps every last good topic', () => {
+    const good = buildModel(examples[TOPICS], undefined);
+    const m = buildModel({ oops: true }, undefined, good);
+    assert.equal(m.stale.size, 4);
+    assert.ok(m.findings.some((f) => f.path === TOPICS && f.severity === 'error'));
+  });
+
+  test('duplicate names: the engine reports the second, the first keeps routing', () => {
+    const raw = [examples[TOPICS][0], { ...examples[TOPICS][0], partitions: 3 }];
+    const m = buildModel(raw, undefined, buildModel([examples[TOPICS][0]], undefined));
+    const f = m.findings.find((x) => x.path === 'keyRouting.topics[1].name');
+    assert.match(f!.message, /duplicate topic name/);
+    assert.match(f!.fix, /rename/);
+    assert.equal(m.settings.topics.length, 1);
+    assert.equal(m.stale.size, 0);
+  });
+});
+
+describe('settings model: checks beyond the schema', () => {
+  const sticky = (consumers: unknown[]) => [{ name: 'persistent://public/default/s', system: 'pulsar', brokerVersion: '4.0', subscription: { keySharedMode: 'STICKY', consumers } }];
+
+  test('overlapping STICKY ranges: the broker refuses the later consumer, reported at its path', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[0, 100]] }, { name: 'E2', ranges: [[50, 65535]] }]), undefined);
+    const f = m.findings.find((x) => x.severity === 'warning');
+    assert.equal(f?.path, 'keyRouting.topics[0].subscription.consumers[1]');
+    assert.match(f!.message, /Range conflict with consumer E1/);
+    assert.match(f!.fix, /disjoint/);
+    const t = m.topology.topics[0];
+    assert.ok(t instanceof PulsarTopicState);
+    assert.deepEqual(t.subscription!.consumers.map((c) => c.id), ['E1']);
+  });
+
+  test('a STICKY range with start > end is the broker\'s refusal too', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[10, 5]] }]), undefined);
+    const f = m.findings.find((x) => x.severity === 'warning');
+    assert.match(f!.message, /start > end/);
+    assert.match(f!.fix, /start <= end/);
+  });
+
+  test('hashes nobody owns are reported as information with the gap', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[0, 32767]] }, { name: 'E2', ranges: [[40000, 65535]] }]), undefined);
+    const f = m.findings.find((x) => x.severity === 'info');
+    assert.equal(f?.path, 'keyRouting.topics[0].subscription.consumers');
+    assert.match(f!.message, /32768-39999/);
+    assert.match(f!.fix, /\[\[32768, 39999\]\]/);
+  });
+
+  test('full coverage: no gap finding', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[0, 32767]] }, { name: 'E2', ranges: [[32768, 65535]] }]), undefined);
+    assert.deepEqual(m.findings, []);
+  });
+
+  test('a subscription without consumers is reported as information', () => {
+    const m = buildModel(sticky([]), undefined);
+    assert.match(m.findings[0].message, /no consumer is connected/);
+  });
+
+  test('unknown and misplaced properties are warnings with a suggestion', () => {
+    const m = buildModel([{ name: 'orders', system: 'kafka', partitions: 6, partiton: 7, subscription: {} }], [{ name: 'public/default', bundle: 4 }]);
+    const byPath = new Map(m.findings.map((f) => [f.path, f]));
+    assert.match(byPath.get('keyRouting.topics[0].partiton')!.fix, /did you mean "partitions"/);
+    assert.match(byPath.get('keyRouting.topics[0].subscription')!.message, /Pulsar topics only/);
+    assert.match(byPath.get('keyRouting.pulsarNamespaces[0].bundle')!.fix, /did you mean "bundles"/);
+    assert.equal(m.settings.topics.length, 1, 'warnings do not drop the topic');
+  });
+
+  test('settings a mode ignores are information', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[0, 65535]] }]).map((t) => ({ ...t, subscription: { ...t.subscription, replicaPoints: 5 } })), undefined);
+    assert.equal(m.findings[0].path, 'keyRouting.topics[0].subscription.replicaPoints');
+    assert.equal(m.findings[0].severity, 'info');
+  });
+
+  test('a short Pulsar name is resolved as Pulsar resolves it', () => {
+    assert.equal(fullPulsarName('orders'), 'persistent://public/default/orders');
+    assert.equal(fullPulsarName('t/ns/orders'), 'persistent://t/ns/orders');
+    const m = buildModel([{ name: 'orders', system: 'pulsar' }], undefined);
+    assert.match(m.findings[0].fix, /persistent:\/\/public\/default\/orders/);
+  });
+
+  test('every engine problem gets a specific fix', () => {
+    const raw = [
+      { name: 'a', system: 'kafka', partitions: 0 },
+      { name: 'b', system: 'rabbit' },
+      { name: 'c', system: 'pulsar', hashingScheme: 'x', brokerVersion: 'x', subscription: { keySharedMode: 'x', hashRangeSize: 3, replicaPoints: 0, consumers: [{ name: 'E', ranges: 'x' }] } },
+    ];
+    const m = buildModel(raw, [{ name: 'nope' }, { name: 'a/b', bundles: 0 }, { name: 'c/d', boundaries: ['0x1'] }]);
+    const generic = m.findings.filter((f) => f.fix.startsWith('see the setting'));
+    assert.deepEqual(generic, []);
+    assert.ok(m.findings.length >= 10);
+  });
+
+  test('closest finds near misses only', () => {
+    assert.equal(closest('brokerversion', ['brokerVersion', 'name']), 'brokerVersion');
+    assert.equal(closest('zzzzzz', ['name']), undefined);
+    assert.match(fixFor({ path: 'x.y', message: 'something' }), /Settings/);
+  });
+});
