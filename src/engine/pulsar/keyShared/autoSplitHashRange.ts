@@ -6,6 +6,7 @@
  */
 import {
   ConsumerAssignError,
+  frozenSegments,
   mergeSegments,
   type BrokerVersion,
   type Consumer,
@@ -47,6 +48,8 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   addConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
+    this.snapshotMemo = null;
     if (this.uppers.length === 0) {
       this.uppers.push(this.rangeSize);
       this.owners.push(consumer);
@@ -78,6 +81,8 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   removeConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
+    this.snapshotMemo = null;
     const i = this.owners.indexOf(consumer);
     if (i < 0) return;
     const top = this.uppers.length - 1;
@@ -107,7 +112,14 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     return this.owners[lo];
   }
 
+  /** `snapshot()` memoised like `segments()`. */
+  private snapshotMemo: Segment[] | null = null;
+
   snapshot(): Segment[] {
+    return (this.snapshotMemo ??= frozenSegments(this.computeSnapshot()));
+  }
+
+  private computeSnapshot(): Segment[] {
     // `[prevKey + 1, key]`, starting at 0; the top range ends at rangeSize, as the broker reports it.
     return mergeSegments(
       this.uppers.map((upper, i) => ({
@@ -118,7 +130,14 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     );
   }
 
+  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
+  private segmentsMemo: Segment[] | null = null;
+
   segments(): Segment[] {
+    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  }
+
+  private computeSegments(): Segment[] {
     // Selection never reaches the top key, so the last range stops at the key hash range's end.
     return this.snapshot().map((s) => (s.end > this.keyHashRange[1] ? { ...s, end: this.keyHashRange[1] } : s));
   }

@@ -8,6 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import {
+  frozenSegments,
   mergeSegments,
   type Consumer,
   type HashRange,
@@ -41,6 +42,7 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   }
 
   addConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
     for (let i = 0; i < this.replicaPoints; i++) {
       const hash = ringPointHash3(consumer.name, i);
       const list = this.ring.get(hash);
@@ -55,6 +57,7 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   }
 
   removeConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
     for (let i = 0; i < this.replicaPoints; i++) {
       const hash = ringPointHash3(consumer.name, i);
       const list = this.ring.get(hash);
@@ -76,7 +79,14 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     return (this.ring.ceiling(hash) ?? this.ring.first())![1];
   }
 
+  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
+  private segmentsMemo: Segment[] | null = null;
+
   segments(): Segment[] {
+    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  }
+
+  private computeSegments(): Segment[] {
     if (this.ring.size === 0) return [];
     const segs: Segment[] = [];
     let start = 0;

@@ -8,6 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import {
+  frozenSegments,
   mergeSegments,
   type Consumer,
   type HashRange,
@@ -60,6 +61,7 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
 
   addConsumer(consumer: Consumer): void {
     this.slotTable = null;
+    this.segmentsMemo = null;
     // The tracker allocates the index on the first of the consumer's points (none for 0 points).
     if (this.replicaPoints <= 0) return;
     const index = this.allocateNameIndex(consumer);
@@ -75,6 +77,7 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     const index = this.nameIndexes.get(consumer);
     if (index === undefined) return;
     this.slotTable = null;
+    this.segmentsMemo = null;
     for (let i = 0; i < this.replicaPoints; i++) {
       const hash = ringPointHash4(consumer.name, index, i);
       const entry = this.ring.get(hash);
@@ -130,7 +133,14 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     this.slotOwners = owners;
   }
 
+  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
+  private segmentsMemo: Segment[] | null = null;
+
   segments(): Segment[] {
+    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  }
+
+  private computeSegments(): Segment[] {
     if (this.ring.size === 0) return [];
     const segs: Segment[] = [];
     let start = KEY_HASH_RANGE[0];

@@ -10,6 +10,7 @@
  */
 import {
   ConsumerAssignError,
+  frozenSegments,
   mergeSegments,
   type BrokerVersion,
   type Consumer,
@@ -46,6 +47,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   addConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
     this.validate(consumer);
     for (const [start, end] of consumer.ranges!) {
       this.rangeMap.set(start, consumer);
@@ -73,6 +75,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   removeConsumer(consumer: Consumer): void {
+    this.segmentsMemo = null;
     for (const [key, c] of [...this.rangeMap.entries()]) if (c === consumer) this.rangeMap.delete(key);
   }
 
@@ -84,7 +87,14 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
     return floor && ceiling && floor[1] === ceiling[1] ? floor[1] : null;
   }
 
+  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
+  private segmentsMemo: Segment[] | null = null;
+
   segments(): Segment[] {
+    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  }
+
+  private computeSegments(): Segment[] {
     const [lo, hi] = this.keyHashRange;
     const segs: Segment[] = [];
     let prev: [number, Consumer] | undefined;

@@ -47,7 +47,10 @@ export interface StickyKeyConsumerSelector {
   removeConsumer(consumer: Consumer): void;
   /** The consumer a message with this sticky key hash is dispatched to, or null. */
   select(stickyKeyHash: number): Consumer | null;
-  /** Ascending, merged segments covering `keyHashRange` as selection works. */
+  /**
+   * Ascending, merged segments covering `keyHashRange` as selection works. Memoised: the same
+   * frozen array until the next add or remove, so callers must copy before changing anything.
+   */
   segments(): Segment[];
   /**
    * The ranges the broker's assignment snapshot reports (4.x `ConsumerHashAssignmentsSnapshot`),
@@ -55,6 +58,18 @@ export interface StickyKeyConsumerSelector {
    * bookkeeping reaches past the selectable slots (AUTO_SPLIT's top key, `rangeSize`).
    */
   snapshot(): Segment[];
+}
+
+/**
+ * Freezes computed segments (their consumer lists included) for memoisation: every caller then
+ * shares one result, and a caller that tried to change it could not corrupt the next one's.
+ */
+export function frozenSegments(segments: Segment[]): Segment[] {
+  for (const s of segments) {
+    Object.freeze(s.consumers);
+    Object.freeze(s);
+  }
+  return Object.freeze(segments) as Segment[];
 }
 
 /** Merges adjacent segments whose consumer lists are the same objects in the same order. */
