@@ -14,6 +14,11 @@ export { parseSettings } from './settings';
 export { Topology } from './topology';
 export { parseEvent } from './events';
 export { stringKey, bytesKey } from './key';
+export { crc32 } from './pulsar/crc32';
+export { parseTopicName } from './pulsar/topicName';
+export { NamespaceBundles, topicBundle, topicHash, bundleName } from './pulsar/namespaceBundles';
+export { splitBoundaries, SPLIT_ALGORITHMS } from './pulsar/bundleSplit';
+export { SharedConsumerAssignor } from './pulsar/sharedConsumerAssignor';
 export { utf8 };
 
 const scratch = new Utf8Scratch();
