@@ -9,6 +9,7 @@ import { bundleCommand } from './cli/bundle';
 import { splitCommand } from './cli/split';
 import { assignChunksCommand } from './cli/assignChunks';
 import { whatIfCommand } from './cli/whatIf';
+import { analyzeCommand } from './cli/analyze';
 
 const OPTIONS = {
   config: {},
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, Command> = {
   split: splitCommand,
   'assign-chunks': assignChunksCommand,
   'what-if': whatIfCommand,
+  analyze: analyzeCommand,
 };
 
 const USAGE = `usage: key-routing COMMAND [options]
@@ -40,6 +42,7 @@ const USAGE = `usage: key-routing COMMAND [options]
   split   --algorithm range_equally_divide|topic_count_equally_divide|specified_positions_divide|flow_or_qps_equally_divide --input FILE
   assign-chunks --input FILE
   what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex]   keys on stdin (optional)
+  analyze --config FILE [--topic NAME] [--column N|NAME | --field NAME] [--key-format utf8|hex] [--then EVENT]... [--input FILE]   keys on stdin or --input
 EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
 
 export async function main(argv: string[]): Promise<number> {
