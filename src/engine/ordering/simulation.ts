@@ -1,0 +1,466 @@
+/**
+ * A small model of one Key_Shared dispatcher, enough to say what each consumer may receive next
+ * after a consumer joins or leaves, and why. Not a broker: one partition, one dispatch round reads
+ * every unread message as one batch, and there are no timers, nacks, delayed or batched messages.
+ *
+ * A round follows the dispatcher's order: the replay queue first (messages read but not sent,
+ * and those a leaving consumer had not acknowledged), then a normal read of the unread messages.
+ * Each message goes to the consumer the real selector picks; it is held back when the consumer
+ * has no permits, when a normal read meets a hash that still has messages waiting for redelivery,
+ * when an earlier message of the same hash was held back in the round, and by the generation's
+ * own protection (`OrderingGuard`).
+ */
+import { formatEvent, parseEvent, type TopologyEvent } from '../events';
+import { utf8 } from '../bytes';
+import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
+import { ConsumerAssignError, type Consumer, type Segment, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { diffOwnership, takeSnapshot } from '../whatIf';
+import type { CursorView, OrderingGuard, SimMessage } from './guard';
+import { ReadPositionGuard } from './readPosition30';
+import { LastSentPositionGuard } from './lastSentPosition31';
+import { DrainingHashesGuard } from './drainingHashes40';
+import {
+  ORDERING_GENERATIONS,
+  ScenarioError,
+  type Delivery,
+  type DispatchRound,
+  type EventOutcome,
+  type MessageInfo,
+  type Move,
+  type OrderingGeneration,
+  type OrderingScenario,
+  type SimulationState,
+  type Verdict,
+} from './types';
+
+export function createGuard(generation: OrderingGeneration): OrderingGuard {
+  switch (generation) {
+    case '3.0':
+      return new ReadPositionGuard();
+    case '3.1':
+      return new LastSentPositionGuard();
+    case '4.0':
+      return new DrainingHashesGuard();
+  }
+}
+
+interface Round {
+  deliveries: Delivery[];
+  sent: Array<[SimMessage, Consumer]>;
+  verdicts: Map<SimMessage, Verdict>;
+}
+
+export class OrderingSimulation {
+  readonly generation: OrderingGeneration;
+  readonly selectorConfig: SelectorConfig;
+  readonly allowOutOfOrderDelivery: boolean;
+  private readonly sub: KeySharedSubscription;
+  private readonly guard: OrderingGuard;
+  private readonly msgs: SimMessage[];
+  private readonly byId = new Map<string, SimMessage>();
+  private readPos: number;
+  private readonly permits = new Map<string, number>();
+
+  /** Builds the state before the change; throws `ScenarioError` naming what is wrong. */
+  constructor(scenario: OrderingScenario) {
+    if (!ORDERING_GENERATIONS.includes(scenario.generation)) {
+      throw new ScenarioError(`generation must be one of ${ORDERING_GENERATIONS.join(', ')} (got ${JSON.stringify(scenario.generation)})`);
+    }
+    this.generation = scenario.generation;
+    const s = scenario.subscription ?? {};
+    this.selectorConfig = {
+      brokerVersion: scenario.generation === '4.0' ? '4.0' : '3.0',
+      keySharedMode: s.keySharedMode ?? 'AUTO_SPLIT',
+      consistentHashing: s.consistentHashing ?? true,
+      replicaPoints: s.replicaPoints ?? 100,
+      hashRangeSize: s.hashRangeSize ?? 65536,
+    };
+    this.allowOutOfOrderDelivery = s.allowOutOfOrderDelivery ?? false;
+    try {
+      this.sub = new KeySharedSubscription(this.selectorConfig);
+    } catch (e) {
+      if (e instanceof ConsumerAssignError) throw new ScenarioError(`subscription.hashRangeSize: ${e.message}`);
+      throw e;
+    }
+    this.guard = createGuard(scenario.generation);
+
+    scenario.consumers.forEach((c, i) => {
+      const r = this.sub.connect(c.name, c.ranges);
+      if (!r.ok) throw new ScenarioError(`consumers[${i}] (${c.name}): the broker refuses it: ${r.error}`);
+    });
+
+    const selector = this.sub.selector;
+    this.msgs = scenario.messages.map((m, position) => {
+      if (this.byId.has(m.id)) throw new ScenarioError(`messages[${position}]: the id ${JSON.stringify(m.id)} is used twice`);
+      const hash = selector.makeStickyKeyHash(utf8(m.key));
+      const msg: SimMessage = { id: m.id, key: m.key, position, hash, slot: selector.slotOf(hash), status: 'unread', sent: false };
+      this.byId.set(m.id, msg);
+      return msg;
+    });
+
+    for (const id of scenario.acked ?? []) {
+      const m = this.message(id, 'acked');
+      if (m.status === 'acked') throw new ScenarioError(`acked: ${id} is listed twice`);
+      m.status = 'acked';
+      m.sent = true;
+    }
+    for (const [consumerId, ids] of Object.entries(scenario.pending ?? {})) {
+      const c = this.sub.consumers.find((x) => x.id === consumerId);
+      if (!c) throw new ScenarioError(`pending.${consumerId}: no connected consumer has that id (ids: ${this.liveIds().join(', ') || 'none'})`);
+      for (const id of ids) {
+        const m = this.message(id, `pending.${consumerId}`);
+        if (m.status !== 'unread') throw new ScenarioError(`pending.${consumerId}: ${id} is already ${m.status === 'acked' ? 'acknowledged' : `pending at ${m.consumer!.id}`}`);
+        const owner = selector.select(m.hash);
+        if (owner !== c) {
+          throw new ScenarioError(
+            `pending.${consumerId}: ${id} (key ${JSON.stringify(m.key)}, hash ${m.hash}) goes to ${owner?.id ?? 'no consumer'} before the change; ` +
+              'a scenario starts from a steady state, where each unacknowledged message is at its key’s owner',
+          );
+        }
+        m.status = 'pending';
+        m.consumer = c;
+        m.sent = true;
+      }
+    }
+    const lastSent = this.msgs.reduce((p, m) => (m.sent ? Math.max(p, m.position) : p), -1);
+    if (scenario.readPosition === undefined) this.readPos = lastSent + 1;
+    else {
+      const rp = scenario.readPosition;
+      if (!Number.isInteger(rp) || rp < lastSent + 1 || rp > this.msgs.length) {
+        throw new ScenarioError(
+          `readPosition must be an integer from ${lastSent + 1} (after the last message sent) to ${this.msgs.length} (after the last message); got ${rp}`,
+        );
+      }
+      this.readPos = rp;
+    }
+    for (const m of this.msgs) if (m.status === 'unread' && m.position < this.readPos) m.status = 'replay';
+    for (const [id, n] of Object.entries(scenario.permits ?? {})) {
+      if (!Number.isInteger(n) || n < 0) throw new ScenarioError(`permits.${id}: must be an integer >= 0 (got ${n})`);
+      this.permits.set(id, n);
+    }
+  }
+
+  private message(id: string, where: string): SimMessage {
+    const m = this.byId.get(id);
+    if (!m) throw new ScenarioError(`${where}: no message has the id ${JSON.stringify(id)}`);
+    return m;
+  }
+
+  private liveIds(): string[] {
+    return this.sub.consumers.map((c) => c.id);
+  }
+
+  get selector(): StickyKeyConsumerSelector {
+    return this.sub.selector;
+  }
+
+  get consumers(): readonly Consumer[] {
+    return this.sub.consumers;
+  }
+
+  /** The cursor and dispatcher facts the guards read. */
+  private view(): CursorView {
+    const msgs = this.msgs;
+    const markDeletePosition = (): number => {
+      let p = -1;
+      while (p + 1 < msgs.length && msgs[p + 1].status === 'acked') p++;
+      return p;
+    };
+    return {
+      messages: msgs,
+      live: this.sub.consumers,
+      keySharedMode: this.selectorConfig.keySharedMode,
+      allowOutOfOrderDelivery: this.allowOutOfOrderDelivery,
+      readPosition: this.readPos,
+      markDeletePosition,
+      lastSentPosition: () => {
+        let p = -1;
+        while (p + 1 < msgs.length && msgs[p + 1].sent) p++;
+        return Math.max(p, markDeletePosition());
+      },
+      entriesSinceFirstNotAcked: () => this.readPos - markDeletePosition(),
+    };
+  }
+
+  /** Applies a consumer change; a change the broker refuses is reported and changes nothing. */
+  apply(input: TopologyEvent | string): EventOutcome {
+    let event: TopologyEvent;
+    try {
+      event = typeof input === 'string' ? parseEvent(input) : input;
+    } catch (e) {
+      throw new ScenarioError(`event: ${(e as Error).message}`);
+    }
+    const view = this.view();
+    const prot = this.guard.protection(view);
+    const outcome: EventOutcome = { event: formatEvent(event), moves: [], protection: prot.kind, draining: [], redelivered: [] };
+    if (prot.note) outcome.protectionNote = prot.note;
+    if (event.kind === 'partitions') {
+      outcome.error = 'the ordering simulation covers consumers joining and leaving one subscription; new partitions get their own dispatchers';
+      return outcome;
+    }
+    const selector = this.sub.selector;
+    const before = takeSnapshot(selector);
+    const r = event.kind === 'connect' ? this.sub.connect(event.name, event.ranges) : this.sub.disconnect(event.id);
+    if (!r.ok) {
+      outcome.error = r.error;
+      outcome.draining = this.guard.draining(view);
+      return outcome;
+    }
+    const consumer = r.value;
+    outcome.consumer = consumer.id;
+    const after = takeSnapshot(selector);
+    const lost = diffOwnership(before, after, selector.keyValues).lost;
+    outcome.moves = computeMoves(before, after, selector.keyValues);
+    if (event.kind === 'connect') {
+      const j = this.guard.onJoin(this.view(), consumer, lost);
+      if (j.heldAt) {
+        outcome.heldAt = j.heldAt;
+        if (j.heldAt.marker === 'readPosition') {
+          const held = j.heldAt.position;
+          outcome.readNotSent = this.msgs
+            .filter((m) => m.status === 'replay' && !m.sent && m.position < held && selector.select(m.hash) === consumer)
+            .map((m) => m.id);
+        }
+      }
+      if (j.notHeldBecause && prot.kind !== 'none') outcome.notHeldBecause = j.notHeldBecause;
+    } else {
+      // Its unacknowledged messages go back to the replay queue, to be redelivered in order.
+      const had = this.msgs.filter((m) => m.status === 'pending' && m.consumer === consumer);
+      for (const m of had) {
+        m.status = 'replay';
+        m.consumer = undefined;
+      }
+      if (this.sub.consumers.length === 0) this.rewind();
+      else {
+        this.guard.onLeave(this.view(), consumer, lost, had);
+        outcome.redelivered = had.map((m) => m.id);
+      }
+    }
+    outcome.draining = this.guard.draining(this.view());
+    return outcome;
+  }
+
+  /** No consumer left: the dispatcher drops its state and the cursor rewinds to the mark-delete position. */
+  private rewind(): void {
+    this.guard.reset();
+    for (const m of this.msgs) {
+      if (m.status !== 'acked') {
+        m.status = 'unread';
+        m.consumer = undefined;
+        m.sent = false;
+      }
+    }
+    this.readPos = this.view().markDeletePosition() + 1;
+  }
+
+  /** New messages arrive at the end of the topic (unread). */
+  publish(messages: ReadonlyArray<{ id: string; key: string }>): void {
+    const selector = this.sub.selector;
+    for (const { id, key } of messages) {
+      if (this.byId.has(id)) throw new ScenarioError(`publish: the id ${JSON.stringify(id)} is already used`);
+      const hash = selector.makeStickyKeyHash(utf8(key));
+      const m: SimMessage = { id, key, position: this.msgs.length, hash, slot: selector.slotOf(hash), status: 'unread', sent: false };
+      this.msgs.push(m);
+      this.byId.set(id, m);
+    }
+  }
+
+  /** The consumers acknowledge these messages (each must be delivered and unacknowledged). */
+  ack(ids: string | readonly string[]): void {
+    for (const id of typeof ids === 'string' ? [ids] : ids) {
+      const m = this.message(id, 'ack');
+      if (m.status !== 'pending') throw new ScenarioError(`ack: ${id} is not delivered and unacknowledged (it is ${m.status})`);
+      const c = m.consumer!;
+      m.status = 'acked';
+      m.consumer = undefined;
+      this.guard.onAck(this.view(), m, c);
+    }
+  }
+
+  /** What the next dispatch round would do, without doing it. */
+  preview(): DispatchRound {
+    return this.present(this.round().deliveries);
+  }
+
+  /** Runs the next dispatch round: what may go out is sent (and becomes unacknowledged). */
+  dispatch(): DispatchRound {
+    const r = this.round();
+    for (const [m, c] of r.sent) {
+      m.status = 'pending';
+      m.consumer = c;
+      m.sent = true;
+      this.guard.onSent(m, c);
+      const p = this.permits.get(c.id);
+      if (p !== undefined) this.permits.set(c.id, p - 1);
+    }
+    for (const [m, v] of r.verdicts) {
+      if (v.kind === 'draining') this.guard.onBlocked(m);
+      if (m.status === 'unread') {
+        // 3.0 drops a read message that no consumer owns (it comes back only when the cursor
+        // rewinds); later generations park it in the replay queue.
+        m.status = v.kind === 'noConsumer' && this.generation === '3.0' ? 'skipped' : 'replay';
+      }
+    }
+    if (this.msgs.some((m) => m.position >= this.readPos)) this.readPos = this.msgs.length;
+    return this.present(r.deliveries);
+  }
+
+  private round(): Round {
+    const selector = this.sub.selector;
+    const view = this.view();
+    const permits = new Map<Consumer, number>();
+    const perm = (c: Consumer): number => {
+      if (!permits.has(c)) permits.set(c, this.permits.get(c.id) ?? Number.POSITIVE_INFINITY);
+      return permits.get(c)!;
+    };
+    const sent: Array<[SimMessage, Consumer]> = [];
+    const verdicts = new Map<SimMessage, Verdict>();
+    const owner = new Map<SimMessage, Consumer | null>();
+    /**
+     * First message held back per hash in the current read: later ones of that hash wait behind
+     * it (a fresh map for each read, as the dispatcher keeps one per read).
+     */
+    let heldHash = new Map<number, string>();
+    const decide = (m: SimMessage, v: Verdict | null, c: Consumer | null): void => {
+      owner.set(m, c);
+      if (v === null && c !== null) {
+        permits.set(c, perm(c) - 1);
+        sent.push([m, c]);
+        verdicts.set(m, { kind: 'allowed', redelivery: m.status === 'replay' });
+      } else {
+        verdicts.set(m, v ?? { kind: 'noConsumer' });
+        if (!heldHash.has(m.hash)) heldHash.set(m.hash, m.id);
+      }
+    };
+
+    // Replay read: oldest first. Replays are not checked against the replay queue itself.
+    for (const m of this.msgs) {
+      if (m.status !== 'replay') continue;
+      const c = selector.select(m.hash);
+      decide(m, this.common(m, c, heldHash, perm) ?? this.guard.check(view, m, c!, true), c);
+    }
+    // What still waits for redelivery, by hash: a normal read does not send those hashes.
+    const waiting = new Map<number, string[]>();
+    for (const m of this.msgs) {
+      if (m.status === 'replay' && verdicts.get(m)!.kind !== 'allowed') waiting.set(m.hash, [...(waiting.get(m.hash) ?? []), m.id]);
+    }
+
+    heldHash = new Map();
+    // Normal read of the rest, as one batch, oldest first. (3.0 applies the replay-queue rule to
+    // all of a consumer's messages in a read at once; with the whole backlog read as one batch
+    // that only changes which reason is shown, never the outcome, so it is not modelled.)
+    for (const m of this.msgs) {
+      if (m.status !== 'unread') continue;
+      const c = selector.select(m.hash);
+      let v = this.common(m, c, heldHash, perm);
+      if (v === null) {
+        const replayRule: Verdict | null = waiting.has(m.hash) ? { kind: 'behindReplay', waiting: waiting.get(m.hash)! } : null;
+        // 3.1 checks the joining position first, then the replay queue; 3.0 and 4.0 the replay
+        // queue first, then their own rule. (Only the reason shown depends on the order.)
+        const own = this.guard.check(view, m, c!, false);
+        v = this.generation === '3.1' ? (own ?? replayRule) : (replayRule ?? own);
+      }
+      decide(m, v, c);
+    }
+
+    const deliveries = this.msgs
+      .filter((m) => verdicts.has(m))
+      .sort((a, b) => rank(a) - rank(b) || a.position - b.position)
+      .map((m) => {
+        const c = owner.get(m) ?? null;
+        const d: Delivery = { message: m.id, key: m.key, position: m.position, stickyKeyHash: m.hash, consumer: c?.id ?? null, verdict: verdicts.get(m)! };
+        const v = verdicts.get(m)!;
+        if (v.kind === 'allowed') {
+          const broken = this.earlierOfKey(m, c!, sent);
+          if (broken) d.outOfOrder = broken;
+        }
+        return d;
+      });
+    return { deliveries, sent, verdicts };
+  }
+
+  /** The checks every generation makes before its own: the round's held hashes, an owner, permits. */
+  private common(m: SimMessage, c: Consumer | null, heldHash: Map<number, string>, perm: (c: Consumer) => number): Verdict | null {
+    const earlier = heldHash.get(m.hash);
+    if (earlier !== undefined) return { kind: 'behindBlocked', earlier };
+    if (c === null) return { kind: 'noConsumer' };
+    if (perm(c) <= 0) return { kind: 'noPermits' };
+    return null;
+  }
+
+  /** An earlier message of the same key that is unacknowledged elsewhere or not sent: order breaks. */
+  private earlierOfKey(m: SimMessage, c: Consumer, sent: Array<[SimMessage, Consumer]>): { earlier: string; at: string | null } | undefined {
+    const sentNow = new Map(sent);
+    for (const e of this.msgs) {
+      if (e.position >= m.position || e.key !== m.key || e.status === 'acked') continue;
+      const at = e.status === 'pending' ? e.consumer! : sentNow.get(e);
+      if (at === undefined) return { earlier: e.id, at: null };
+      if (at !== c) return { earlier: e.id, at: at.id };
+    }
+    return undefined;
+  }
+
+  private present(deliveries: Delivery[]): DispatchRound {
+    const byConsumer: Record<string, Delivery[]> = {};
+    for (const c of this.sub.consumers) byConsumer[c.id] = [];
+    for (const d of deliveries) if (d.consumer !== null) (byConsumer[d.consumer] ??= []).push(d);
+    return { deliveries, byConsumer };
+  }
+
+  state(): SimulationState {
+    const view = this.view();
+    const out: SimulationState = {
+      generation: this.generation,
+      consumers: this.liveIds(),
+      messages: this.msgs.map((m) => this.info(m)),
+      markDeletePosition: view.markDeletePosition(),
+      readPosition: this.readPos,
+      draining: this.guard.draining(view),
+      recentlyJoined: this.guard.recentlyJoined(),
+    };
+    if (this.generation === '3.1') out.lastSentPosition = view.lastSentPosition();
+    return out;
+  }
+
+  private info(m: SimMessage): MessageInfo {
+    const status: MessageInfo['status'] =
+      m.status === 'pending' ? { state: 'pending', consumer: m.consumer!.id } : { state: m.status === 'skipped' ? 'unread' : m.status };
+    return { id: m.id, key: m.key, position: m.position, stickyKeyHash: m.hash, slot: m.slot, status };
+  }
+}
+
+function rank(m: SimMessage): number {
+  return m.status === 'replay' ? 0 : 1;
+}
+
+/**
+ * The change between two assignments as moves from one owner set to another, each with its
+ * ranges (merged where contiguous) and how many key hash values they cover.
+ */
+export function computeMoves(before: readonly Segment[], after: readonly Segment[], keyValues: readonly [number, number]): Move[] {
+  const cuts = [...new Set([...before, ...after].flatMap((s) => [s.start, s.end + 1]))].sort((a, b) => a - b);
+  const moves = new Map<string, Move>();
+  let bi = 0;
+  let ai = 0;
+  for (let i = 0; i + 1 < cuts.length; i++) {
+    const start = cuts[i];
+    const end = cuts[i + 1] - 1;
+    while (bi < before.length && before[bi].end < start) bi++;
+    while (ai < after.length && after[ai].end < start) ai++;
+    const b = bi < before.length && before[bi].start <= start ? before[bi].consumers : [];
+    const a = ai < after.length && after[ai].start <= start ? after[ai].consumers : [];
+    if (b.length === a.length && b.every((c) => a.includes(c))) continue;
+    const from = b.map((c) => c.id);
+    const to = a.map((c) => c.id);
+    const k = JSON.stringify([from, to]);
+    let mv = moves.get(k);
+    if (!mv) moves.set(k, (mv = { from, to, ranges: [], size: 0 }));
+    const last = mv.ranges[mv.ranges.length - 1];
+    if (last && last[1] + 1 === start) last[1] = end;
+    else mv.ranges.push([start, end]);
+    const lo = Math.max(start, keyValues[0]);
+    const hi = Math.min(end, keyValues[1]);
+    if (hi >= lo) mv.size += hi - lo + 1;
+  }
+  return [...moves.values()];
+}
