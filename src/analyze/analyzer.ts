@@ -361,14 +361,15 @@ export class KeyAnalyzer implements KeySink {
     let complete: boolean;
     let unlistedMax: number;
     if (this.verifier !== null) {
-      // Exact counts of every candidate that could be in the top k; anything else occurred at most `offset` times.
+      // Exact counts of every candidate that could be in the top k; any other key occurred at
+      // most `outsideMax` times (pass 1's bound).
       const all = this.verifier.results();
       listed = all.slice(0, k);
       exact = true;
       const last = listed.length > 0 ? listed[listed.length - 1].count : 0;
       const nextVerified = all.length > k ? all[k].count : 0;
-      unlistedMax = Math.max(this.verifier.offset, nextVerified);
-      complete = listed.length < k ? this.verifier.offset === 0 : this.verifier.offset <= last;
+      unlistedMax = Math.max(this.verifier.outsideMax, nextVerified);
+      complete = listed.length < k ? this.verifier.outsideMax === 0 : this.verifier.outsideMax <= last;
     } else {
       const all = heavy.candidates();
       listed = all.slice(0, k);

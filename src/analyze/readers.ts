@@ -310,7 +310,7 @@ export class CsvKeyReader implements KeyReader {
   end(): void {
     for (;;) {
       if (this.state === Csv.Quoted) {
-        if (this.rewind('the quoted field is never closed', false)) {
+        if (this.rewind('no closing quote before the end of the input', false)) {
           this.drain();
           continue;
         }
@@ -349,7 +349,7 @@ export class CsvKeyReader implements KeyReader {
       if (this.spanning) {
         this.raw.push(c);
         if (this.raw.length > this.maxRecordBytes) {
-          this.rewind(`the quoted field is not closed within ${this.maxRecordBytes} bytes`, true);
+          this.rewind(`no closing quote within ${this.maxRecordBytes} bytes`, true);
           return i;
         }
       }
@@ -442,7 +442,7 @@ export class CsvKeyReader implements KeyReader {
    */
   private rewind(message: string, current: boolean): boolean {
     if (!this.spanning) return false;
-    this.sink.problem(this.recordLine, `${message}; the record starting here is skipped and reading resumes on line ${this.recordLine + 1}`);
+    this.sink.problem(this.recordLine, `a quoted field that starts on this line is not closed properly (${message}); only this line is skipped, reading resumes on line ${this.recordLine + 1}`);
     const replay = this.raw.buf.slice(0, current ? this.raw.length - 1 : this.raw.length);
     const nextLine = this.recordLine + 1;
     this.resetRecord();
