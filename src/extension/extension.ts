@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { stringKey } from '../engine/key';
 import { addTopic } from './commands/addTopic';
 import { openPanel } from './commands/openPanel';
+import { RoutingPanel, RoutingPanelSerializer } from './panel/routingPanel';
 import { routeKey } from './commands/routeKey';
 import { showRoute } from './commands/showRoute';
 import { RoutingConfig } from './config';
@@ -40,7 +41,8 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     status,
     vscode.commands.registerCommand('keyRouting.showRoute', () => showRoute(s)),
     vscode.commands.registerCommand('keyRouting.routeKey', (key?: unknown) => routeKey(s, key)),
-    vscode.commands.registerCommand('keyRouting.openPanel', () => openPanel(s)),
+    vscode.commands.registerCommand('keyRouting.openPanel', (arg?: unknown) => openPanel(context.extensionUri, s, arg)),
+    vscode.window.registerWebviewPanelSerializer(RoutingPanel.viewType, new RoutingPanelSerializer(context.extensionUri, s)),
     vscode.commands.registerCommand('keyRouting.addTopic', (arg?: unknown) => addTopic(s, arg)),
   );
   return {

@@ -33,6 +33,11 @@ export class LastRoute implements vscode.Disposable {
     });
   }
 
+  /** The keys routed last (the routing panel shows them). */
+  get routedKeys(): readonly KeyInput[] {
+    return this.keys;
+  }
+
   get routes(): KeyRoutes[] {
     return this.routesValue;
   }

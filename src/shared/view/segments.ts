@@ -198,33 +198,32 @@ export function layoutSegments(m: SegmentsModel, w: ZoomWindow, width: number): 
   // Multiply before dividing: (span * width) / span is exactly width, so the runs end at width.
   const px = (v: number): number => ((v - w.from) * width) / span;
   let i = Math.max(0, segmentIndexAt(m, w.from));
-  // The column being accumulated from partial segments.
+  // The column being accumulated from partial segments: cover per owner in a flat array, with
+  // the owners touched listed, so 100 segments per column cost no allocation.
   let col = -1;
-  let colCover = new Map<number, number>();
+  const cover = new Float64Array(m.owners.length);
+  const touched: number[] = [];
   let colFirst = 0;
   let colLast = 0;
   const flush = (): void => {
     if (col < 0) return;
-    let best = 0;
-    let bestCover = -1;
-    for (const [o, c] of colCover) {
-      if (c > bestCover) {
-        best = o;
-        bestCover = c;
-      }
-    }
-    pushRun(runs, { x0: col, x1: col + 1, owner: best, mixed: colCover.size > 1, first: colFirst, last: colLast });
+    let best = touched[0];
+    for (const o of touched) if (cover[o] > cover[best]) best = o;
+    pushRun(runs, { x0: col, x1: col + 1, owner: best, mixed: touched.length > 1, first: colFirst, last: colLast });
+    for (const o of touched) cover[o] = 0;
+    touched.length = 0;
     col = -1;
-    colCover = new Map();
   };
-  const addToColumn = (c: number, owner: number, cover: number, seg: number): void => {
+  const addToColumn = (c: number, owner: number, amount: number, seg: number): void => {
     if (c !== col) {
       flush();
       col = c;
       colFirst = seg;
     }
     colLast = seg;
-    colCover.set(owner, (colCover.get(owner) ?? 0) + cover);
+    if (cover[owner] === 0) touched.push(owner);
+    // A sliver too thin to register still counts as present.
+    cover[owner] += amount > 0 ? amount : Number.MIN_VALUE;
   };
   for (; i < m.count && m.starts[i] <= w.to; i++) {
     const a = px(Math.max(m.starts[i], w.from));

@@ -48,11 +48,17 @@ export function buildWhatIf(
   events: readonly TopologyEvent[],
   keys: readonly ShownKey[],
   colors: ColorMap = new ColorMap(),
+  /** The topic's view as the settings give it, where the caller has it already (the panel does). */
+  beforeView?: TopicViewModel,
 ): WhatIfViewModel | undefined {
-  const beforeTopic = topicFromSettings(settings, topicName);
   const afterTopic = topicFromSettings(settings, topicName);
-  if (!beforeTopic || !afterTopic) return undefined;
-  const before = buildTopicView(beforeTopic, keys, colors);
+  if (!afterTopic) return undefined;
+  let before = beforeView;
+  if (!before) {
+    const beforeTopic = topicFromSettings(settings, topicName);
+    if (!beforeTopic) return undefined;
+    before = buildTopicView(beforeTopic, keys, colors);
+  }
   const selector = whatIfSelector(afterTopic);
   // A copy: the 3.0 ring's segments share its point lists, which the steps change in place.
   const snapBefore = selector ? takeSnapshot(selector) : [];
@@ -86,7 +92,9 @@ export function buildWhatIf(
     movedKeyFraction: keys.length > 0 ? movedKeys / keys.length : null,
     keys: result.keys,
     apply: { partitions: afterTopic.partitions, consumers },
-    applyDiffers: consumers ? rebuildDifference(settings, topicName, afterTopic, consumers) : null,
+    // Joins alone (and partition changes) give the same layout as the settings listing the
+    // consumers in that order; only a departure makes history matter.
+    applyDiffers: consumers ? (events.some((e) => e.kind === 'disconnect') ? rebuildDifference(settings, topicName, afterTopic, consumers) : 0) : null,
   };
 }
 
@@ -113,7 +121,7 @@ export function mergeRanges(ranges: Array<[number, number]>, [lo, hi]: readonly 
  * The share of key hash values owned differently (by consumer id) when the topic is rebuilt from
  * the settings "Apply" would write, compared with the what-if's outcome.
  */
-function rebuildDifference(settings: Settings, topicName: string, after: TopicState, consumers: ConsumerSetting[]): number | null {
+export function rebuildDifference(settings: Settings, topicName: string, after: TopicState, consumers: ConsumerSetting[]): number | null {
   const rewritten: Settings = {
     ...settings,
     topics: settings.topics.map((t) =>

@@ -1,0 +1,39 @@
+/**
+ * The panel's HTML: one stylesheet and one script from `media/`, nothing inline but the nonce'd
+ * script tag, and a CSP that allows nothing else (no network, no inline styles or handlers).
+ */
+import * as vscode from 'vscode';
+
+export function nonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function contentSecurityPolicy(cspSource: string, scriptNonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${cspSource}`,
+    `script-src 'nonce-${scriptNonce}'`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+  ].join('; ');
+}
+
+export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const n = nonce();
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dist', 'panel.js'));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css'));
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, n)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Key Routing</title>
+</head>
+<body>
+<div id="root"></div>
+<script nonce="${n}" src="${script}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,189 @@
+/**
+ * The routing panel on the host side: one webview panel (created or revealed), restored after a
+ * reload by its serializer, fed with the settings the extension routes with and the keys of
+ * each route result. Every message from the webview goes through the protocol's validator; an
+ * invalid one is logged to the output channel (rate-limited) and never acted on.
+ */
+import * as vscode from 'vscode';
+import type { MessageKey } from '../../engine/key';
+import {
+  isProtocolError,
+  parseFromWebviewMessage,
+  type ApplyToSettingsMessage,
+  type Focus,
+  type KeyInput,
+  type ToWebviewMessage,
+} from '../../shared/protocol';
+import type { Services } from '../present';
+import { applyWithConfirmation } from './applySettings';
+import { panelHtml } from './html';
+
+/** Invalid messages logged per minute; the rest are counted and summarised. */
+const LOG_BUDGET = 20;
+
+export interface PanelOptions {
+  /** Show this topic first. */
+  topic?: string;
+}
+
+export class RoutingPanel implements vscode.Disposable {
+  static readonly viewType = 'keyRouting.panel';
+  private static current: RoutingPanel | undefined;
+
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private focus: Focus | undefined;
+  private applying = false;
+  private logWindowStart = 0;
+  private logged = 0;
+  private suppressed = 0;
+
+  /** Opens the panel, or reveals it; shows the last routed keys. */
+  static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
+    const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+    const existing = RoutingPanel.current;
+    if (existing) {
+      existing.panel.reveal(column);
+      existing.show(options);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(RoutingPanel.viewType, 'Key Routing', column, RoutingPanel.webviewOptions(extensionUri));
+    const p = new RoutingPanel(panel, extensionUri, s);
+    p.show(options);
+    return p;
+  }
+
+  /** Takes over a panel VS Code restored after a reload; its webview keeps its own state. */
+  static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, s: Services): RoutingPanel {
+    panel.webview.options = RoutingPanel.webviewOptions(extensionUri);
+    return new RoutingPanel(panel, extensionUri, s);
+  }
+
+  /** The open panel, if any (for tests). */
+  static get currentPanel(): RoutingPanel | undefined {
+    return RoutingPanel.current;
+  }
+
+  private static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    // Scripts for the panel's own bundle; files only from media/ (the bundle and its CSS).
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    extensionUri: vscode.Uri,
+    private readonly s: Services,
+  ) {
+    RoutingPanel.current = this;
+    panel.webview.html = panelHtml(panel.webview, extensionUri);
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
+      s.config.onDidChange(() => this.postState([])),
+      s.results.onDidChange(() => this.post({ type: 'showKeys', keys: this.routedKeys() })),
+    );
+  }
+
+  private show(options: PanelOptions): void {
+    if (options.topic) this.focus = { topic: options.topic };
+    // Before `ready` the webview cannot receive; the answer to `ready` carries this.
+    if (this.ready) this.post({ type: 'showKeys', keys: this.routedKeys(), ...(this.focus ? { focus: this.focus } : {}) });
+  }
+
+  private onMessage(raw: unknown): void {
+    const msg = parseFromWebviewMessage(raw);
+    if (isProtocolError(msg)) {
+      this.log(`panel: ignored an invalid message from the webview: ${msg.toString().slice(0, 300)}`);
+      return;
+    }
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        this.postState(this.routedKeys());
+        return;
+      case 'webviewError':
+        this.log(`panel: error in the webview: ${msg.message}`);
+        return;
+      case 'applyToSettings':
+        void this.apply(msg);
+        return;
+    }
+  }
+
+  private async apply(msg: ApplyToSettingsMessage): Promise<void> {
+    if (this.applying) {
+      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: 'Not applied: another change is waiting for confirmation.' });
+      return;
+    }
+    this.applying = true;
+    try {
+      const r = await applyWithConfirmation(msg, (line) => this.s.output.appendLine(line));
+      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private postState(keys: KeyInput[]): void {
+    const model = this.s.config.model;
+    const problems = model.findings.filter((f) => f.severity !== 'info').map((f) => ({ path: f.path, message: f.message }));
+    this.post({
+      type: 'state',
+      settings: model.settings,
+      stale: [...model.stale],
+      problems,
+      keys,
+      ...(this.focus ? { focus: this.focus } : {}),
+    });
+  }
+
+  private post(msg: ToWebviewMessage): void {
+    if (!this.ready) return;
+    void this.panel.webview.postMessage(msg);
+  }
+
+  private routedKeys(): KeyInput[] {
+    return this.s.results.routedKeys.map((k) => toKeyInput(k.key));
+  }
+
+  /** Logs, at most LOG_BUDGET lines a minute, so a flood of bad messages cannot flood the channel. */
+  private log(line: string): void {
+    const now = Date.now();
+    if (now - this.logWindowStart > 60_000) {
+      if (this.suppressed > 0) this.s.output.appendLine(`panel: ${this.suppressed} more invalid messages were ignored without logging`);
+      this.logWindowStart = now;
+      this.logged = 0;
+      this.suppressed = 0;
+    }
+    if (this.logged++ < LOG_BUDGET) this.s.output.appendLine(line);
+    else this.suppressed++;
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (RoutingPanel.current === this) RoutingPanel.current = undefined;
+    this.panel.dispose();
+    while (this.disposables.length) this.disposables.pop()?.dispose();
+  }
+}
+
+/** Restores the panel after a window reload (`onWebviewPanel:keyRouting.panel`). */
+export class RoutingPanelSerializer implements vscode.WebviewPanelSerializer {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly s: Services,
+  ) {}
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    // The webview's own state (getState) comes back with it; nothing to pass here.
+    RoutingPanel.revive(panel, this.extensionUri, this.s);
+  }
+}
+
+export function toKeyInput(key: MessageKey): KeyInput {
+  if (key.text !== null) return { format: 'utf8', value: key.text };
+  return { format: 'hex', value: Array.from(key.bytes, (b) => b.toString(16).padStart(2, '0')).join('') };
+}

@@ -1,0 +1,39 @@
+/**
+ * Tiny DOM helpers. Text goes in through `textContent` only (never `innerHTML`), so names from
+ * the settings cannot inject markup; event handlers are attached in code (the CSP forbids inline
+ * ones).
+ */
+export type Child = Node | string | number | null | undefined | false;
+export type Attrs = Record<string, string | number | boolean | undefined | null>;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function apply(el: Element, attrs: Attrs | undefined, children: Child[]): void {
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      el.setAttribute(k, v === true ? '' : String(v));
+    }
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(typeof c === 'string' || typeof c === 'number' ? document.createTextNode(String(c)) : c);
+  }
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  apply(el, attrs, children);
+  return el;
+}
+
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs, ...children: Child[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  apply(el, attrs, children);
+  return el;
+}
+
+/** Rounds pixel coordinates to keep the SVG text short. */
+export function px(v: number): string {
+  return (Math.round(v * 100) / 100).toString();
+}

@@ -1,0 +1,30 @@
+/** Numbers as the panel writes them. */
+
+/** A share as a percentage: two decimals, more where it is tiny but not zero. */
+export function pct(f: number): string {
+  if (f === 0) return '0 %';
+  const p = f * 100;
+  if (p < 0.01) return `${p.toPrecision(2)} %`;
+  return `${p.toFixed(2)} %`;
+}
+
+export function hex8(v: number): string {
+  return '0x' + v.toString(16).padStart(8, '0');
+}
+
+export function range(r: readonly [number, number] | null | undefined): string {
+  return r ? `${r[0]}–${r[1]}` : '–';
+}
+
+/** A key as one line: control characters escaped, long keys cut. */
+export function keyText(label: string, max = 40): string {
+  // eslint-disable-next-line no-control-regex
+  const s = /[\u0000-\u001f\u007f\u2028\u2029]/.test(label) || label.trim() !== label || label === '' ? JSON.stringify(label) : label;
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** The local part of a Pulsar topic name, for tabs. */
+export function shortTopic(name: string): string {
+  const m = /^(?:persistent|non-persistent):\/\/(.*)$/.exec(name);
+  return m ? m[1].split('/').pop() || name : name;
+}

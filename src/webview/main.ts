@@ -1,0 +1,26 @@
+/**
+ * The routing panel's webview script (built to media/dist/panel.js). It posts `ready` once it
+ * listens, and renders whatever state the host answers with. No network access: the CSP allows
+ * no connections, and nothing here makes any.
+ */
+import { isToWebviewMessage } from '../shared/protocol';
+import { App, type VsCodeApi } from './app';
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+
+function report(message: string): void {
+  api.postMessage({ type: 'webviewError', message: message.slice(0, 2000) });
+}
+
+window.addEventListener('error', (e) => report(`${e.message} (${e.filename}:${e.lineno})`));
+window.addEventListener('unhandledrejection', (e) => report(String(e.reason)));
+
+const root = document.getElementById('root') ?? document.body;
+const app = new App(root, api);
+window.addEventListener('message', (e: MessageEvent) => {
+  // Only the host's three message types; anything else (another frame, a stale message) is dropped.
+  if (isToWebviewMessage(e.data)) app.onMessage(e.data);
+});
+api.postMessage({ type: 'ready' });

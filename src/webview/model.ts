@@ -1,0 +1,134 @@
+/**
+ * The panel's models, built with the engine from the settings the host sent and the keys, and
+ * cached until either changes (zooming only lays out again).
+ */
+import { parseHex } from '../engine/bytes';
+import { bytesKey, stringKey } from '../engine/key';
+import type { Settings } from '../engine/settings';
+import { Topology, type TopicState } from '../engine/topology';
+import type { TopologyEvent } from '../engine/events';
+import type { KeyInput } from '../shared/protocol';
+import { ColorMap } from '../shared/view/owners';
+import { buildNamespaceView, type NamespaceViewModel } from '../shared/view/namespaceView';
+import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
+import { buildWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
+import { orderingNote, type OrderingNote } from '../shared/view/orderingNote';
+
+export interface KeyEntry {
+  input: KeyInput;
+  shown?: ShownKey;
+  error?: string;
+}
+
+export function toShownKey(k: KeyInput): KeyEntry {
+  if (k.format === 'utf8') return { input: k, shown: { label: k.value, key: stringKey(k.value) } };
+  try {
+    const key = bytesKey(parseHex(k.value));
+    return { input: k, shown: { label: key.text ?? `0x${k.value.toLowerCase()}`, key } };
+  } catch (e) {
+    return { input: k, error: (e as Error).message };
+  }
+}
+
+export class Models {
+  private topologyValue: Topology | undefined;
+  private topologyError: string | undefined;
+  private readonly views = new Map<string, TopicViewModel>();
+  private readonly colors = new Map<string, ColorMap>();
+  private whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
+  private noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
+  private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
+  settings: Settings = { topics: [], namespaces: [] };
+  keys: KeyEntry[] = [];
+
+  setSettings(settings: Settings): void {
+    this.settings = settings;
+    this.topologyValue = undefined;
+    this.topologyError = undefined;
+    this.colors.clear();
+    this.invalidate();
+  }
+
+  setKeys(keys: KeyInput[]): void {
+    this.keys = keys.map(toShownKey);
+    this.invalidate();
+  }
+
+  private invalidate(): void {
+    this.views.clear();
+    this.whatIfCache = undefined;
+    this.nsCache = undefined;
+    this.noteCache = undefined;
+  }
+
+  get shownKeys(): ShownKey[] {
+    return this.keys.flatMap((k) => (k.shown ? [k.shown] : []));
+  }
+
+  topology(): { topology?: Topology; error?: string } {
+    if (!this.topologyValue && !this.topologyError) {
+      try {
+        this.topologyValue = new Topology(this.settings, []);
+      } catch (e) {
+        // The host sends parsed settings; this guards against a state the engine cannot build.
+        this.topologyError = `the settings could not be modelled: ${(e as Error).message}`;
+      }
+    }
+    return { topology: this.topologyValue, error: this.topologyError };
+  }
+
+  topic(name: string): TopicState | undefined {
+    return this.topology().topology?.topic(name);
+  }
+
+  colorsOf(topic: string): ColorMap {
+    let c = this.colors.get(topic);
+    if (!c) this.colors.set(topic, (c = new ColorMap()));
+    return c;
+  }
+
+  view(name: string): TopicViewModel | undefined {
+    let v = this.views.get(name);
+    if (!v) {
+      const t = this.topic(name);
+      if (!t) return undefined;
+      v = buildTopicView(t, this.shownKeys, this.colorsOf(name));
+      this.views.set(name, v);
+    }
+    return v;
+  }
+
+  whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
+    const key = JSON.stringify([name, events]);
+    if (this.whatIfCache?.key !== key) {
+      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name)) };
+    }
+    return this.whatIfCache.value;
+  }
+
+  /** The ordering note, if computed for these steps; with `compute`, computes it. */
+  orderingNote(name: string, events: readonly TopologyEvent[], compute = false): OrderingNote | { error: string } | null | undefined {
+    const key = JSON.stringify([name, events]);
+    if (this.noteCache?.key === key) return this.noteCache.value;
+    if (!compute) return undefined;
+    let value: OrderingNote | { error: string } | null;
+    try {
+      value = orderingNote(this.settings, name, events, this.shownKeys);
+    } catch (e) {
+      value = { error: (e as Error).message };
+    }
+    this.noteCache = { key, value };
+    return value;
+  }
+
+  namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {
+    const t = this.topic(name);
+    const v = this.view(name);
+    if (!t || !v || v.system !== 'pulsar') return undefined;
+    const key = JSON.stringify([name, positions]);
+    if (this.nsCache?.key !== key) {
+      this.nsCache = { key, value: buildNamespaceView(this.settings, name, t.partitions, v.markers.map((m) => m.route.partition), positions) };
+    }
+    return this.nsCache.value;
+  }
+}

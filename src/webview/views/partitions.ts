@@ -1,0 +1,94 @@
+/**
+ * A topic's partitions as a row of cells, the keys' partitions highlighted with their numbers.
+ * More partitions than fit are drawn as cells of several partitions each.
+ */
+import { cellOf, layoutPartitions } from '../../shared/view/topicView';
+import { h, px, svg } from '../dom';
+import type { Ui } from '../ui';
+
+export interface PartitionMark {
+  n: number;
+  label: string;
+  partition: number | null;
+}
+
+export interface PartitionsSpec {
+  id: string;
+  label: string;
+  count: number;
+  width: number;
+  marks: PartitionMark[];
+  /** Partitions to emphasise (a what-if's moved keys' partitions). */
+  emphasise?: Set<number>;
+  ui: Ui;
+}
+
+const CELL_H = 30;
+
+export function renderPartitions(spec: PartitionsSpec): HTMLElement {
+  const { count, width, ui } = spec;
+  const cells = layoutPartitions(count, width, count <= 64 ? 14 : 4);
+  const byCell = new Map<number, PartitionMark[]>();
+  for (const mk of spec.marks) {
+    if (mk.partition === null) continue;
+    const c = cellOf(cells, mk.partition);
+    if (c < 0) continue;
+    let list = byCell.get(c);
+    if (!list) byCell.set(c, (list = []));
+    list.push(mk);
+  }
+  const maxStack = Math.max(1, ...[...byCell.values()].map((l) => l.length));
+  const labelsH = Math.min(maxStack, 4) * 14 + 4;
+  const height = labelsH + CELL_H + 16;
+  const root = svg('svg', {
+    width,
+    height,
+    class: 'partitions',
+    role: 'img',
+    'aria-label': `${spec.label}: ${count} partitions; ${spec.marks.map((k) => `key ${k.n} ${k.label} in partition ${k.partition ?? 'none'}`).join('; ')}`,
+  });
+  cells.forEach((cell, i) => {
+    const marks = byCell.get(i);
+    const emph = spec.emphasise && [...spec.emphasise].some((p) => p >= cell.first && p <= cell.last);
+    const cls = `cell${marks ? ' hit' : ''}${emph ? ' emphasised' : ''}`;
+    root.append(
+      svg('rect', {
+        class: cls,
+        x: px(cell.x0 + 0.5),
+        y: labelsH,
+        width: px(Math.max(1, cell.x1 - cell.x0 - 1)),
+        height: CELL_H,
+        'data-partition': cell.first === cell.last ? cell.first : `${cell.first}-${cell.last}`,
+      }),
+    );
+    const w = cell.x1 - cell.x0;
+    if (cell.first === cell.last && w >= 14 + String(cell.first).length * 6) {
+      root.append(svg('text', { class: `cell-label${marks ? ' hit' : ''}`, x: px((cell.x0 + cell.x1) / 2), y: labelsH + CELL_H / 2 + 4, 'text-anchor': 'middle' }, String(cell.first)));
+    }
+    marks?.slice(0, 4).forEach((mk, j) => {
+      root.append(
+        svg(
+          'text',
+          { class: 'key-marker partition-marker', 'data-n': mk.n, 'data-partition': mk.partition ?? '', x: px((cell.x0 + cell.x1) / 2), y: labelsH - 4 - j * 14, 'text-anchor': 'middle' },
+          `${mk.n}`,
+        ),
+      );
+    });
+  });
+  root.append(svg('text', { class: 'axis', x: 0, y: height - 2 }, '0'));
+  root.append(svg('text', { class: 'axis', x: width, y: height - 2, 'text-anchor': 'end' }, String(count - 1)));
+  root.addEventListener('mousemove', (ev) => {
+    const x = ev.clientX - root.getBoundingClientRect().left;
+    const i = cells.findIndex((c) => x >= c.x0 && x < c.x1);
+    if (i < 0) return ui.hideTip();
+    const cell = cells[i];
+    const marks = byCell.get(i) ?? [];
+    ui.showTip(ev.clientX, ev.clientY, [
+      cell.first === cell.last ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
+      `${((cell.last - cell.first + 1) / count * 100).toFixed(2)} % of the partitions`,
+      ...marks.map((k) => `key ${k.n}: ${k.label}`),
+    ]);
+  });
+  root.addEventListener('mouseleave', () => ui.hideTip());
+  return h('div', { class: 'chart', 'data-chart': spec.id, tabindex: 0, role: 'group', 'aria-label': spec.label }, root);
+}

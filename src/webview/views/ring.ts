@@ -1,0 +1,164 @@
+/**
+ * The consistent-hashing ring: the owned arcs as a band, every point as a tick outside it (binned
+ * per half degree), each key as a spoke with its number and the arc it travels clockwise to its
+ * point on an inner track, and the zoom window as a wedge. Clicking the ring moves the window
+ * there; the bar below (the "detail" strip) shows the window itself.
+ */
+import { angleOf, binPoints, type RingModel } from '../../shared/view/ring';
+import { fullWindow, layoutSegments, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
+import { px, svg } from '../dom';
+import { pct } from '../format';
+import type { Ui } from '../ui';
+import type { BarMarker } from './bar';
+
+const COLUMNS = 720;
+
+export interface RingSpec {
+  label: string;
+  model: SegmentsModel;
+  ring: RingModel;
+  window: ZoomWindow;
+  size: number;
+  markers: BarMarker[];
+  onWindow: (w: ZoomWindow) => void;
+  ui: Ui;
+}
+
+export function renderRing(spec: RingSpec): SVGSVGElement {
+  const { model: m, ring, size } = spec;
+  const c = size / 2;
+  const rOuter = c - 34;
+  const band = 16;
+  const rInner = rOuter - band;
+  const full = fullWindow(m.space);
+  const root = svg('svg', {
+    width: size,
+    height: size,
+    class: 'ring',
+    role: 'img',
+    'aria-label': `${spec.label}: ${ring.points.length} points of ${m.owners.filter((o) => o.ids.length).length} owners; ${spec.markers.map((k) => `key ${k.n} at hash ${k.hash} goes to ${k.consumer ?? 'nobody'}`).join('; ')}`,
+  });
+  const pt = (a: number, r: number): [number, number] => [c + r * Math.sin(a), c - r * Math.cos(a)];
+  const sector = (a0: number, a1: number, r0: number, r1: number): string => {
+    if (a1 - a0 >= 2 * Math.PI - 1e-9) a1 = a0 + 2 * Math.PI - 1e-6;
+    const large = a1 - a0 > Math.PI ? 1 : 0;
+    const [x0, y0] = pt(a0, r1);
+    const [x1, y1] = pt(a1, r1);
+    const [x2, y2] = pt(a1, r0);
+    const [x3, y3] = pt(a0, r0);
+    return `M${px(x0)} ${px(y0)}A${r1} ${r1} 0 ${large} 1 ${px(x1)} ${px(y1)}L${px(x2)} ${px(y2)}A${r0} ${r0} 0 ${large} 0 ${px(x3)} ${px(y3)}Z`;
+  };
+
+  // The band: the segments laid out over 720 angular columns, one path per colour class.
+  const runs = layoutSegments(m, full, COLUMNS);
+  const byClass = new Map<string, string[]>();
+  for (const r of runs) {
+    const o = m.owners[r.owner];
+    const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}`;
+    let list = byClass.get(cls);
+    if (!list) byClass.set(cls, (list = []));
+    list.push(sector((r.x0 / COLUMNS) * 2 * Math.PI, (r.x1 / COLUMNS) * 2 * Math.PI, rInner, rOuter));
+  }
+  const gBand = svg('g', { class: 'band' });
+  for (const [cls, d] of byClass) gBand.append(svg('path', { class: cls, d: d.join('') }));
+  root.append(gBand);
+
+  // Points: a tick per angular bin outside the band, longer where several points fall.
+  const ticks = new Map<string, string[]>();
+  for (const b of binPoints(ring, full, COLUMNS)) {
+    const a = ((b.bin + 0.5) / COLUMNS) * 2 * Math.PI;
+    const [x0, y0] = pt(a, rOuter + 2);
+    const [x1, y1] = pt(a, rOuter + (b.count > 2 ? 10 : b.count > 1 ? 8 : 6));
+    const o = m.owners[b.owner];
+    const cls = `tick ${o.color < 0 ? 'unowned' : `c${o.color}`}`;
+    let list = ticks.get(cls);
+    if (!list) ticks.set(cls, (list = []));
+    list.push(`M${px(x0)} ${px(y0)}L${px(x1)} ${px(y1)}`);
+  }
+  const gTicks = svg('g', { class: 'points' });
+  for (const [cls, d] of ticks) gTicks.append(svg('path', { class: cls, d: d.join('') }));
+  root.append(gTicks);
+
+  // The zoom window.
+  const w = spec.window;
+  if (w.from !== full.from || w.to !== full.to) {
+    const a0 = angleOf(w.from, m.space);
+    const a1 = Math.max(a0 + 0.01, angleOf(w.to + 1, m.space));
+    root.append(svg('path', { class: 'zoom-wedge', d: sector(a0, a1, rInner - 22, rOuter + 12) }));
+  }
+
+  // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
+  const gKeys = svg('g', { class: 'markers' });
+  spec.markers.forEach((k, i) => {
+    const a = angleOf(k.value + 0.5, m.space);
+    const g = svg('g', { class: 'key-marker ring-marker', 'data-n': k.n, 'data-hash': k.hash, 'data-key': k.label });
+    if (k.arc) {
+      const r = rInner - 6 - (i % 4) * 4;
+      const a0 = angleOf(k.arc.from, m.space);
+      let a1 = angleOf(k.arc.to + 1, m.space);
+      if (k.arc.wraps) a1 += 2 * Math.PI;
+      a1 = Math.max(a1, a0 + 0.004);
+      const [x0, y0] = pt(a0, r);
+      const [x1, y1] = pt(a1, r);
+      g.append(svg('path', { class: 'arc', d: `M${px(x0)} ${px(y0)}A${r} ${r} 0 ${a1 - a0 > Math.PI ? 1 : 0} 1 ${px(x1)} ${px(y1)}` }));
+      g.append(svg('circle', { class: 'arc-point', cx: px(x1), cy: px(y1), r: 2.5 }));
+    }
+    const [sx, sy] = pt(a, rInner - 24);
+    const [ex, ey] = pt(a, rOuter + 14);
+    g.append(svg('line', { class: 'marker-line', x1: px(sx), y1: px(sy), x2: px(ex), y2: px(ey) }));
+    const [tx, ty] = pt(a, rOuter + 24);
+    g.append(svg('circle', { class: 'marker-badge', cx: px(tx), cy: px(ty), r: 8 }));
+    g.append(svg('text', { class: 'marker-badge-text', x: px(tx), y: px(ty + 4), 'text-anchor': 'middle' }, String(k.n)));
+    gKeys.append(g);
+  });
+  root.append(gKeys);
+
+  // Where 0 is, and the size of the space.
+  root.append(svg('text', { class: 'axis', x: c, y: c - 4, 'text-anchor': 'middle' }, `${m.space[0]}–${m.space[1]}`));
+  root.append(svg('text', { class: 'axis muted', x: c, y: c + 12, 'text-anchor': 'middle' }, `${ring.points.length} points, clockwise from the top`));
+
+  root.addEventListener('mousemove', (ev) => {
+    const v = valueAtPointer(root, ev, c, m.space);
+    if (v === null) return spec.ui.hideTip();
+    const d = Math.hypot(ev.clientX - root.getBoundingClientRect().left - c, ev.clientY - root.getBoundingClientRect().top - c);
+    if (d < rInner - 30 || d > rOuter + 16) return spec.ui.hideTip();
+    const i = indexOf(m, v);
+    const o = m.owners[m.owner[i]];
+    spec.ui.showTip(ev.clientX, ev.clientY, [
+      o.ids.length ? o.label : 'nobody',
+      `hash ≈ ${v} (segment ${m.starts[i]}–${m.ends[i]})`,
+      `${o.ids.length ? `${o.label} holds ${pct(o.share)} in all` : ''}`,
+      'click to zoom the strip below here',
+    ]);
+  });
+  root.addEventListener('mouseleave', () => spec.ui.hideTip());
+  root.addEventListener('click', (ev) => {
+    const v = valueAtPointer(root, ev, c, m.space);
+    if (v === null) return;
+    const span = w.from === full.from && w.to === full.to ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
+    spec.onWindow(windowAround(v, m.space, span));
+  });
+  return root;
+}
+
+function valueAtPointer(root: SVGSVGElement, ev: MouseEvent, c: number, space: readonly [number, number]): number | null {
+  const rect = root.getBoundingClientRect();
+  const dx = ev.clientX - rect.left - c;
+  const dy = ev.clientY - rect.top - c;
+  if (dx === 0 && dy === 0) return null;
+  let a = Math.atan2(dx, -dy);
+  if (a < 0) a += 2 * Math.PI;
+  const size = space[1] - space[0] + 1;
+  return Math.min(space[1], space[0] + Math.floor((a / (2 * Math.PI)) * size));
+}
+
+function indexOf(m: SegmentsModel, v: number): number {
+  let lo = 0;
+  let hi = m.count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (m.ends[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,233 @@
+/**
+ * The what-if editor: hypothetical steps (add or remove a consumer, change the partition count)
+ * with undo and redo, the topic before and after side by side with the moved ranges emphasised,
+ * the moved share, the keys that moved, the ordering note, and "Apply to settings".
+ */
+import { formatEvent, type TopologyEvent } from '../../engine/events';
+import type { OrderingNote } from '../../shared/view/orderingNote';
+import { fullWindow, type ZoomWindow } from '../../shared/view/segments';
+import type { TopicViewModel } from '../../shared/view/topicView';
+import type { WhatIfViewModel } from '../../shared/view/whatIfView';
+import { h } from '../dom';
+import { keyText, pct, range } from '../format';
+import type { WhatIfState } from '../state';
+import type { Ui } from '../ui';
+import { renderBar, type BarMarker } from './bar';
+import { renderPartitions } from './partitions';
+
+export interface WhatIfSpec {
+  topic: string;
+  model: WhatIfViewModel;
+  state: WhatIfState;
+  width: number;
+  window: ZoomWindow | undefined;
+  /** Undefined while it is being worked out. */
+  note: OrderingNote | { error: string } | null | undefined;
+  applyStatus: string;
+  ui: Ui;
+  onStep(e: TopologyEvent): void;
+  onUndo(): void;
+  onRedo(): void;
+  onClear(): void;
+  onApply(): void;
+  onWindow(w: ZoomWindow): void;
+  onError(message: string): void;
+}
+
+export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
+  const { model: m, state } = spec;
+  const sel = m.after.selector;
+  const sticky = sel?.algorithm === 'sticky';
+  const root = h('section', { class: 'whatif', 'aria-label': 'what-if editor' });
+
+  // The editor.
+  const editor = h('div', { class: 'whatif-editor' });
+  if (sel || m.before.selector) {
+    const name = h('input', { id: 'whatif-name', type: 'text', placeholder: 'consumer name', 'aria-label': 'name of the consumer to add', maxlength: 256 });
+    const ranges = h('input', { id: 'whatif-ranges', type: 'text', placeholder: '0-16383,32768-49151', 'aria-label': 'hash ranges of the consumer (STICKY)', maxlength: 2000 });
+    const add = h('button', { id: 'whatif-add', type: 'button' }, 'Add consumer');
+    const addForm = h('form', { class: 'row', 'aria-label': 'add a consumer' }, h('label', { for: 'whatif-name' }, 'Add'), name, sticky ? ranges : null, add);
+    addForm.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const n = name.value.trim();
+      if (!n) return spec.onError('Give the consumer a name.');
+      if (!sticky) return spec.onStep({ kind: 'connect', name: n });
+      const parsed = parseRanges(ranges.value);
+      if (typeof parsed === 'string') return spec.onError(parsed);
+      spec.onStep({ kind: 'connect', name: n, ranges: parsed });
+    });
+    add.addEventListener('click', () => addForm.requestSubmit());
+    const ids = sel?.consumers ?? [];
+    const remove = h('select', { id: 'whatif-remove-id', 'aria-label': 'consumer to remove' }, ...ids.map((id) => h('option', { value: id }, id)));
+    const removeBtn = h('button', { id: 'whatif-remove', type: 'button', disabled: ids.length === 0 }, 'Remove consumer');
+    removeBtn.addEventListener('click', () => remove.value && spec.onStep({ kind: 'disconnect', id: remove.value }));
+    editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, 'Remove'), remove, removeBtn));
+  }
+  if (m.after.partitions || m.after.system === 'kafka') {
+    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: 100000, value: m.apply.partitions, 'aria-label': 'new partition count' });
+    const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, 'Set partitions');
+    set.addEventListener('click', () => {
+      const n = Number(count.value);
+      if (!Number.isInteger(n) || n < 1 || n > 100000) return spec.onError('The partition count must be an integer from 1 to 100000.');
+      spec.onStep({ kind: 'partitions', count: n });
+    });
+    editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, 'Partitions'), count, set));
+  }
+  root.append(editor);
+
+  // Steps, with undo and redo.
+  const steps = h('ol', { id: 'whatif-steps', 'aria-label': 'hypothetical steps' });
+  state.events.forEach((e, i) => {
+    const applied = i < state.cursor;
+    const step = applied ? m.steps[i] : undefined;
+    steps.append(
+      h(
+        'li',
+        { class: `step${applied ? '' : ' undone'}${step?.error ? ' refused' : ''}`, 'data-fraction': step?.movedFraction ?? '' },
+        h('code', {}, formatEvent(e)),
+        step ? (step.error ? ` refused by the broker: ${step.error}` : ` moved ${pct(step.movedFraction)}${e.kind === 'partitions' ? ' of the keys' : ' of the key hashes'}`) : ' (undone)',
+      ),
+    );
+  });
+  const undo = h('button', { id: 'whatif-undo', type: 'button', class: 'secondary', disabled: state.cursor === 0, title: 'Undo the last step' }, 'Undo');
+  const redo = h('button', { id: 'whatif-redo', type: 'button', class: 'secondary', disabled: state.cursor >= state.events.length, title: 'Redo the next step' }, 'Redo');
+  const clear = h('button', { id: 'whatif-clear', type: 'button', class: 'secondary', disabled: state.events.length === 0 }, 'Clear');
+  undo.addEventListener('click', spec.onUndo);
+  redo.addEventListener('click', spec.onRedo);
+  clear.addEventListener('click', spec.onClear);
+  root.append(h('div', { class: 'steps' }, state.events.length ? steps : h('p', { class: 'muted' }, 'No steps yet: add or remove a consumer, or change the partition count.'), h('div', { class: 'row' }, undo, redo, clear)));
+
+  // Before and after.
+  const half = Math.max(160, Math.floor((spec.width - 24) / 2));
+  const side = (label: string, v: TopicViewModel, id: string): HTMLElement => {
+    const col = h('div', { class: 'side', 'data-side': id }, h('h3', {}, label));
+    if (v.selector) {
+      const segs = v.selector.segments;
+      const window = spec.window ?? fullWindow(segs.space);
+      col.append(
+        renderBar({
+          id,
+          label: `${label}: key hash ranges`,
+          model: segs,
+          window,
+          width: half,
+          markers: markersOf(v),
+          moved: m.movedRanges,
+          ring: v.selector.ring,
+          onWindow: spec.onWindow,
+          ui: spec.ui,
+        }),
+      );
+    }
+    if (v.partitions && (!v.selector || m.before.partitions?.count !== m.after.partitions?.count)) {
+      const movedPartitions = new Set(m.keys.filter((k) => k.moved && k.after.partition !== null).map((k) => (id === 'before' ? k.before.partition : k.after.partition) as number));
+      col.append(
+        renderPartitions({
+          id: `${id}-partitions`,
+          label: `${label}: ${v.partitions.count} partitions`,
+          count: v.partitions.count,
+          width: half,
+          marks: v.markers.map((k) => ({ n: k.n, label: k.label, partition: k.route.partition })),
+          emphasise: movedPartitions,
+          ui: spec.ui,
+        }),
+      );
+    }
+    return col;
+  };
+  root.append(h('div', { class: 'sides' }, side('Before', m.before, 'before'), side('After', m.after, 'after')));
+
+  // Figures.
+  const movedKeys = m.keys.filter((k) => k.moved);
+  const figures = h('div', { class: 'figures' });
+  if (m.movedFraction !== null) {
+    figures.append(
+      h(
+        'p',
+        { id: 'whatif-moved-share', 'data-fraction': m.movedFraction },
+        h('strong', {}, pct(m.movedFraction)),
+        ` of the key hashes change owner from before to after${m.movedRanges.length ? ` (${m.movedRanges.length} range${m.movedRanges.length > 1 ? 's' : ''}, hatched)` : ''}.`,
+      ),
+    );
+  }
+  figures.append(
+    h(
+      'p',
+      { id: 'whatif-moved-key-share', 'data-fraction': m.movedKeyFraction ?? '' },
+      m.keys.length ? `${movedKeys.length} of ${m.keys.length} shown keys move (${pct(m.movedKeyFraction ?? 0)}).` : 'Add keys to see which of them move.',
+    ),
+  );
+  if (movedKeys.length) {
+    figures.append(
+      h(
+        'ul',
+        { id: 'whatif-moved-keys', 'aria-label': 'keys that moved' },
+        ...movedKeys.map((k) =>
+          h('li', { class: 'moved-key', 'data-key': k.key }, h('span', { class: 'key' }, keyText(k.key)), ': ', describeRoute(k.before), ' → ', describeRoute(k.after)),
+        ),
+      ),
+    );
+  }
+  root.append(figures);
+
+  // The ordering note: filled in after the first paint (it runs the ordering simulation).
+  root.append(spec.note === undefined ? h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note', 'aria-busy': 'true' }, h('h3', {}, 'Ordering'), h('p', { class: 'muted' }, 'Working out what the broker holds back…')) : renderOrderingNote(spec.note));
+
+  // Apply.
+  const changed = state.cursor > 0 && m.steps.slice(0, state.cursor).some((s) => !s.error);
+  const apply = h('button', { id: 'whatif-apply', type: 'button', disabled: !changed }, 'Apply to settings…');
+  apply.addEventListener('click', spec.onApply);
+  const what = m.apply.consumers ? `the ${m.apply.consumers.length} consumers connected after the steps, in connection order, and the partition count (${m.apply.partitions})` : `the partition count (${m.apply.partitions})`;
+  root.append(
+    h(
+      'div',
+      { class: 'apply' },
+      apply,
+      h('span', { class: 'muted' }, ` Writes ${what} to the workspace settings, after you confirm.`),
+      m.applyDiffers ? h('p', { class: 'warning' }, `Rebuilt from those settings (consumers connecting in that order), ${pct(m.applyDiffers)} of the key hashes would be owned differently than after these steps: the broker's layout depends on the order consumers joined and left.`) : null,
+      h('p', { id: 'whatif-apply-status', role: 'status' }, spec.applyStatus),
+    ),
+  );
+  return root;
+}
+
+function markersOf(v: TopicViewModel): BarMarker[] {
+  return v.markers.flatMap((k) => (k.slot === null ? [] : [{ n: k.n, label: k.label, value: k.slot, hash: k.route.stickyKeyHash ?? k.slot, consumer: k.route.consumer ?? null, arc: k.arc }]));
+}
+
+function describeRoute(r: { partition: number | null; consumer?: string | null; range?: [number, number] | null; system: string }): string {
+  const parts: string[] = [];
+  if (r.partition !== null) parts.push(`p${r.partition}`);
+  if (r.system === 'pulsar' && r.consumer !== undefined) parts.push(r.consumer ? `${r.consumer} ${range(r.range)}` : 'nobody');
+  return parts.join(' ') || '–';
+}
+
+/** `0-16383,32768-49151` into ranges, or what is wrong. */
+export function parseRanges(text: string): Array<[number, number]> | string {
+  const t = text.trim();
+  if (!t) return 'STICKY consumers need hash ranges, e.g. 0-16383,32768-49151.';
+  const out: Array<[number, number]> = [];
+  for (const part of t.split(',')) {
+    const mm = /^\s*(\d{1,5})\s*-\s*(\d{1,5})\s*$/.exec(part);
+    if (!mm) return `"${part.trim()}" is not a range like 0-16383.`;
+    const s = Number(mm[1]);
+    const e = Number(mm[2]);
+    if (s > 65535 || e > 65535) return `"${part.trim()}": hashes go from 0 to 65535.`;
+    out.push([s, e]);
+  }
+  return out;
+}
+
+export function renderOrderingNote(note: OrderingNote | { error: string } | null): HTMLElement {
+  const box = h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note' }, h('h3', {}, 'Ordering'));
+  if (note === null) {
+    box.append(h('p', { class: 'muted' }, 'No consumer joins or leaves in these steps, so Key_Shared ordering is not affected (a partition change moves keys between partitions; ordering is per partition).'));
+  } else if ('error' in note) {
+    box.append(h('p', { class: 'error' }, `The ordering simulation cannot run this: ${note.error}`));
+  } else {
+    box.append(h('p', { class: 'muted' }, note.assumption));
+    for (const s of note.steps) box.append(h('div', { class: 'ordering-step' }, h('code', {}, s.event), h('ul', {}, ...s.lines.map((l) => h('li', {}, l)))));
+    if (note.skipped.length) box.append(h('p', { class: 'muted' }, `Partition changes (${note.skipped.join(', ')}) move keys between partitions; Key_Shared ordering is per partition, so no note for them.`));
+  }
+  return box;
+}
