@@ -41,7 +41,7 @@ export class RouteHover implements vscode.Disposable {
     const model = this.config.model;
     if (model.settings.topics.length === 0) return undefined;
     // The settings file itself is full of topic names, not keys.
-    if (/[\\/]\.vscode[\\/]settings\.json$/.test(doc.uri.path) || doc.uri.path.endsWith('.code-workspace')) return undefined;
+    if (isSettingsFile(doc.uri)) return undefined;
     const text = doc.lineAt(pos.line).text;
     if (text.length > MAX_LINE) return undefined;
     const k = keyAtPosition(text, pos.line, pos.character, dialectOf(doc.languageId), WORDS_COUNT.has(doc.languageId));
@@ -55,6 +55,11 @@ export class RouteHover implements vscode.Disposable {
     this.registration?.dispose();
     for (const s of this.subs) s.dispose();
   }
+}
+
+/** A settings file (workspace or folder): its strings are topic names, not keys. */
+export function isSettingsFile(uri: vscode.Uri): boolean {
+  return /\/\.vscode\/settings\.json$/.test(uri.path) || uri.path.endsWith('.code-workspace') || uri.scheme === 'vscode-userdata';
 }
 
 export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.MarkdownString {

@@ -55,7 +55,7 @@ body { color: var(--vscode-foreground); background: var(--vscode-editor-backgrou
 table { border-collapse: collapse; }
 th, td { text-align: left; padding: 2px 10px; border-bottom: 1px solid var(--vscode-panel-border); }
 th { color: var(--vscode-descriptionForeground); font-weight: normal; }
-td { font-family: var(--vscode-editor-font-family); }
+td { font-family: var(--vscode-editor-font-family); white-space: nowrap; }
 </style></head>
 <body><h2>Last route</h2>${body}
 <p>hash: Kafka murmur2 (signed 32-bit); Pulsar the sticky key hash. range: the owner's hash range holding the key.</p></body></html>`;

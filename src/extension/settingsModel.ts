@@ -41,7 +41,7 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
   const problems: Problem[] = [];
   const parsed = parseTopics(rawTopics, problems);
   const namespaces = parseNamespaces(rawNamespaces, problems);
-  const findings: Finding[] = problems.map((p) => ({ ...p, severity: 'error' as const, fix: fixFor(p) }));
+  const findings: Finding[] = problems.map((p) => ({ ...p, severity: 'error' as const, fix: fixFor(p, rawTopics) }));
 
   const stale = new Set<string>();
   const good = new Map<string, TopicConfig>();
@@ -198,8 +198,8 @@ export function fullPulsarName(name: string): string {
   return name;
 }
 
-/** A fix suggestion for a problem, by what its path names. */
-export function fixFor(p: Problem): string {
+/** A fix suggestion for a problem, by what its path names (and the topic's system, given the raw topics). */
+export function fixFor(p: Problem, rawTopics?: unknown): string {
   const path = p.path;
   const m = p.message;
   if (m.startsWith('the broker refuses')) {
@@ -219,7 +219,14 @@ export function fixFor(p: Problem): string {
   }
   if (path === TOPICS) return 'keyRouting.topics is a list: [{"name": "orders", "system": "kafka", "partitions": 6}]';
   if (path.endsWith('.system')) return 'set "system": "kafka" or "system": "pulsar"';
-  if (path.endsWith('.partitions')) return 'a Kafka topic needs "partitions" >= 1 (e.g. 6); a Pulsar topic takes 0 (non-partitioned) or its partition count';
+  if (path.endsWith('.partitions')) {
+    const i = /^keyRouting\.topics\[(\d+)\]/.exec(path);
+    const entry = i && Array.isArray(rawTopics) ? rawTopics[Number(i[1])] : undefined;
+    const system = isObject(entry) ? entry.system : undefined;
+    if (system === 'kafka') return 'give the Kafka topic\'s partition count, an integer of at least 1, e.g. "partitions": 6';
+    if (system === 'pulsar') return 'give the partition count, or 0 (or no "partitions") for a non-partitioned Pulsar topic';
+    return 'a Kafka topic needs "partitions" >= 1 (e.g. 6); a Pulsar topic takes 0 (non-partitioned) or its partition count';
+  }
   if (path.endsWith('.partitioner')) return 'remove it (the default "java" is murmur2, as the Java client and compatible clients route)';
   if (path.endsWith('.hashingScheme')) return 'use "JavaStringHash" (the Java client default) or "Murmur3_32Hash"';
   if (path.endsWith('.brokerVersion')) return 'use "4.0" for Pulsar 4.x brokers (PIP-379) or "3.0" for 2.x and 3.x brokers';

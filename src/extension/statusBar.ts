@@ -7,6 +7,7 @@ import { STATUS_BAR_ENABLED, type RoutingConfig } from './config';
 import { keysFromEditor } from './editorKeys';
 import { shortNames, statusText, summarize } from './routeFormat';
 import { routeKeys } from './settingsModel';
+import { isSettingsFile } from './hover';
 
 const DEBOUNCE_MS = 150;
 /** The status bar only looks at selections this small; Show Route takes the large ones. */
@@ -49,7 +50,7 @@ export class RouteStatusBar implements vscode.Disposable {
   update(): void {
     const editor = vscode.window.activeTextEditor;
     const model = this.config.model;
-    if (!this.config.statusBarEnabled || !editor || model.settings.topics.length === 0 || editor.selections.every((s) => s.isEmpty)) {
+    if (!this.config.statusBarEnabled || !editor || model.settings.topics.length === 0 || editor.selections.every((s) => s.isEmpty) || isSettingsFile(editor.document.uri)) {
       this.hide();
       return;
     }

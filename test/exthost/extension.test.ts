@@ -1,0 +1,210 @@
+/**
+ * The extension in a real VS Code: commands registered, routes from the real workspace
+ * settings (compared with the engine run here on the same file), settings errors reported at
+ * their path and line, live reload, Add Topic. Runs on a scratch copy of examples/.
+ */
+import * as vscode from 'vscode';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'mocha';
+import { parseSettings, TOPICS } from '../../src/engine/settings';
+import { Topology } from '../../src/engine/topology';
+import { stringKey } from '../../src/engine/key';
+import { kafkaPartition } from '../../src/engine/kafka/partitioner';
+import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutes } from '../../src/extension/routeFormat';
+
+const EXTENSION_ID = 'key-routing.key-routing-inspector';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function folder(): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(f, 'the tests need the examples workspace open');
+  return f.uri;
+}
+
+const settingsUri = () => vscode.Uri.joinPath(folder(), '.vscode', 'settings.json');
+
+async function settingsText(): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsUri()));
+}
+
+/** What the engine itself says for `key` on the settings of the workspace file. */
+async function engineRoutes(key: string) {
+  const { settings, problems } = parseSettings(JSON.parse(await settingsText()));
+  assert.deepEqual(problems, []);
+  return new Topology(settings, []).topics.map((t) => t.route(stringKey(key)));
+}
+
+const strip = (k: KeyRoutes) => k.routes.map(({ hasSubscription: _h, stale: _s, ...r }) => r);
+
+async function openAndSelect(file: string, line: number, from: number, to: number): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), file));
+  const editor = await vscode.window.showTextDocument(doc);
+  editor.selection = new vscode.Selection(line, from, line, to);
+  return editor;
+}
+
+export function defineExtensionTests(): void {
+  describe('Key Routing in the extension host', () => {
+    let api: KeyRoutingApi;
+    let original: unknown;
+    const cfg = () => vscode.workspace.getConfiguration();
+
+    before(async () => {
+      const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID);
+      assert.ok(ext, `${EXTENSION_ID} is not loaded`);
+      api = await ext.activate();
+      original = cfg().inspect(TOPICS)?.workspaceValue;
+      assert.ok(Array.isArray(original), 'the scratch workspace has keyRouting.topics');
+    });
+
+    after(async () => {
+      await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+    });
+
+    it('registers its commands', async () => {
+      const all = await vscode.commands.getCommands(true);
+      for (const id of ['keyRouting.showRoute', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.addTopic']) assert.ok(all.includes(id), id);
+    });
+
+    it('routes keys on the workspace settings exactly as the engine does', async () => {
+      for (const key of ['user-1', 'user-2', 'Order-3459134', 'ключ-7', '']) {
+        const [mine] = api.route([key]);
+        assert.deepEqual(strip(mine), await engineRoutes(key), key);
+      }
+      // ALGORITHMS.md: Kafka user-1..6 on 6 partitions give 2, 2, 5, 1, 4, 5.
+      assert.deepEqual(api.route(['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6']).map((k) => k.routes[0].partition), [2, 2, 5, 1, 4, 5]);
+    });
+
+    it('Show Route takes the selection', async () => {
+      await openAndSelect('keys.txt', 0, 0, 6);
+      const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.showRoute'))!;
+      assert.deepEqual(routes.map((k) => k.label), ['user-1']);
+      assert.deepEqual(strip(routes[0]), await engineRoutes('user-1'));
+    });
+
+    it('Show Route takes one key per selected line and per selection', async () => {
+      const editor = await openAndSelect('keys.txt', 0, 0, 0);
+      editor.selections = [new vscode.Selection(0, 0, 2, 6), new vscode.Selection(7, 0, 7, 8)];
+      const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.showRoute'))!;
+      assert.deepEqual(routes.map((k) => k.label), ['user-1', 'user-2', 'user-3', 'order:42']);
+    });
+
+    it('Show Route decodes the string literal under the cursor', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), 'producer.ts'));
+      const line = doc.getText().split('\n').findIndex((l) => l.includes('key: "tab\\there"'));
+      assert.ok(line >= 0);
+      const col = doc.lineAt(line).text.indexOf('"tab') + 3;
+      await openAndSelect('producer.ts', line, col, col);
+      const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.showRoute'))!;
+      assert.deepEqual(routes.map((k) => k.label), ['tab\there']);
+    });
+
+    it('Route a Key routes the given key', async () => {
+      const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.routeKey', 'user-4'))!;
+      assert.deepEqual(strip(routes[0]), await engineRoutes('user-4'));
+    });
+
+    it('the hover shows the route of a string literal in an opted-in language', async () => {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), 'producer.ts'));
+      const line = doc.getText().split('\n').findIndex((l) => l.includes('key: "user-2"'));
+      const pos = new vscode.Position(line, doc.lineAt(line).text.indexOf('"user-2"') + 2);
+      const hovers = await until('a hover', async () => {
+        const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos);
+        return h.find((x) => x.contents.some((c) => (c as vscode.MarkdownString).value?.includes('Key Routing')));
+      });
+      const text = hovers.contents.map((c) => (c as vscode.MarkdownString).value).join('\n');
+      const orders = (await engineRoutes('user-2'))[0];
+      assert.match(text, new RegExp(`\\| orders \\| ${orders.partition} \\|`));
+    });
+
+    it('the hover stays away from languages not opted in', async () => {
+      const doc = await vscode.workspace.openTextDocument({ language: 'go', content: 'k := "user-1"\n' });
+      const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(0, 8));
+      assert.ok(!h.some((x) => x.contents.some((c) => (c as vscode.MarkdownString).value?.includes('Key Routing'))));
+    });
+
+    it('the status bar shows the selected key\'s route and hides without a selection', async () => {
+      const editor = await openAndSelect('keys.txt', 1, 0, 6);
+      const text = await until('the status bar text', () => api.statusBarText?.includes('user-2') && api.statusBarText);
+      assert.match(text, new RegExp(`orders p${(await engineRoutes('user-2'))[0].partition}`));
+      editor.selection = new vscode.Selection(1, 0, 1, 0);
+      await until('the status bar to hide', () => api.statusBarText === undefined);
+    });
+
+    it('follows a settings change without a reload', async () => {
+      const topics = structuredClone(original) as { partitions?: number }[];
+      topics[0].partitions = 7;
+      await cfg().update(TOPICS, topics, vscode.ConfigurationTarget.Workspace);
+      await until('the new partition count', () => api.model.settings.topics[0].system === 'kafka' && (api.model.settings.topics[0] as { partitions: number }).partitions === 7);
+      assert.equal(api.route(['user-1'])[0].routes[0].partition, kafkaPartition('user-1', 7));
+      await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      await until('the original settings', () => (api.model.settings.topics[0] as { partitions: number }).partitions === 6);
+    });
+
+    it('reports an invalid setting at its path and line, and keeps the last good topic', async () => {
+      const topics = structuredClone(original) as { partitions?: number }[];
+      topics[0].partitions = 0;
+      await cfg().update(TOPICS, topics, vscode.ConfigurationTarget.Workspace);
+      const finding = await until('the finding', () => api.model.findings.find((f) => f.severity === 'error'));
+      assert.equal(finding.path, 'keyRouting.topics[0].partitions');
+      assert.ok(api.model.stale.has('orders'));
+      assert.equal(api.route(['user-1'])[0].routes[0].partition, 2, 'routes with the last good 6 partitions');
+      const diag = await until('the diagnostic', () => vscode.languages.getDiagnostics(settingsUri()).find((d) => d.message.includes('keyRouting.topics[0].partitions')));
+      const lines = (await settingsText()).split('\n');
+      assert.match(lines[diag.range.start.line], /"partitions": 0/, 'the diagnostic sits on the setting\'s line');
+      assert.equal(diag.severity, vscode.DiagnosticSeverity.Error);
+      assert.match(diag.message, /Fix:/);
+      await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      await until('the error to clear', () => !api.model.findings.some((f) => f.severity === 'error'));
+      await until('the diagnostic to clear', () => !vscode.languages.getDiagnostics(settingsUri()).some((d) => d.severity === vscode.DiagnosticSeverity.Error));
+    });
+
+    it('reports the broker refusing an overlapping STICKY consumer, and routes without it', async () => {
+      const topics = structuredClone(original) as Record<string, any>[];
+      const invoices = topics.findIndex((t) => t.subscription?.keySharedMode === 'STICKY');
+      topics[invoices].subscription.consumers.push({ name: 'E4', ranges: [[100, 200]] });
+      await cfg().update(TOPICS, topics, vscode.ConfigurationTarget.Workspace);
+      const f = await until('the refusal', () => api.model.findings.find((x) => x.severity === 'warning'));
+      assert.equal(f.path, `keyRouting.topics[${invoices}].subscription.consumers[3]`);
+      assert.match(f.message, /Range conflict with consumer E1/);
+      await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      await until('the warning to clear', () => !api.model.findings.some((x) => x.severity === 'warning'));
+    });
+
+    it('Add Topic appends a valid entry and keeps every existing one', async () => {
+      const before = cfg().inspect<unknown[]>(TOPICS)!.workspaceValue!;
+      const entry = await vscode.commands.executeCommand<Record<string, unknown>>('keyRouting.addTopic', { kind: 'pulsar-sticky', name: 'persistent://public/default/added' });
+      assert.ok(entry);
+      const after = await until('the new entry', () => {
+        const v = cfg().inspect<unknown[]>(TOPICS)!.workspaceValue!;
+        return v.length === before.length + 1 && v;
+      });
+      assert.deepEqual(after.slice(0, before.length), before);
+      assert.deepEqual(after[before.length], entry);
+      assert.deepEqual(parseSettings({ [TOPICS]: after }).problems, []);
+      // Written to the workspace's settings file itself.
+      assert.match(await settingsText(), /persistent:\/\/public\/default\/added/);
+      await until('the model to have it', () => api.model.settings.topics.some((t) => t.name === 'persistent://public/default/added'));
+      await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+    });
+
+    it('opens the routing panel', async () => {
+      await vscode.commands.executeCommand('keyRouting.openPanel');
+      await until('a Key Routing tab', () =>
+        vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.label === 'Key Routing')),
+      );
+    });
+  });
+}
