@@ -22,6 +22,13 @@ export function javaWellFormed(s: string): string {
 }
 
 /**
+ * Strings up to this many UTF-16 units are encoded by a plain loop: for short keys the call into
+ * `encodeInto` (and the result object it returns) costs more than the encoding; above it the
+ * native encoder is faster.
+ */
+const SHORT_STRING = 24;
+
+/**
  * Encodes keys into one reused buffer: `encode` allocates per call, `encodeInto` does not, and the
  * allocation costs more than any of the hashes on short keys.
  */
@@ -30,15 +37,50 @@ export class Utf8Scratch {
 
   /** Returns the number of bytes written at the start of `bytes`. Valid until the next call. */
   encode(s: string): number {
-    const w = javaWellFormed(s);
+    const n = s.length;
     // A UTF-16 code unit takes at most 3 UTF-8 bytes.
-    if (w.length * 3 > this.buf.length) this.buf = new Uint8Array(w.length * 3);
-    return encoder.encodeInto(w, this.buf).written;
+    if (n * 3 > this.buf.length) this.buf = new Uint8Array(Math.max(n * 3, this.buf.length * 2));
+    if (n <= SHORT_STRING) return encodeJavaUtf8(s, n, this.buf);
+    return encoder.encodeInto(javaWellFormed(s), this.buf).written;
   }
 
   get bytes(): Uint8Array {
     return this.buf;
   }
+}
+
+/**
+ * `s` in UTF-8 as Java's encoder writes it, into `out` (room for 3 bytes per unit): a surrogate pair
+ * is one 4-byte code point, an unpaired surrogate is '?'. The same bytes as `utf8(s)`.
+ */
+function encodeJavaUtf8(s: string, n: number, out: Uint8Array): number {
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[j++] = c;
+    } else if (c < 0x800) {
+      out[j++] = 0xc0 | (c >> 6);
+      out[j++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      out[j++] = 0xe0 | (c >> 12);
+      out[j++] = 0x80 | ((c >> 6) & 0x3f);
+      out[j++] = 0x80 | (c & 0x3f);
+    } else {
+      const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+        out[j++] = 0xf0 | (cp >> 18);
+        out[j++] = 0x80 | ((cp >> 12) & 0x3f);
+        out[j++] = 0x80 | ((cp >> 6) & 0x3f);
+        out[j++] = 0x80 | (cp & 0x3f);
+        i++;
+      } else {
+        out[j++] = 0x3f;
+      }
+    }
+  }
+  return j;
 }
 
 /** The string the bytes spell in UTF-8, or null where they are not valid UTF-8. */

@@ -1,0 +1,83 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import murmurLib from 'murmurhash3js-revisited';
+import { allKeySets, type KeySet } from '../bench/keys';
+import { Utf8Scratch, utf8 } from '../../src/engine/bytes';
+import { randInt, randomString, rng } from './helpers';
+
+// The engine computes MurmurHash3 x86_32 with its own Math.imul loop instead of calling the
+// product's reference library, murmurhash3js-revisited, because the library is several times slower
+// in bulk. This checks the two agree on every key of every benchmark key set (the same generator
+// the benchmark uses), through the built library bundle dist/engine.js that the benchmark times.
+
+interface EngineBundle {
+  murmur2(bytes: Uint8Array, length?: number): number;
+  murmur3(bytes: Uint8Array, length?: number): number;
+  kafkaPartition(key: string | Uint8Array, partitions: number): number;
+  pulsarMurmur3Hash(key: string | Uint8Array): number;
+}
+
+// The bundle is loaded at run time (it is what `npm run bench` times), not bundled into this test.
+const engine = require(resolve(__dirname, '../../engine.js')) as EngineBundle;
+
+describe('the engine library bundle (dist/engine.js)', () => {
+  test('exports murmur2, kafkaPartition, murmur3 and pulsarMurmur3Hash', () => {
+    for (const name of ['murmur2', 'kafkaPartition', 'murmur3', 'pulsarMurmur3Hash'] as const) assert.equal(typeof engine[name], 'function', name);
+    // Known answers: Kafka's murmur2 test literal; user-1 on 6 partitions; MurmurHash3 of "" and "hello".
+    assert.equal(engine.murmur2(utf8('21')), -973932308);
+    assert.equal(engine.kafkaPartition('user-1', 6), 2);
+    assert.equal(engine.kafkaPartition(utf8('user-1'), 6), 2);
+    assert.equal(engine.murmur3(new Uint8Array(0)), 0);
+    assert.equal(engine.murmur3(utf8('hello')), 0x248bfa47);
+    assert.equal(engine.pulsarMurmur3Hash('hello'), 0x248bfa47 & 0x7fffffff);
+  });
+});
+
+describe('murmur3 against murmurhash3js-revisited on every benchmark key', () => {
+  let sets: KeySet[] = [];
+  test('generate the benchmark key sets (4 x 1,000,000 keys)', () => {
+    sets = allKeySets();
+    assert.deepEqual(sets.map((s) => s.keys.length), [1_000_000, 1_000_000, 1_000_000, 1_000_000]);
+  });
+
+  const encoder = new TextEncoder();
+  for (const name of ['short', 'uuid', 'bytes200', 'nonAscii10']) {
+    test(`${name}: murmur3 (bytes and string paths) equals the library on every key`, () => {
+      const set = sets.find((s) => s.name === name)!;
+      const scratch = new Utf8Scratch();
+      let nonAscii = 0;
+      for (let i = 0; i < set.keys.length; i++) {
+        const key = set.keys[i];
+        const bytes = encoder.encode(key);
+        if (bytes.length !== key.length) nonAscii++;
+        const want = murmurLib.x86.hash32(bytes);
+        const got = engine.murmur3(bytes);
+        if (got !== want) assert.fail(`${name} key #${i} ${JSON.stringify(key)}: engine ${got}, library ${want}`);
+        // The string path encodes into a reused buffer: same bytes, same hash.
+        const n = scratch.encode(key);
+        if (engine.murmur3(scratch.bytes, n) !== want || engine.pulsarMurmur3Hash(key) !== (want & 0x7fffffff)) {
+          assert.fail(`${name} key #${i} ${JSON.stringify(key)}: the reused-buffer path differs`);
+        }
+      }
+      if (name === 'nonAscii10') assert.ok(nonAscii > 90_000 && nonAscii < 110_000, `${nonAscii} non-ASCII keys`);
+      else assert.equal(nonAscii, 0);
+    });
+  }
+});
+
+describe('the reused-buffer UTF-8 encoder', () => {
+  test('writes what Java writes (utf8) for every length around the short-string loop, lone surrogates included', () => {
+    const r = rng(2024);
+    const scratch = new Utf8Scratch();
+    for (let i = 0; i < 30000; i++) {
+      const s = randomString(r, randInt(r, 0, 1) ? 30 : 80);
+      const n = scratch.encode(s);
+      assert.deepEqual(scratch.bytes.slice(0, n), utf8(s), JSON.stringify(s));
+    }
+    // A key much longer than the buffer grows it.
+    const long = 'é'.repeat(5000);
+    const n = scratch.encode(long);
+    assert.deepEqual(scratch.bytes.slice(0, n), utf8(long));
+  });
+});
