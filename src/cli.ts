@@ -9,6 +9,8 @@ import { bundleCommand } from './cli/bundle';
 import { splitCommand } from './cli/split';
 import { assignChunksCommand } from './cli/assignChunks';
 import { whatIfCommand } from './cli/whatIf';
+import { compareCommand } from './cli/compare';
+import { orderingCommand } from './cli/ordering';
 import { analyzeCommand } from './cli/analyze';
 
 const OPTIONS = {
@@ -21,6 +23,8 @@ const OPTIONS = {
   column: {},
   field: {},
   help: { flag: true },
+  explain: { flag: true },
+  generation: {},
 };
 
 type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) => void | Promise<void>;
@@ -32,6 +36,8 @@ const COMMANDS: Record<string, Command> = {
   split: splitCommand,
   'assign-chunks': assignChunksCommand,
   'what-if': whatIfCommand,
+  compare: compareCommand,
+  ordering: orderingCommand,
   analyze: analyzeCommand,
 };
 
@@ -41,7 +47,9 @@ const USAGE = `usage: key-routing COMMAND [options]
   bundle  --config FILE                                                  topic names on stdin
   split   --algorithm range_equally_divide|topic_count_equally_divide|specified_positions_divide|flow_or_qps_equally_divide --input FILE
   assign-chunks --input FILE
-  what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex]   keys on stdin (optional)
+  what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex] [--explain]   keys on stdin (optional)
+  compare --config FILE --topic NAME --then EVENT        the change under AUTO_SPLIT, consistent hashing 3.0/4.0 and STICKY
+  ordering --input SCENARIO.json [--generation 3.0|3.1|4.0]   what each consumer may receive next after a change, and why
   analyze --config FILE [--topic NAME] [--column N|NAME | --field NAME] [--key-format utf8|hex] [--then EVENT]... [--input FILE]   keys on stdin or --input
 EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
 

@@ -1,5 +1,7 @@
 /** `key-routing what-if`: what each event moves, and where the given keys go before and after. */
 import { runWhatIf } from '../engine/whatIf';
+import { explainWhatIf } from '../engine/ordering/whatIfExplain';
+import { PulsarTopicState } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
 import { keyFormat, lineKey, readStdinLines } from './io';
 import { topologyArgs } from './topologyArgs';
@@ -18,6 +20,21 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
       process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
     }
   }
-  const result = runWhatIf(topics[0], events.map((e) => e.event), keys);
-  write(JSON.stringify(result) + '\n');
+  const topic = topics[0];
+  // --explain: the state before the events, for the ordering notes.
+  const explain = args.options.has('explain');
+  const consumers = explain && topic instanceof PulsarTopicState ? [...(topic.subscription?.consumers ?? [])] : [];
+  const owners = explain ? keys.map((k) => topic.route(k.key).consumer ?? null) : [];
+  const result = runWhatIf(topic, events.map((e) => e.event), keys);
+  if (!explain) {
+    write(JSON.stringify(result) + '\n');
+    return;
+  }
+  // Extra fields only: every field the contract names stays as it is.
+  const notes = explainWhatIf(topic.config, consumers, events.map((e) => e.event), keys.map((k, i) => ({ ...k, owner: owners[i] })), result);
+  const steps = result.steps.map((s, i) => ({ ...s, moves: notes.steps[i].moves, explain: notes.steps[i].explain }));
+  const out: Record<string, unknown> = { steps, keys: result.keys };
+  if (notes.generation) out.orderingGeneration = notes.generation;
+  if (notes.assumption) out.orderingAssumption = notes.assumption;
+  write(JSON.stringify(out) + '\n');
 }

@@ -121,6 +121,9 @@ describe('4.0 draining hashes', () => {
     assert.deepEqual(steps.initial.event!.draining.map((d) => [d.consumer, d.pending]), [['C1', 1]]);
     // Back at C1 with nothing dispatched: the entry stays. Moving away again adds m1 a second time.
     assert.deepEqual(steps.steps[1].event!.draining.map((d) => [d.consumer, d.pending, d.messages]), [['C1', 2, ['m1']]]);
+    assert.deepEqual(steps.steps[1].event!.newlyDraining, [slot(A)]);
+    assert.deepEqual(steps.steps[0].event!.newlyDraining, [], 'the hash coming back registers nothing');
+    assert.ok(steps.steps[0].explanation.includes(`Still draining from earlier changes: hash ${slot(A)} at C1 (1 pending).`));
     // After C1 acknowledges m1 the entry still counts 1, and m2 waits for a message C1 does not hold.
     assert.deepEqual(steps.steps[2].state.draining.map((d) => [d.consumer, d.pending, d.messages]), [['C1', 1, []]]);
     assert.deepEqual(verdict(steps.steps[2].round.byConsumer.C3, 'm2').verdict, { kind: 'draining', at: 'C1', pending: 1, holding: 0 });
@@ -154,7 +157,7 @@ describe('4.0 draining hashes', () => {
         ['m4', 'C1', { kind: 'allowed', redelivery: false }],
       ],
     );
-    assert.ok(r.explanation.includes('C2 leaves with 1 unacknowledged message (m1): they are redelivered first, to the new owners of their hashes, and newer messages of those hashes wait behind them.'));
+    assert.ok(r.explanation.includes('C2 leaves with 1 unacknowledged message (m1): it is redelivered first, to the new owner of its hash, and newer messages of that hash wait behind it.'));
     // With one permit, the redelivery goes and the rest waits for permits.
     const p = explainOrdering({ ...s, permits: { C1: 1 } });
     assert.deepEqual(p.next.deliveries.map((d) => d.verdict.kind), ['allowed', 'noPermits', 'noPermits']);

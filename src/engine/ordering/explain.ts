@@ -43,9 +43,11 @@ export function eventText(generation: OrderingGeneration, o: EventOutcome): stri
   const joining = o.event.startsWith('+');
   const who = o.consumer ?? o.event.slice(1);
   if (!joining && o.redelivered.length > 0) {
+    const n = o.redelivered.length;
     lines.push(
-      `${who} leaves with ${o.redelivered.length} unacknowledged message${o.redelivered.length > 1 ? 's' : ''} (${listText(o.redelivered)}): ` +
-        'they are redelivered first, to the new owners of their hashes, and newer messages of those hashes wait behind them.',
+      n === 1
+        ? `${who} leaves with 1 unacknowledged message (${o.redelivered[0]}): it is redelivered first, to the new owner of its hash, and newer messages of that hash wait behind it.`
+        : `${who} leaves with ${n} unacknowledged messages (${listText(o.redelivered)}): they are redelivered first, to the new owners of their hashes, and newer messages of those hashes wait behind them.`,
     );
   }
   if (o.protection === 'none') {
@@ -57,15 +59,21 @@ export function eventText(generation: OrderingGeneration, o: EventOutcome): stri
   if (generation === '4.0') {
     if (o.moves.length === 0) return lines;
     const byConsumer = new Map<string, { hashes: number[]; pending: number; messages: string[] }>();
+    const fresh = new Set(o.newlyDraining);
     for (const d of o.draining) {
+      if (!fresh.has(d.hash)) continue;
       const g = byConsumer.get(d.consumer) ?? { hashes: [], pending: 0, messages: [] };
       g.hashes.push(d.hash);
       g.pending += d.pending;
       g.messages.push(...d.messages);
       byConsumer.set(d.consumer, g);
     }
+    const still = o.draining.filter((d) => !fresh.has(d.hash));
+    if (still.length > 0) {
+      lines.push(`Still draining from earlier changes: ${listText(still.map((d) => `hash ${d.hash} at ${d.consumer} (${d.pending} pending)`), 4)}.`);
+    }
     if (byConsumer.size === 0) {
-      lines.push('Nothing unacknowledged is in the moved hashes, so nothing drains: the new owners receive those keys at once.');
+      lines.push('Nothing unacknowledged is in the hashes this change moves, so nothing new drains: the new owners receive those keys at once.');
       return lines;
     }
     for (const [c, g] of byConsumer) {
@@ -139,6 +147,7 @@ export function verdictText(d: Delivery): string {
 export function roundText(round: DispatchRound): string[] {
   const lines: string[] = [];
   for (const [c, ds] of Object.entries(round.byConsumer)) {
+    if (ds.length === 0) continue;
     const ok = ds.filter((d) => d.verdict.kind === 'allowed');
     const held = ds.filter((d) => d.verdict.kind !== 'allowed');
     const parts: string[] = [];

@@ -192,7 +192,8 @@ export class OrderingSimulation {
     }
     const view = this.view();
     const prot = this.guard.protection(view);
-    const outcome: EventOutcome = { event: formatEvent(event), moves: [], protection: prot.kind, draining: [], redelivered: [] };
+    const outcome: EventOutcome = { event: formatEvent(event), moves: [], protection: prot.kind, draining: [], newlyDraining: [], redelivered: [] };
+    const drainingBefore = new Map(this.guard.draining(view).map((d) => [d.hash, d.pending]));
     if (prot.note) outcome.protectionNote = prot.note;
     if (event.kind === 'partitions') {
       outcome.error = 'the ordering simulation covers consumers joining and leaving one subscription; new partitions get their own dispatchers';
@@ -237,6 +238,7 @@ export class OrderingSimulation {
       }
     }
     outcome.draining = this.guard.draining(this.view());
+    outcome.newlyDraining = outcome.draining.filter((d) => (drainingBefore.get(d.hash) ?? 0) < d.pending).map((d) => d.hash);
     return outcome;
   }
 

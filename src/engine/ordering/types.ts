@@ -120,8 +120,10 @@ export interface EventOutcome {
   protection: ProtectionKind;
   /** Why there is no protection, where `protection` is 'none'. */
   protectionNote?: string;
-  /** 4.0: the draining hashes the change registered. */
+  /** 4.0: the draining hashes after the change (those it registered, and earlier ones still draining). */
   draining: DrainingHash[];
+  /** 4.0: the hashes of `draining` this change registered. */
+  newlyDraining: number[];
   /** 3.x: the position the joining consumer is held at, if it is held. */
   heldAt?: RecentlyJoined;
   /**

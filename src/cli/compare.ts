@@ -1,0 +1,30 @@
+/**
+ * `key-routing compare --config FILE --topic NAME --then EVENT`: the same change under AUTO_SPLIT
+ * hash ranges, consistent hashing (3.0 and 4.0) and STICKY, for the topic's configured consumers.
+ */
+import { compareStrategies } from '../engine/strategyComparison';
+import { PulsarTopicState } from '../engine/topology';
+import { UsageError, type ParsedArgs } from './args';
+import { topologyArgs } from './topologyArgs';
+
+export function compareCommand(args: ParsedArgs, write: (s: string) => void): void {
+  const { topics, events } = topologyArgs(args, true);
+  const topic = topics[0];
+  if (!(topic instanceof PulsarTopicState) || !topic.config.subscription) {
+    throw new UsageError(`--topic ${topic.name}: compare needs a Pulsar topic with a Key_Shared subscription`);
+  }
+  if (events.length !== 1) throw new UsageError('--then: compare takes exactly one event (a consumer joining or leaving)');
+  const event = events[0].event;
+  if (event.kind === 'partitions') throw new UsageError('--then: compare takes a consumer event (+NAME, +NAME:START-END,..., -ID), not partitions=N');
+  const sub = topic.config.subscription;
+  // The configured consumers, as the topic connected them (the broker's refusals were reported).
+  const consumers = sub.consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges } : { name: c.name }));
+  const result = compareStrategies({
+    consumers,
+    event,
+    brokerVersion: topic.config.brokerVersion,
+    replicaPoints: sub.replicaPoints,
+    hashRangeSize: sub.hashRangeSize,
+  });
+  write(JSON.stringify({ topic: topic.name, ...result }) + '\n');
+}

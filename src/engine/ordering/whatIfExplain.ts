@@ -1,0 +1,99 @@
+/**
+ * Plain-language notes for the steps of a what-if (`key-routing what-if --explain`): what each
+ * step moves and what the broker does to keep per-key order. For a Key_Shared subscription the
+ * given keys stand for messages: each has one unacknowledged message at the consumer it goes to
+ * before the first step (the same assumption the panel states).
+ */
+import { formatEvent, type TopologyEvent } from '../events';
+import type { MessageKey } from '../key';
+import type { Consumer } from '../pulsar/keyShared/selector';
+import type { TopicConfig } from '../settings';
+import type { WhatIfResult } from '../whatIf';
+import { eventText, listText, roundText } from './explain';
+import { OrderingSimulation } from './simulation';
+import { ScenarioError, type Move, type OrderingGeneration, type OrderingScenario } from './types';
+
+export interface WhatIfStepNote {
+  /** Key_Shared steps: the moves from one owner to another (empty for partition changes). */
+  moves: Move[];
+  explain: string[];
+}
+
+export interface WhatIfNotes {
+  /** The ordering generation the notes describe (3.0 topics: the read-position generation). */
+  generation?: OrderingGeneration;
+  assumption?: string;
+  steps: WhatIfStepNote[];
+}
+
+/**
+ * `consumers` are the subscription's consumers before the first event, in connection order;
+ * `owners` each key's consumer id before the first event (null: none); `result` the what-if's.
+ */
+export function explainWhatIf(
+  config: TopicConfig,
+  consumers: readonly Consumer[],
+  events: readonly TopologyEvent[],
+  keys: ReadonlyArray<{ shown: string; key: MessageKey; owner: string | null }>,
+  result: WhatIfResult,
+): WhatIfNotes {
+  const partitionNote = (i: number): WhatIfStepNote => {
+    const step = result.steps[i];
+    if (step.error) return { moves: [], explain: [`${step.event}: refused (${step.error}); nothing changes.`] };
+    const lines = [`The partition count becomes ${(events[i] as { count: number }).count}.`];
+    if (keys.length === 0) lines.push('Give keys on stdin to see which of them change partition.');
+    else {
+      const moved = Math.round(step.movedFraction * keys.length);
+      lines.push(
+        `${moved} of the ${keys.length} given keys (${(step.movedFraction * 100).toFixed(1)}%) change partition. A moved key's earlier messages stay in its old ` +
+          'partition while new ones go to the new one, so consumers may see its new messages before they finish the old ones.',
+      );
+    }
+    return { moves: [], explain: lines };
+  };
+  if (config.system !== 'pulsar' || !config.subscription) {
+    return {
+      steps: events.map((e, i) => (e.kind === 'partitions' ? partitionNote(i) : { moves: [], explain: [`${formatEvent(e)}: refused (${result.steps[i].error}); nothing changes.`] })),
+    };
+  }
+  const sub = config.subscription;
+  const generation: OrderingGeneration = config.brokerVersion === '4.0' ? '4.0' : '3.0';
+  const messages: OrderingScenario['messages'] = [];
+  const pending: Record<string, string[]> = {};
+  let bytesOnly = 0;
+  keys.forEach((k, i) => {
+    // The simulation's messages carry text keys; a byte key that is not UTF-8 is left out.
+    if (k.key.text === null) {
+      bytesOnly++;
+      return;
+    }
+    const id = `#${i + 1}`;
+    messages.push({ id, key: k.key.text });
+    if (k.owner !== null) (pending[k.owner] ??= []).push(id);
+  });
+  let sim: OrderingSimulation;
+  try {
+    sim = new OrderingSimulation({
+      generation,
+      subscription: { keySharedMode: sub.keySharedMode, consistentHashing: sub.consistentHashing, replicaPoints: sub.replicaPoints, hashRangeSize: sub.hashRangeSize },
+      consumers: consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e] as [number, number]) } : { name: c.name })),
+      messages,
+      pending,
+    });
+  } catch (e) {
+    if (e instanceof ScenarioError) return { generation, assumption: `no ordering notes: ${e.message}`, steps: events.map(() => ({ moves: [], explain: [] })) };
+    throw e;
+  }
+  const steps = events.map((e, i): WhatIfStepNote => {
+    if (e.kind === 'partitions') return partitionNote(i);
+    const o = sim.apply(e);
+    return { moves: o.moves, explain: [...eventText(generation, o), ...(messages.length > 0 ? roundText(sim.preview()) : [])] };
+  });
+  let assumption =
+    messages.length > 0
+      ? `Each given key stands for one unacknowledged message (${listText(messages.map((m) => m.id), 3)}) at the consumer it goes to before the first step; broker ${generation}.`
+      : `No keys given: the notes cover the moves; give keys on stdin to see which of their hashes wait; broker ${generation}.`;
+  if (bytesOnly > 0) assumption += ` ${bytesOnly} byte key${bytesOnly > 1 ? 's are' : ' is'} left out of the ordering notes.`;
+  if (generation === '3.0') assumption += ' (3.0 notes describe the read-position generation; brokers with PIP-282 hold a joining consumer at the last sent position instead.)';
+  return { generation, assumption, steps };
+}

@@ -1,0 +1,200 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cli, configFile } from './cliRun';
+import { murmur2Reference } from './helpers';
+
+const settings = {
+  'keyRouting.topics': [
+    { name: 'orders', system: 'kafka', partitions: 6 },
+    { name: 'split4', system: 'pulsar', brokerVersion: '4.0', subscription: { consistentHashing: false, consumers: [{ name: 'C1' }] } },
+    { name: 'split3', system: 'pulsar', partitions: 3, brokerVersion: '3.0', subscription: { consistentHashing: false, consumers: [{ name: 'C1' }] } },
+    { name: 'ring3', system: 'pulsar', brokerVersion: '3.0', subscription: { consumers: [{ name: 'C1' }, { name: 'C1' }] } },
+    { name: 'ring4', system: 'pulsar', subscription: { consumers: [{ name: 'C1' }, { name: 'C2' }, { name: 'C3' }] } },
+    {
+      name: 'sticky',
+      system: 'pulsar',
+      brokerVersion: '3.0',
+      subscription: { keySharedMode: 'STICKY', consumers: [{ name: 'E1', ranges: [[0, 16383]] }] },
+    },
+  ],
+};
+
+describe('key-routing what-if', () => {
+  const cfg = configFile(settings);
+
+  for (const [topic, v] of [['split4', '4.0'], ['split3', '3.0']] as const) {
+    test(`auto-split ${v}: the C1..C4 scenario as CONTRACT.md prints it`, () => {
+      const r = cli(['what-if', '--config', cfg, '--topic', topic, '--then', '+C2', '--then', '+C3', '--then', '+C4', '--then', '-C4', '--then', '-C1']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.lines.length, 1, 'one JSON object');
+      const out = r.lines[0];
+      assert.deepEqual(Object.keys(out), ['steps', 'keys']);
+      assert.deepEqual(out.keys, []);
+      for (const s of out.steps) assert.deepEqual(Object.keys(s), ['event', 'lost', 'gained', 'movedFraction']);
+      const size = v === '4.0' ? 65535 : 65536;
+      assert.deepEqual(out.steps, [
+        { event: '+C2', lost: { C1: [[0, 32768]] }, gained: { C2: [[0, 32768]] }, movedFraction: (v === '4.0' ? 32768 : 32769) / size },
+        { event: '+C3', lost: { C2: [[0, 16384]] }, gained: { C3: [[0, 16384]] }, movedFraction: (v === '4.0' ? 16384 : 16385) / size },
+        { event: '+C4', lost: { C1: [[32769, 49152]] }, gained: { C4: [[32769, 49152]] }, movedFraction: 16384 / size },
+        { event: '-C4', lost: { C4: [[32769, 49152]] }, gained: { C1: [[32769, 49152]] }, movedFraction: 16384 / size },
+        { event: '-C1', lost: { C1: [[32769, 65536]] }, gained: { C2: [[32769, 65536]] }, movedFraction: 32767 / size },
+      ]);
+    });
+  }
+
+  test('Kafka 6 -> 7: the keys whose murmur2 % 7 differs from % 6 move', () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `user-${i}`);
+    const r = cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'], keys.join('\n') + '\n');
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.lines[0];
+    let moved = 0;
+    out.keys.forEach((k: { key: string; before: { partition: number; hash: number }; after: { partition: number }; moved: boolean }, i: number) => {
+      const h = murmur2Reference(new TextEncoder().encode(keys[i]));
+      assert.equal(k.key, keys[i]);
+      assert.equal(k.before.hash, h);
+      assert.deepEqual([k.before.partition, k.after.partition], [(h & 0x7fffffff) % 6, (h & 0x7fffffff) % 7]);
+      assert.equal(k.moved, (h & 0x7fffffff) % 7 !== (h & 0x7fffffff) % 6);
+      if (k.moved) moved++;
+    });
+    assert.deepEqual(out.steps, [{ event: 'partitions=7', lost: {}, gained: {}, movedFraction: moved / keys.length }]);
+  });
+
+  test('hex keys, a rejected event in its step, and a Pulsar partition change', () => {
+    const hex = (s: string) => Buffer.from(s).toString('hex');
+    const r = cli(['what-if', '--config', cfg, '--topic', 'split3', '--key-format', 'hex', '--then', 'partitions=2', '--then', '-nobody', '--then', 'partitions=5'], `${hex('a')}\n${hex('b')}\nzz\n`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /zz/, 'the bad hex line is reported and skipped');
+    const out = r.lines[0];
+    assert.equal(out.steps[0].error, 'Number of new partitions must be greater than existing number of partitions');
+    assert.match(out.steps[1].error, /nobody/);
+    assert.equal(out.steps[2].error, undefined);
+    assert.deepEqual(out.keys.map((k: { key: string }) => k.key), [hex('a'), hex('b')]);
+    for (const k of out.keys) assert.equal(k.after.consumer, 'C1');
+  });
+
+  test('3.0 ring: a same-named consumer rejoining gains every shared point', () => {
+    const r = cli(['what-if', '--config', cfg, '--topic', 'ring3', '--then', '-C1#2', '--then', '+C1']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.lines[0].steps[1], { event: '+C1', lost: {}, gained: { 'C1#3': [[0, 2147483647]] }, movedFraction: 1 });
+  });
+
+  test('--explain adds moves, notes and the ordering assumption, and changes no contract field', () => {
+    const args = ['what-if', '--config', cfg, '--topic', 'ring4', '--then', '+C4', '--then', '-C1'];
+    const keys = 'user-1\nuser-2\nuser-3\nuser-4\n';
+    const plain = cli(args, keys).lines[0];
+    const r = cli([...args, '--explain'], keys);
+    assert.equal(r.code, 0, r.stderr);
+    const ex = r.lines[0];
+    assert.deepEqual(Object.keys(ex), ['steps', 'keys', 'orderingGeneration', 'orderingAssumption']);
+    assert.equal(ex.orderingGeneration, '4.0');
+    assert.match(ex.orderingAssumption, /stands for one unacknowledged message/);
+    const stripped = ex.steps.map(({ moves, explain, ...rest }: { moves: unknown; explain: unknown }) => {
+      assert.ok(Array.isArray(moves) && Array.isArray(explain));
+      return rest;
+    });
+    assert.deepEqual({ steps: stripped, keys: ex.keys }, plain);
+    // The moves cover exactly the lost and gained ranges.
+    const fromMoves: Record<string, Array<[number, number]>> = {};
+    for (const m of ex.steps[0].moves) for (const f of m.from) (fromMoves[f] ??= []).push(...m.ranges);
+    for (const [c, ranges] of Object.entries(fromMoves)) {
+      const size = (x: Array<[number, number]>) => x.reduce((a, [s, e]) => a + e - s + 1, 0);
+      assert.equal(size(ranges), size(ex.steps[0].lost[c]));
+    }
+    assert.ok(ex.steps[1].explain.some((l: string) => l.startsWith('C1 leaves') || l.includes('move from C1')));
+    const kafka = cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=12', '--explain'], 'a\nb\n').lines[0];
+    assert.equal(kafka.steps[0].explain[0], 'The partition count becomes 12.');
+    assert.equal(kafka.orderingGeneration, undefined);
+  });
+
+  test('usage errors exit 2 with one line naming the option', () => {
+    for (const [args, re] of [
+      [['what-if', '--config', cfg, '--topic', 'orders'], /--then is required/],
+      [['what-if', '--config', cfg, '--then', '+C'], /--topic is required/],
+      [['what-if', '--config', cfg, '--topic', 'nope', '--then', '+C'], /--topic: no topic named "nope"/],
+      [['what-if', '--config', cfg, '--topic', 'orders', '--then', 'x=1'], /--then: event "x=1"/],
+    ] as const) {
+      const r = cli([...args]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, re);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+      assert.equal(r.stdout, '');
+    }
+  });
+});
+
+describe('key-routing compare', () => {
+  const cfg = configFile(settings);
+
+  test('one change under the four strategies', () => {
+    const r = cli(['compare', '--config', cfg, '--topic', 'split4', '--then', '+C2']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = r.lines[0];
+    assert.equal(out.topic, 'split4');
+    assert.equal(out.event, '+C2');
+    assert.deepEqual(out.strategies.map((s: { strategy: string }) => s.strategy), ['autoSplit', 'consistentHashing3', 'consistentHashing4', 'sticky']);
+    const a = out.strategies[0];
+    assert.deepEqual([a.lost, a.gained, a.movedFraction, a.consumersLosing], [{ C1: [[0, 32768]] }, { C2: [[0, 32768]] }, 32768 / 65535, 1]);
+    assert.match(out.strategies[3].note, /manual/);
+  });
+
+  test('exactly one consumer event, on a topic with a subscription', () => {
+    for (const [args, re] of [
+      [['--topic', 'split4', '--then', '+C2', '--then', '+C3'], /exactly one event/],
+      [['--topic', 'split4', '--then', 'partitions=3'], /not partitions=N/],
+      [['--topic', 'orders', '--then', '+C2'], /needs a Pulsar topic with a Key_Shared subscription/],
+    ] as const) {
+      const r = cli(['compare', '--config', cfg, ...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, re);
+    }
+  });
+});
+
+describe('key-routing ordering', () => {
+  const dir = dirname(configFile({}));
+  const write = (name: string, v: unknown) => {
+    const p = join(dir, name);
+    writeFileSync(p, JSON.stringify(v));
+    return p;
+  };
+  const scenario = {
+    subscription: { consistentHashing: false },
+    consumers: [{ name: 'C1' }],
+    messages: [
+      { id: 'm0', key: 'x' },
+      { id: 'm1', key: 'x' },
+    ],
+    pending: { C1: ['m0'] },
+    event: '+C2',
+    steps: [{ ack: ['m0'] }],
+  };
+
+  test('every generation without one given; one with --generation', () => {
+    const all = cli(['ordering', '--input', write('s.json', scenario)]);
+    assert.equal(all.code, 0, all.stderr);
+    assert.deepEqual(Object.keys(all.lines[0]), ['3.0', '3.1', '4.0']);
+    for (const g of ['3.0', '3.1', '4.0']) {
+      assert.deepEqual(Object.keys(all.lines[0][g]), ['initial', 'steps']);
+      assert.equal(all.lines[0][g].initial.generation, g);
+      assert.equal(all.lines[0][g].steps.length, 1);
+    }
+    const one = cli(['ordering', '--input', write('s.json', scenario), '--generation', '3.1']);
+    assert.equal(one.code, 0, one.stderr);
+    assert.equal(one.lines[0].initial.generation, '3.1');
+    assert.ok(one.lines[0].initial.explanation.length > 0);
+  });
+
+  test('a bad scenario names the field', () => {
+    const r = cli(['ordering', '--input', write('bad.json', { ...scenario, pending: { C7: ['m0'] } })]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /pending\.C7: no connected consumer has that id/);
+    const g = cli(['ordering', '--input', write('s.json', scenario), '--generation', '2.0']);
+    assert.equal(g.code, 2);
+    assert.match(g.stderr, /--generation must be one of 3\.0, 3\.1, 4\.0/);
+    const missing = cli(['ordering', '--input', join(dir, 'nope.json')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--input .*nope\.json: cannot read it/);
+  });
+});
