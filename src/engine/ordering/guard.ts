@@ -14,7 +14,7 @@ export interface SimMessage {
   readonly position: number;
   readonly hash: number;
   readonly slot: number;
-  status: 'acked' | 'pending' | 'replay' | 'unread' | 'skipped';
+  status: 'acked' | 'pending' | 'replay' | 'unread';
   /** The consumer holding it unacknowledged (status 'pending'). */
   consumer?: Consumer;
   /** Sent to a consumer at least once (3.1's last sent position counts these). */

@@ -1,7 +1,8 @@
 /**
  * A small model of one Key_Shared dispatcher, enough to say what each consumer may receive next
  * after a consumer joins or leaves, and why. Not a broker: one partition, one dispatch round reads
- * every unread message as one batch, and there are no timers, nacks, delayed or batched messages.
+ * every unread message as one batch, and there are no timers, nacks, delayed or batched messages,
+ * look-ahead limits, or 3.0's "stuck consumers" bookkeeping.
  *
  * A round follows the dispatcher's order: the replay queue first (messages read but not sent,
  * and those a leaving consumer had not acknowledged), then a normal read of the unread messages.
@@ -297,11 +298,8 @@ export class OrderingSimulation {
     }
     for (const [m, v] of r.verdicts) {
       if (v.kind === 'draining') this.guard.onBlocked(m);
-      if (m.status === 'unread') {
-        // 3.0 drops a read message that no consumer owns (it comes back only when the cursor
-        // rewinds); later generations park it in the replay queue.
-        m.status = v.kind === 'noConsumer' && this.generation === '3.0' ? 'skipped' : 'replay';
-      }
+      // What a read could not send waits in the replay queue (a message nobody owns included).
+      if (m.status === 'unread') m.status = 'replay';
     }
     if (this.msgs.some((m) => m.position >= this.readPos)) this.readPos = this.msgs.length;
     return this.present(r.deliveries);
@@ -425,8 +423,7 @@ export class OrderingSimulation {
   }
 
   private info(m: SimMessage): MessageInfo {
-    const status: MessageInfo['status'] =
-      m.status === 'pending' ? { state: 'pending', consumer: m.consumer!.id } : { state: m.status === 'skipped' ? 'unread' : m.status };
+    const status: MessageInfo['status'] = m.status === 'pending' ? { state: 'pending', consumer: m.consumer!.id } : { state: m.status };
     return { id: m.id, key: m.key, position: m.position, stickyKeyHash: m.hash, slot: m.slot, status };
   }
 }
