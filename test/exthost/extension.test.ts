@@ -48,6 +48,13 @@ async function engineRoutes(key: string) {
 
 const strip = (k: KeyRoutes) => k.routes.map(({ hasSubscription: _h, stale: _s, ...r }) => r);
 
+/** A file written into the scratch workspace and opened. */
+async function scratchFile(name: string, content: string): Promise<vscode.TextDocument> {
+  const uri = vscode.Uri.joinPath(folder(), name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(content));
+  return vscode.workspace.openTextDocument(uri);
+}
+
 async function openAndSelect(file: string, line: number, from: number, to: number): Promise<vscode.TextEditor> {
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), file));
   const editor = await vscode.window.showTextDocument(doc);
@@ -101,14 +108,14 @@ export function defineExtensionTests(): void {
       assert.deepEqual(routes.map((k) => k.label), ['user-1', 'user-2', 'user-3', 'order:42']);
     });
 
-    it('Show Route decodes the string literal under the cursor', async () => {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), 'producer.ts'));
-      const line = doc.getText().split('\n').findIndex((l) => l.includes('key: "tab\\there"'));
-      assert.ok(line >= 0);
-      const col = doc.lineAt(line).text.indexOf('"tab') + 3;
-      await openAndSelect('producer.ts', line, col, col);
+    it('Show Route decodes the string literal under the cursor, in the file\'s language', async () => {
+      // Go: \x escapes are bytes, so this is the UTF-8 key "é\tx" (TypeScript files are covered by the UI tests).
+      const doc = await scratchFile('decode.go', 'producer.Send("\\xc3\\xa9\\tx")\n');
+      const editor = await vscode.window.showTextDocument(doc);
+      editor.selection = new vscode.Selection(0, 18, 0, 18);
       const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.showRoute'))!;
-      assert.deepEqual(routes.map((k) => k.label), ['tab\there']);
+      assert.deepEqual(routes.map((k) => k.label), ['é\tx']);
+      assert.deepEqual(strip(routes[0]), await engineRoutes('é\tx'));
     });
 
     it('Route a Key routes the given key', async () => {
@@ -117,16 +124,16 @@ export function defineExtensionTests(): void {
     });
 
     it('the hover shows the route of a string literal in an opted-in language', async () => {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), 'producer.ts'));
-      const line = doc.getText().split('\n').findIndex((l) => l.includes('key: "user-2"'));
-      const pos = new vscode.Position(line, doc.lineAt(line).text.indexOf('"user-2"') + 2);
+      const doc = await scratchFile('hover.yaml', 'key: "user-2"\n');
+      assert.equal(doc.languageId, 'yaml');
       const hovers = await until('a hover', async () => {
-        const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, pos);
+        const h = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(0, 8));
         return h.find((x) => x.contents.some((c) => (c as vscode.MarkdownString).value?.includes('Key Routing')));
       });
       const text = hovers.contents.map((c) => (c as vscode.MarkdownString).value).join('\n');
       const orders = (await engineRoutes('user-2'))[0];
       assert.match(text, new RegExp(`\\| orders \\| ${orders.partition} \\|`));
+      assert.deepEqual(hovers.range && [hovers.range.start.character, hovers.range.end.character], [5, 13], 'the hover covers the literal');
     });
 
     it('the hover stays away from languages not opted in', async () => {

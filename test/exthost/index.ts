@@ -22,7 +22,7 @@ export function run(): Promise<void> {
     });
     runner.on('pass', (t) => {
       passed++;
-      console.log(`  ✔ ${t.fullTitle()}`);
+      console.log(`  ✔ ${t.fullTitle()} (${t.duration ?? 0} ms)`);
     });
     runner.on('fail', (t, err: Error) => {
       failed++;
