@@ -271,6 +271,29 @@ describe('3.x recently joined consumers', () => {
     for (const g of ['3.1', '4.0'] as const) for (const d of r[g].next.deliveries) assert.equal(d.outOfOrder, undefined);
   });
 
+  test('3.1: a message sent past an unsent one is beyond the last sent position, so the new owner is not held for it', () => {
+    // m0 (key B, C1's) was read but not sent; m1 (key A) was sent to C1 and is unacknowledged.
+    const r = compareOrdering({
+      subscription: AUTO,
+      consumers: [{ name: 'C1' }],
+      messages: [
+        { id: 'm0', key: B },
+        { id: 'm1', key: A },
+        { id: 'm2', key: A },
+      ],
+      pending: { C1: ['m1'] },
+      readPosition: 2,
+      event: '+C2',
+    });
+    // 3.1: last sent position -1 = mark-delete: released at once, m2 overtakes m1.
+    assert.equal(r['3.1'].event!.heldAt, undefined);
+    assert.equal(r['3.1'].event!.notHeldBecause, 'the mark-delete position has already reached its position (-1)');
+    assert.deepEqual(verdict(r['3.1'].next.byConsumer.C2, 'm2').outOfOrder, { earlier: 'm1', at: 'C1' });
+    // 3.0 holds C2 at the read position; 4.0 drains m1's hash.
+    assert.equal(verdict(r['3.0'].next.byConsumer.C2, 'm2').verdict.kind, 'recentlyJoined');
+    assert.equal(verdict(r['4.0'].next.byConsumer.C2, 'm2').verdict.kind, 'draining');
+  });
+
   test('3.1: for replays the oldest recently joined consumer’s position applies', () => {
     // With C1 alone, C2 takes [0, 32768]; then C3 takes [0, 16384] from C2.
     const low = keyWhere((s) => s > 1 && s <= 16384, 'q');

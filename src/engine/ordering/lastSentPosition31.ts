@@ -6,6 +6,11 @@
  * position until the mark-delete position reaches it (released once mark-delete >= the position).
  *
  * Only AUTO_SPLIT subscriptions that keep order track joins (`recentlyJoinedConsumerTrackingRequired`).
+ *
+ * As the code reads, a message sent out of order (after an unsent one) is beyond the last sent
+ * position, so if every message up to that position is acknowledged the joining consumer is
+ * released at once, although the earlier owner may still hold that later message: the simulation
+ * then shows the new consumer receiving the key's next message out of order.
  */
 import type { CursorView } from './guard';
 import { RecentlyJoinedGuard } from './recentlyJoined';

@@ -42,7 +42,7 @@ export abstract class RecentlyJoinedGuard implements OrderingGuard {
     this.joined.push({ consumer, position });
     this.prune(view);
     const still = this.joined.find((j) => j.consumer === consumer);
-    if (!still) return { notHeldBecause: 'the mark-delete position is already past its position' };
+    if (!still) return { notHeldBecause: `the mark-delete position has already reached its position (${position})` };
     return { heldAt: { consumer: consumer.id, position, marker: this.marker } };
   }
 
