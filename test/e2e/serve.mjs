@@ -3,13 +3,22 @@
 // links the extension into a private extensions dir, and prints the URL to open.
 //   node test/e2e/serve.mjs [--port N] [--folder PATH]
 import { join, resolve } from 'node:path';
-import { build, ensureCodeServer, linkExtension, root, cacheDir, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { createServer } from 'node:net';
+import { build, ensureCodeServer, freePort, linkExtension, root, cacheDir, startCodeServer, workbenchUrl } from './codeServer.mjs';
 
 const arg = (name) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-const port = arg('--port') ? Number(arg('--port')) : 8080;
+/** Whether a port is free on 127.0.0.1 now. */
+const isFree = (p) =>
+  new Promise((r) => {
+    const s = createServer();
+    s.once('error', () => r(false));
+    s.listen(p, '127.0.0.1', () => s.close(() => r(true)));
+  });
+// 8080 unless it is taken (then any free port), or the port asked for.
+const port = arg('--port') ? Number(arg('--port')) : (await isFree(8080)) ? 8080 : await freePort();
 const folder = resolve(arg('--folder') ?? join(root, 'examples'));
 
 const entry = await ensureCodeServer();
