@@ -3,7 +3,7 @@
 // and Debian's Chromium driven by playwright-core. See VSCODE-E2E.md for why it is done this way
 // (no downloads of VS Code or browsers on an offline machine; npm 11 skips install scripts).
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, lstatSync, readlinkSync, unlinkSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -352,4 +352,3 @@ export function remoteUri(port, path) {
   return `vscode-remote://127.0.0.1:${port}${path}`;
 }
 
-export { unlinkSync };
