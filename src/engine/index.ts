@@ -13,6 +13,7 @@ export { pulsarPartition, signSafeMod } from './pulsar/producerRouting';
 export { parseSettings } from './settings';
 export { Topology } from './topology';
 export { parseEvent } from './events';
+export { runWhatIf } from './whatIf';
 export { stringKey, bytesKey } from './key';
 export { crc32 } from './pulsar/crc32';
 export { parseTopicName } from './pulsar/topicName';

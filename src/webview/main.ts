@@ -14,7 +14,11 @@ function report(message: string): void {
   api.postMessage({ type: 'webviewError', message: message.slice(0, 2000) });
 }
 
-window.addEventListener('error', (e) => report(`${e.message} (${e.filename}:${e.lineno})`));
+window.addEventListener('error', (e) => {
+  // Chromium's benign notice when a resize handler re-renders within the same frame.
+  if (/^ResizeObserver loop/.test(e.message)) return;
+  report(`${e.message} (${e.filename}:${e.lineno})`);
+});
 window.addEventListener('unhandledrejection', (e) => report(String(e.reason)));
 
 const root = document.getElementById('root') ?? document.body;

@@ -52,6 +52,7 @@ const BAR_H = 36;
 const ROW_H = 14;
 const TICK_H = 8;
 const AXIS_H = 16;
+const MOVED_H = 6;
 
 export function renderBar(spec: BarSpec): HTMLElement {
   const { model: m, window: w, width, ui } = spec;
@@ -60,8 +61,9 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const visible = spec.markers.filter((k) => k.value >= w.from && k.value <= w.to).sort((a, b) => a.value - b.value);
   const rowEnds: number[] = [];
   const rows = visible.map((k) => {
-    const x = xOf(k.value + 0.5, w, width);
+    const xm = xOf(k.value + 0.5, w, width);
     const textW = 10 + String(k.hash).length * 7 + String(k.n).length * 7;
+    const x = xm + textW > width ? xm - textW : xm;
     let r = rowEnds.findIndex((end) => end < x - 2);
     if (r < 0 || r > 2) r = rowEnds.length < 3 ? rowEnds.length : rowEnds.indexOf(Math.min(...rowEnds));
     rowEnds[r] = x + textW;
@@ -69,15 +71,25 @@ export function renderBar(spec: BarSpec): HTMLElement {
   });
   const labelsH = Math.max(1, rowEnds.length) * ROW_H + 4;
   const barY = labelsH;
-  const ticksY = barY + BAR_H + 2;
+  const movedY = barY + BAR_H + 2;
+  const ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
   const axisY = ticksY + (spec.ring ? TICK_H + 2 : 0);
   const height = axisY + AXIS_H;
 
   const root = svg('svg', { width, height, class: 'bar', role: 'img', 'aria-label': `${spec.label}: ${ownersSummary(m)}` });
   const gRuns = svg('g', { class: 'runs' });
+  const moved = spec.moved;
+  // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
+  let mi = 0;
+  const touchesMoved = (s: number, e: number): boolean => {
+    if (!moved) return true;
+    while (mi < moved.length && moved[mi][1] < s) mi++;
+    return mi < moved.length && moved[mi][0] <= e;
+  };
   for (const r of runs) {
     const o = m.owners[r.owner];
-    const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}`;
+    const faded = moved && !touchesMoved(Math.max(m.starts[r.first], w.from), Math.min(m.ends[r.last], w.to));
+    const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}${faded ? ' faded' : ''}`;
     gRuns.append(svg('rect', { class: cls, x: r.x0, y: barY, width: r.x1 - r.x0, height: BAR_H }));
     if (!r.mixed && r.x1 - r.x0 > 44 && o.ids.length > 0) {
       gRuns.append(svg('text', { class: 'seg-label', x: px((r.x0 + r.x1) / 2), y: barY + BAR_H / 2 + 4, 'text-anchor': 'middle' }, fit(o.label, r.x1 - r.x0)));
@@ -85,13 +97,14 @@ export function renderBar(spec: BarSpec): HTMLElement {
   }
   root.append(gRuns);
 
-  if (spec.moved?.length) {
+  if (spec.moved) {
+    // The moved ranges as a band under the bar, at least a pixel wide each.
     const g = svg('g', { class: 'moved-ranges' });
     for (const [s, e] of spec.moved) {
       if (e < w.from || s > w.to) continue;
       const x0 = xOf(Math.max(s, w.from), w, width);
-      const x1 = Math.max(x0 + 1.5, xOf(Math.min(e, w.to) + 1, w, width));
-      g.append(svg('rect', { class: 'moved', x: px(x0), y: barY - 2, width: px(x1 - x0), height: BAR_H + 4, 'data-range': `${s}-${e}` }));
+      const x1 = Math.max(x0 + 1, xOf(Math.min(e, w.to) + 1, w, width));
+      g.append(svg('rect', { class: 'moved', x: px(x0), y: movedY, width: px(x1 - x0), height: MOVED_H, 'data-range': `${s}-${e}` }));
     }
     root.append(g);
   }
@@ -131,6 +144,8 @@ export function renderBar(spec: BarSpec): HTMLElement {
   visible.forEach((k, i) => {
     const x = xOf(k.value + 0.5, w, width);
     const y = rows[i] * ROW_H + ROW_H - 2;
+    const textW = 10 + String(k.hash).length * 7 + String(k.n).length * 7;
+    const atEnd = x + textW > width;
     const g = svg(
       'g',
       {
@@ -143,7 +158,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
         'aria-label': `key ${k.n} ${k.label}: hash ${k.hash}, ${k.consumer ? `consumer ${k.consumer}` : 'no consumer'}`,
       },
       svg('line', { class: 'marker-line', x1: px(x), x2: px(x), y1: y + 2, y2: barY + BAR_H }),
-      svg('text', { class: 'marker-label', x: px(x + 3), y }, svg('tspan', { class: 'marker-n' }, `${k.n}`), svg('tspan', { class: 'marker-hash', dx: 4 }, `${k.hash}`)),
+      svg('text', { class: 'marker-label', x: px(atEnd ? x - 3 : x + 3), y, 'text-anchor': atEnd ? 'end' : 'start' }, svg('tspan', { class: 'marker-n' }, `${k.n}`), svg('tspan', { class: 'marker-hash', dx: 4 }, `${k.hash}`)),
     );
     gMarkers.append(g);
   });
@@ -286,8 +301,16 @@ function zoomControls(spec: BarSpec): HTMLElement {
     button('▶', 'Pan right', () => onWindow(panWindow(w, m.space, 0.5))),
     button('Reset', 'Show the whole hash space', () => onWindow(fullWindow(m.space))),
   );
-  for (const k of spec.markers.slice(0, 8)) {
-    bar.append(button(`Key ${k.n}`, `Zoom to key ${k.n} (${k.label}, hash ${k.hash})`, () => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512)))), 'zoom-key'));
+  const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
+  if (spec.markers.length <= 5) {
+    for (const k of spec.markers) bar.append(button(`Key ${k.n}`, `Zoom to key ${k.n} (${k.label}, hash ${k.hash})`, () => around(k), 'zoom-key'));
+  } else {
+    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, 'Zoom to key…'), ...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
+    pick.addEventListener('change', () => {
+      const k = spec.markers.find((x) => String(x.n) === pick.value);
+      if (k) around(k);
+    });
+    bar.append(pick);
   }
   return bar;
 }

@@ -49,7 +49,7 @@ export function renderNamespace(v: NamespaceViewModel, size: number, width: numb
         r: m.keys.length ? 5 : 3,
         'data-hash': m.hash,
         'data-partition': m.partition ?? '',
-      }),
+      }, svg('title', {}, `${m.name}: hash ${hex8(m.hash)}${m.keys.length ? `, keys ${m.keys.map((n) => `#${n}`).join(' ')}` : ''}`)),
     );
   }
   ring.append(svg('text', { class: 'axis', x: c, y: c - 4, 'text-anchor': 'middle' }, `${v.layout.size} bundle${v.layout.size === 1 ? '' : 's'}`));

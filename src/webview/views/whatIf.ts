@@ -146,7 +146,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
         'p',
         { id: 'whatif-moved-share', 'data-fraction': m.movedFraction },
         h('strong', {}, pct(m.movedFraction)),
-        ` of the key hashes change owner from before to after${m.movedRanges.length ? ` (${m.movedRanges.length} range${m.movedRanges.length > 1 ? 's' : ''}, hatched)` : ''}.`,
+        ` of the key hashes change owner from before to after${m.movedRanges.length ? ` (${m.movedRanges.length} range${m.movedRanges.length > 1 ? 's' : ''}, marked under the bars)` : ''}.`,
       ),
     );
   }
@@ -177,7 +177,8 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
   const changed = state.cursor > 0 && m.steps.slice(0, state.cursor).some((s) => !s.error);
   const apply = h('button', { id: 'whatif-apply', type: 'button', disabled: !changed }, 'Apply to settings…');
   apply.addEventListener('click', spec.onApply);
-  const what = m.apply.consumers ? `the ${m.apply.consumers.length} consumers connected after the steps, in connection order, and the partition count (${m.apply.partitions})` : `the partition count (${m.apply.partitions})`;
+  const count = m.apply.partitions > 0 ? `the partition count (${m.apply.partitions})` : '';
+  const what = m.apply.consumers ? `the ${m.apply.consumers.length} consumers connected after the steps, in connection order${count ? `, and ${count}` : ''}` : count;
   root.append(
     h(
       'div',
