@@ -1,7 +1,7 @@
 // The project's test command (`npm test`): builds, type-checks, then runs every suite (unit
 // tests in Node; extension-host and UI tests in a real VS Code driven by a real browser) and
 // closes with one "N passed, N failed" line over all of them.
-//   --only unit|exthost|ui   run one suite (the build and type check still run)
+//   --only unit|exthost|ui|panel   run one suite (the build and type check still run)
 import { spawn } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -69,7 +69,7 @@ if (!only || only === 'unit') {
   add('unit', await run(process.execPath, ['--test', '--test-reporter', join(root, 'test/reporter.mjs'), ...files]));
 }
 
-for (const suite of ['exthost', 'ui']) {
+for (const suite of ['exthost', 'ui', 'panel']) {
   if (only && only !== suite) continue;
   const script = join(root, `test/e2e/run-${suite}.mjs`);
   if (!existsSync(script)) continue;
