@@ -2,8 +2,8 @@
  * The engine as a library (`dist/engine.js`, CommonJS, no `vscode`, no DOM): the hashes and
  * partitioners other tools and benchmarks call, and the topology model.
  */
-import { Utf8Scratch, utf8 } from './bytes';
-import { murmur3, murmur3Masked } from './pulsar/murmur3';
+import { utf8 } from './bytes';
+import { murmur3Masked, murmur3OfString } from './pulsar/murmur3';
 
 export { murmur2, toPositive } from './kafka/murmur2';
 export { kafkaPartition, partitionForKey } from './kafka/partitioner';
@@ -22,11 +22,11 @@ export { splitBoundaries, SPLIT_ALGORITHMS } from './pulsar/bundleSplit';
 export { SharedConsumerAssignor } from './pulsar/sharedConsumerAssignor';
 export { utf8 };
 
-const scratch = new Utf8Scratch();
-
-/** Pulsar's `Murmur3_32Hash.makeHash` of a string key (UTF-8) or of bytes: masked to 31 bits. */
+/**
+ * Pulsar's `Murmur3_32Hash.makeHash` of a string key (UTF-8) or of bytes: masked to 31 bits. A
+ * string is hashed from its code units where it is ASCII, else from a reused buffer.
+ */
 export function pulsarMurmur3Hash(key: string | Uint8Array): number {
   if (typeof key !== 'string') return murmur3Masked(key);
-  const n = scratch.encode(key);
-  return murmur3(scratch.bytes, n) & 0x7fffffff;
+  return murmur3OfString(key) & 0x7fffffff;
 }

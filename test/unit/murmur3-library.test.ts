@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import murmurLib from 'murmurhash3js-revisited';
 import { allKeySets, type KeySet } from '../bench/keys';
 import { Utf8Scratch, utf8 } from '../../src/engine/bytes';
+import { murmur2, murmur2OfString } from '../../src/engine/kafka/murmur2';
+import { murmur3, murmur3OfString } from '../../src/engine/pulsar/murmur3';
 import { randInt, randomString, rng } from './helpers';
 
 // The engine computes MurmurHash3 x86_32 with its own Math.imul loop instead of calling the
@@ -57,13 +59,35 @@ describe('murmur3 against murmurhash3js-revisited on every benchmark key', () =>
         // The string path encodes into a reused buffer: same bytes, same hash.
         const n = scratch.encode(key);
         if (engine.murmur3(scratch.bytes, n) !== want || engine.pulsarMurmur3Hash(key) !== (want & 0x7fffffff)) {
-          assert.fail(`${name} key #${i} ${JSON.stringify(key)}: the reused-buffer path differs`);
+          assert.fail(`${name} key #${i} ${JSON.stringify(key)}: the string path differs`);
+        }
+        // Kafka's string path (hashed from the code units where ASCII) against its byte path.
+        if (engine.kafkaPartition(key, 12) !== (engine.murmur2(bytes) & 0x7fffffff) % 12) {
+          assert.fail(`${name} key #${i} ${JSON.stringify(key)}: kafkaPartition(string) differs from murmur2 of its bytes`);
         }
       }
       if (name === 'nonAscii10') assert.ok(nonAscii > 90_000 && nonAscii < 110_000, `${nonAscii} non-ASCII keys`);
       else assert.equal(nonAscii, 0);
     });
   }
+});
+
+describe('hashing string keys straight from their code units', () => {
+  test('murmur2OfString and murmur3OfString equal the byte hashes of utf8(s): ASCII, non-ASCII at any position, lone surrogates, long keys', () => {
+    const r = rng(7);
+    const strings: string[] = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', '\u00e9', 'abc\u00e9', 'abcd\u00e9', '\ud800', 'x'.repeat(1000) + '\u00e9'];
+    for (let i = 0; i < 30000; i++) {
+      const ascii = r() < 0.5;
+      let s = ascii ? Array.from({ length: randInt(r, 0, 40) }, () => String.fromCharCode(randInt(r, 0, 127))).join('') : randomString(r, randInt(r, 0, 1) ? 20 : 300);
+      if (r() < 0.2) s = s + String.fromCharCode(randInt(r, 0x80, 0xffff));
+      strings.push(s);
+    }
+    for (const s of strings) {
+      const b = utf8(s);
+      assert.equal(murmur2OfString(s), murmur2(b), JSON.stringify(s));
+      assert.equal(murmur3OfString(s), murmur3(b), JSON.stringify(s));
+    }
+  });
 });
 
 describe('the reused-buffer UTF-8 encoder', () => {

@@ -5,6 +5,8 @@
  * specialised `Math.imul` loop that computes the same function several times faster on bulk
  * input. A unit test checks it against the library on every benchmark key set.
  */
+import { Utf8Scratch } from '../bytes';
+
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
@@ -36,6 +38,59 @@ export function murmur3(data: Uint8Array, length: number = data.length): number 
       k = (k << 15) | (k >>> 17);
       k = Math.imul(k, C2);
       h ^= k;
+  }
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const scratch = new Utf8Scratch();
+
+function murmur3OfEncoded(s: string): number {
+  // Encode first: a long key grows the buffer, so read `bytes` only after.
+  const n = scratch.encode(s);
+  return murmur3(scratch.bytes, n);
+}
+
+/**
+ * `murmur3` of a string key's UTF-8 bytes. An ASCII key's bytes are its UTF-16 code units, so it
+ * is hashed straight from them; at the first non-ASCII unit the key is encoded into a reused buffer
+ * and hashed from there instead.
+ */
+export function murmur3OfString(s: string): number {
+  const length = s.length;
+  let h = 0;
+  const blocks = length & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) {
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    if ((c0 | c1 | c2 | c3) > 0x7f) return murmur3OfEncoded(s);
+    let k = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+    k = Math.imul(k, C1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, C2);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  const rest = length & 3;
+  if (rest > 0) {
+    const c0 = s.charCodeAt(i);
+    const c1 = rest > 1 ? s.charCodeAt(i + 1) : 0;
+    const c2 = rest > 2 ? s.charCodeAt(i + 2) : 0;
+    if ((c0 | c1 | c2) > 0x7f) return murmur3OfEncoded(s);
+    let k = c0 ^ (c1 << 8) ^ (c2 << 16);
+    k = Math.imul(k, C1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, C2);
+    h ^= k;
   }
   h ^= length;
   h ^= h >>> 16;
