@@ -113,7 +113,8 @@ export class Models {
     if (!compute) return undefined;
     let value: OrderingNote | { error: string } | null;
     try {
-      value = orderingNote(this.settings, name, events, this.shownKeys);
+      const w = this.whatIf(name, events);
+      value = w ? orderingNote(this.settings, name, events, this.shownKeys, w) : null;
     } catch (e) {
       value = { error: (e as Error).message };
     }

@@ -12,6 +12,7 @@ import { layoutSegments, segmentIndexAt, zoomWindow, panWindow, fullWindow, clam
 import { arcOf, binPoints, owningPoint, angleOf } from '../../src/shared/view/ring';
 import { buildWhatIf, mergeRanges, rebuildDifference, topicFromSettings } from '../../src/shared/view/whatIfView';
 import { buildNamespaceView } from '../../src/shared/view/namespaceView';
+import { orderingNote } from '../../src/shared/view/orderingNote';
 import { crc32 as zlibCrc32Raw } from 'node:zlib';
 
 function settingsOf(topics: unknown[]): Settings {
@@ -375,6 +376,26 @@ describe('what-if model', () => {
     assert.deepEqual(w.movedRanges, [[0, 0x7fffffff]]);
     assert.deepEqual(w.after.selector!.consumers, ['C1', 'C1#2']);
     assert.deepEqual(w.before.selector!.segments.owners.slice(1).map((o) => o.label), ['C1']);
+  });
+
+  test('the ordering note (4.0): a moved key\'s hash drains at its previous consumer', () => {
+    const settings = settingsOf([pulsar({ consistentHashing: false, consumers: [{ name: 'C1' }, { name: 'C2' }] }, { brokerVersion: '4.0' })]);
+    const name = settings.topics[0].name;
+    // +C3 splits C2's [0, 32768] and takes [0, 16384]: keys hashing there move from C2 to C3.
+    const all = keys(Array.from({ length: 200 }, (_, i) => `k${i}`));
+    const movedKey = all.find((k) => { const h = murmur3Masked(k.key.bytes) % 65536; return h >= 1 && h <= 16384; })!;
+    const stayKey = all.find((k) => murmur3Masked(k.key.bytes) % 65536 > 32768)!;
+    const shown = [movedKey, stayKey];
+    const events = [parseEvent('+C3')];
+    const w = buildWhatIf(settings, name, events, shown)!;
+    const note = orderingNote(settings, name, events, shown, w)!;
+    assert.equal(note.generation, '4.0');
+    assert.equal(note.steps.length, 1);
+    const text = note.steps[0].lines.join('\n');
+    const hash = murmur3Masked(movedKey.key.bytes) % 65536;
+    assert.match(text, new RegExp(`Hash ${hash} drains at C2`));
+    assert.match(text, /move from C2 to C3/);
+    assert.equal(orderingNote(settings, name, [], shown, w), null);
   });
 
   test('mergeRanges sorts, merges adjacent and overlapping ranges, and clips', () => {

@@ -222,13 +222,12 @@ export function parseRanges(text: string): Array<[number, number]> | string {
 export function renderOrderingNote(note: OrderingNote | { error: string } | null): HTMLElement {
   const box = h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note' }, h('h3', {}, 'Ordering'));
   if (note === null) {
-    box.append(h('p', { class: 'muted' }, 'No consumer joins or leaves in these steps, so Key_Shared ordering is not affected (a partition change moves keys between partitions; ordering is per partition).'));
+    box.append(h('p', { class: 'muted' }, 'No steps yet.'));
   } else if ('error' in note) {
     box.append(h('p', { class: 'error' }, `The ordering simulation cannot run this: ${note.error}`));
   } else {
-    box.append(h('p', { class: 'muted' }, note.assumption));
+    if (note.assumption) box.append(h('p', { class: 'muted' }, note.assumption));
     for (const s of note.steps) box.append(h('div', { class: 'ordering-step' }, h('code', {}, s.event), h('ul', {}, ...s.lines.map((l) => h('li', {}, l)))));
-    if (note.skipped.length) box.append(h('p', { class: 'muted' }, `Partition changes (${note.skipped.join(', ')}) move keys between partitions; Key_Shared ordering is per partition, so no note for them.`));
   }
   return box;
 }
