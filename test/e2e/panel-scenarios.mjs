@@ -276,6 +276,23 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     const first = topology().topic(PAYMENTS).subscription.selector.segments()[0];
     if (!live.includes(`${first.start}–${first.end}`) || !live.includes(first.consumers[0].id)) throw new Error(`the live region reads ${JSON.stringify(live)}`);
   });
+
+  await scenario('panel: a window reload restores the panel with its topic, view and keys (serializer + getState)', async () => {
+    await tab(SHIPMENTS).click();
+    await view('ranges').click();
+    const keysBefore = await frame().locator('.key-legend .key').allTextContents();
+    await palette('Developer: Reload Window');
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await frame().locator('.key-legend').waitFor({ timeout: 60_000 });
+    if (!(await selected(tab(SHIPMENTS)))) throw new Error('after the reload another topic is selected');
+    if (!(await selected(view('ranges')))) throw new Error('after the reload another view is selected');
+    const keysAfter = await frame().locator('.key-legend .key').allTextContents();
+    if (JSON.stringify(keysAfter) !== JSON.stringify(keysBefore)) throw new Error(`keys before ${JSON.stringify(keysBefore)}, after ${JSON.stringify(keysAfter)}`);
+    const s = route(SHIPMENTS, KEY);
+    const marker = frame().locator(`[data-chart="ranges"] .key-marker[data-key="${KEY}"]`);
+    if ((await marker.getAttribute('data-hash')) !== String(s.stickyKeyHash)) throw new Error('the restored panel marks the key at another hash');
+    await shot('restored-after-reload');
+  });
 }
 
 /**

@@ -42,7 +42,8 @@ export class ColorMap {
 export class OwnerTable {
   readonly owners: OwnerInfo[] = [{ ids: [], label: 'nobody', color: -1, values: 0, share: 0 }];
   private readonly single = new Map<Consumer, number>();
-  private readonly shared = new Map<string, number>();
+  /** Shared sets by their first consumer, compared element by element (no string keys: a 3.0 ring of 1,000 consumers has tens of thousands of shared points). */
+  private readonly shared = new Map<Consumer, Array<{ list: readonly Consumer[]; index: number }>>();
 
   constructor(private readonly colors: ColorMap) {}
 
@@ -51,27 +52,30 @@ export class OwnerTable {
     for (const c of consumers) this.indexOf([c]);
   }
 
-  indexOf(consumers: readonly Consumer[]): number {
-    if (consumers.length === 0) return 0;
-    if (consumers.length === 1) {
-      const c = consumers[0];
-      let i = this.single.get(c);
-      if (i === undefined) {
-        i = this.owners.length;
-        this.owners.push({ ids: [c.id], label: c.id, color: this.colors.colorOf(c.id), values: 0, share: 0 });
-        this.single.set(c, i);
-      }
-      return i;
-    }
-    const ids = consumers.map((c) => c.id);
-    const key = JSON.stringify(ids);
-    let i = this.shared.get(key);
+  /** The index of one consumer (no array needed: 100,000 ring points call this). */
+  indexOfOne(c: Consumer): number {
+    let i = this.single.get(c);
     if (i === undefined) {
       i = this.owners.length;
-      // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
-      this.owners.push({ ids, label: ids.join(' + '), color: this.colors.colorOf(ids[0]), values: 0, share: 0 });
-      this.shared.set(key, i);
+      this.owners.push({ ids: [c.id], label: c.id, color: this.colors.colorOf(c.id), values: 0, share: 0 });
+      this.single.set(c, i);
     }
     return i;
+  }
+
+  indexOf(consumers: readonly Consumer[]): number {
+    if (consumers.length === 0) return 0;
+    if (consumers.length === 1) return this.indexOfOne(consumers[0]);
+    let candidates = this.shared.get(consumers[0]);
+    if (candidates === undefined) this.shared.set(consumers[0], (candidates = []));
+    for (const c of candidates) {
+      if (c.list.length === consumers.length && c.list.every((x, j) => x === consumers[j])) return c.index;
+    }
+    const ids = consumers.map((c) => c.id);
+    const index = this.owners.length;
+    // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
+    this.owners.push({ ids, label: ids.join(' + '), color: this.colors.colorOf(ids[0]), values: 0, share: 0 });
+    candidates.push({ list: [...consumers], index });
+    return index;
   }
 }

@@ -43,7 +43,7 @@ export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashi
   for (let i = 0; i < pts.length; i++) {
     const [p, selected, colliding] = pts[i];
     points[i] = p;
-    owner[i] = table.indexOf([selected]);
+    owner[i] = table.indexOfOne(selected);
     if (colliding.length > 0) queued.set(i, colliding.map((c) => c.id));
   }
   return { space, points, owner, queued };
