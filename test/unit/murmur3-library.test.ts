@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import murmurLib from 'murmurhash3js-revisited';
 import { allKeySets, type KeySet } from '../bench/keys';
-import { Utf8Scratch, utf8 } from '../../src/engine/bytes';
+import { Utf8Scratch, javaWellFormed, utf8 } from '../../src/engine/bytes';
 import { murmur2, murmur2OfString } from '../../src/engine/kafka/murmur2';
 import { murmur3, murmur3OfString } from '../../src/engine/pulsar/murmur3';
 import { randInt, randomString, rng } from './helpers';
@@ -72,6 +72,9 @@ describe('murmur3 against murmurhash3js-revisited on every benchmark key', () =>
   }
 });
 
+/** Java's UTF-8 bytes of a string by the platform encoder (independent of the engine's own loop). */
+const javaUtf8 = (s: string): Uint8Array => new TextEncoder().encode(javaWellFormed(s));
+
 describe('hashing string keys straight from their code units', () => {
   test('murmur2OfString and murmur3OfString equal the byte hashes of utf8(s): ASCII, non-ASCII at any position, lone surrogates, long keys', () => {
     const r = rng(7);
@@ -83,7 +86,7 @@ describe('hashing string keys straight from their code units', () => {
       strings.push(s);
     }
     for (const s of strings) {
-      const b = utf8(s);
+      const b = javaUtf8(s);
       assert.equal(murmur2OfString(s), murmur2(b), JSON.stringify(s));
       assert.equal(murmur3OfString(s), murmur3(b), JSON.stringify(s));
     }
@@ -91,17 +94,23 @@ describe('hashing string keys straight from their code units', () => {
 });
 
 describe('the reused-buffer UTF-8 encoder', () => {
-  test('writes what Java writes (utf8) for every length around the short-string loop, lone surrogates included', () => {
+  test('writes what Java writes for every length around the short-string loop, lone surrogates included', () => {
     const r = rng(2024);
     const scratch = new Utf8Scratch();
     for (let i = 0; i < 30000; i++) {
       const s = randomString(r, randInt(r, 0, 1) ? 30 : 80);
       const n = scratch.encode(s);
-      assert.deepEqual(scratch.bytes.slice(0, n), utf8(s), JSON.stringify(s));
+      const want = javaUtf8(s);
+      assert.deepEqual(scratch.bytes.slice(0, n), want, JSON.stringify(s));
+      assert.deepEqual(utf8(s), want, JSON.stringify(s));
     }
     // A key much longer than the buffer grows it.
     const long = 'é'.repeat(5000);
     const n = scratch.encode(long);
-    assert.deepEqual(scratch.bytes.slice(0, n), utf8(long));
+    assert.deepEqual(scratch.bytes.slice(0, n), javaUtf8(long));
+    // utf8() returns a copy the next call does not overwrite.
+    const a = utf8('first');
+    utf8('second');
+    assert.deepEqual(a, javaUtf8('first'));
   });
 });
