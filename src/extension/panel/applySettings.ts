@@ -5,50 +5,13 @@
  * with the engine's own settings parser before anything is written.
  */
 import * as vscode from 'vscode';
-import { parseTopics, TOPICS, type Problem } from '../../engine/settings';
+import { TOPICS } from '../../engine/settings';
 import type { ApplyOutcome, ApplyToSettingsMessage } from '../../shared/protocol';
+import { applyToTopics } from './applyTopics';
 
 export interface ApplyResult {
   outcome: ApplyOutcome;
   message: string;
-}
-
-type Entry = Record<string, unknown>;
-
-function isEntry(v: unknown): v is Entry {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The new `keyRouting.topics` array, or why the request cannot apply. Pure, for tests. */
-export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { topics: unknown[]; changes: string[] } | { error: string } {
-  if (!Array.isArray(current)) return { error: `${TOPICS} is not an array in the settings` };
-  const index = current.findIndex((e) => isEntry(e) && e.name === msg.topic);
-  if (index < 0) return { error: `no topic named ${JSON.stringify(msg.topic)} in ${TOPICS}` };
-  // A deep copy: the settings object VS Code hands out must not be changed in place.
-  const entry = JSON.parse(JSON.stringify(current[index])) as Entry;
-  const changes: string[] = [];
-  if (msg.partitions !== undefined && msg.partitions !== (entry.partitions ?? 0)) {
-    changes.push(`partitions: ${entry.partitions ?? 0} → ${msg.partitions}`);
-    entry.partitions = msg.partitions;
-  }
-  if (msg.consumers !== undefined) {
-    if (entry.system !== 'pulsar' || !isEntry(entry.subscription)) return { error: `${msg.topic} has no Key_Shared subscription to set consumers on` };
-    const before = Array.isArray(entry.subscription.consumers) ? entry.subscription.consumers : [];
-    const next = msg.consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name }));
-    if (JSON.stringify(before) !== JSON.stringify(next)) {
-      const names = (list: unknown[]) => list.map((c) => (isEntry(c) ? String(c.name) : typeof c === 'string' ? c : '?')).join(', ') || 'none';
-      changes.push(`consumers: ${names(before)} → ${names(next)}`);
-      entry.subscription = { ...entry.subscription, consumers: next };
-    }
-  }
-  if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
-  const topics = current.map((e, i) => (i === index ? entry : e));
-  const problems: Problem[] = [];
-  parseTopics(topics, problems);
-  const prefix = `${TOPICS}[${index}]`;
-  const mine = problems.find((p) => p.path === prefix || p.path.startsWith(`${prefix}.`));
-  if (mine) return { error: `${mine.path}: ${mine.message}` };
-  return { topics, changes };
 }
 
 export async function applyWithConfirmation(msg: ApplyToSettingsMessage, log: (line: string) => void): Promise<ApplyResult> {

@@ -1,0 +1,66 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyToTopics } from '../../src/extension/panel/applyTopics';
+
+const topics = () => [
+  { name: 'orders', system: 'kafka', partitions: 6 },
+  {
+    name: 'persistent://public/default/p',
+    system: 'pulsar',
+    partitions: 4,
+    subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: [{ name: 'E1', ranges: [[0, 100]] }] },
+  },
+  { name: 'persistent://public/default/q', system: 'pulsar', subscription: { consumers: ['C1', 'C2'] } },
+];
+
+describe('"Apply to settings" from the panel', () => {
+  test('changes only the named entry, and never the array it was given', () => {
+    const current = topics();
+    const snapshot = JSON.stringify(current);
+    const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 });
+    assert.ok(!('error' in r));
+    assert.deepEqual(r.changes, ['partitions: 6 → 8']);
+    assert.deepEqual(r.topics[0], { name: 'orders', system: 'kafka', partitions: 8 });
+    assert.deepEqual(r.topics.slice(1), current.slice(1));
+    assert.equal(JSON.stringify(current), snapshot);
+  });
+
+  test('writes the consumers in order, keeping the rest of the subscription', () => {
+    const r = applyToTopics(topics(), {
+      type: 'applyToSettings',
+      requestId: 1,
+      topic: 'persistent://public/default/p',
+      consumers: [{ name: 'E1', ranges: [[0, 100]] }, { name: 'E2', ranges: [[200, 300], [400, 500]] }],
+    });
+    assert.ok(!('error' in r));
+    const sub = (r.topics[1] as { subscription: Record<string, unknown> }).subscription;
+    assert.equal(sub.keySharedMode, 'STICKY');
+    assert.deepEqual(sub.consumers, [{ name: 'E1', ranges: [[0, 100]] }, { name: 'E2', ranges: [[200, 300], [400, 500]] }]);
+    assert.deepEqual(r.changes, ['consumers: E1 → E1, E2']);
+    // String consumers in the settings are read as names.
+    const q = applyToTopics(topics(), { type: 'applyToSettings', requestId: 2, topic: 'persistent://public/default/q', consumers: [{ name: 'C1' }] });
+    assert.ok(!('error' in q));
+    assert.deepEqual(q.changes, ['consumers: C1, C2 → C1']);
+  });
+
+  test('refuses what the settings or the broker would refuse, naming the setting', () => {
+    const err = (msg: Parameters<typeof applyToTopics>[1]) => {
+      const r = applyToTopics(topics(), msg);
+      assert.ok('error' in r, JSON.stringify(r));
+      return r.error;
+    };
+    assert.match(err({ type: 'applyToSettings', requestId: 1, topic: 'nope', partitions: 3 }), /no topic named "nope"/);
+    assert.match(err({ type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 0 }), /keyRouting\.topics\[0\]\.partitions: must be an integer from 1/);
+    assert.match(err({ type: 'applyToSettings', requestId: 1, topic: 'orders', consumers: [{ name: 'C' }] }), /no Key_Shared subscription/);
+    assert.match(err({ type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 6 }), /nothing to change/);
+    // An overlapping STICKY range: the broker refuses the consumer.
+    assert.match(
+      err({ type: 'applyToSettings', requestId: 1, topic: 'persistent://public/default/p', consumers: [{ name: 'E1', ranges: [[0, 100]] }, { name: 'E2', ranges: [[50, 60]] }] }),
+      /keyRouting\.topics\[1\]\.subscription\.consumers\[1\].*Range conflict with consumer E1/,
+    );
+    // Ranges outside STICKY mode are a settings error.
+    assert.match(err({ type: 'applyToSettings', requestId: 1, topic: 'persistent://public/default/q', consumers: [{ name: 'C1', ranges: [[0, 1]] }] }), /ranges apply only in STICKY mode/);
+    const notArray = applyToTopics({ not: 'an array' }, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 });
+    assert.ok('error' in notArray && /not an array/.test(notArray.error));
+  });
+});
