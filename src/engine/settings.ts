@@ -217,7 +217,7 @@ export function parseRanges(raw: unknown, path: string, problems: Problem[]): Ha
   raw.forEach((r: unknown, i: number) => {
     const ok = Array.isArray(r) && r.length === 2 && r.every((v) => Number.isInteger(v) && v >= 0 && v <= 65536);
     if (!ok) {
-      problems.push({ path: `${path}[${i}]`, message: `must be [start, end] with integers in 0..65535 (got ${show(r)})` });
+      problems.push({ path: `${path}[${i}]`, message: `must be [start, end] with integers from 0 to 65535 (the Java client also takes 65536) (got ${show(r)})` });
       return;
     }
     out.push([r[0], r[1]]);
