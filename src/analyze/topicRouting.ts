@@ -45,7 +45,11 @@ const MAX_TABLE_SLOTS = 1 << 16;
  * slots all fit in 65,536 entries. Only segments with a single owner occur in these selectors.
  */
 export class SlotTableLookup implements OwnerLookup {
-  private readonly table: Int32Array;
+  /**
+   * Owner index + 1 per slot (0: unowned), in the narrowest array that holds the consumer count:
+   * 64 KiB for up to 254 consumers, so that the tables of several topics stay in cache.
+   */
+  private readonly table: Uint8Array | Uint16Array | Int32Array;
   private readonly lo: number;
   private readonly v4: boolean;
   private readonly range: readonly [number, number];
@@ -53,15 +57,17 @@ export class SlotTableLookup implements OwnerLookup {
   constructor(
     private readonly selector: StickyKeyConsumerSelector,
     indexOf: (c: Consumer) => number,
+    consumers: number,
   ) {
     const [lo, hi] = selector.keyHashRange;
     this.lo = lo;
     this.v4 = selector.brokerVersion === '4.0';
     this.range = selector.keyHashRange;
-    this.table = new Int32Array(hi - lo + 1).fill(-1);
+    const size = hi - lo + 1;
+    this.table = consumers < 0xff ? new Uint8Array(size) : consumers < 0xffff ? new Uint16Array(size) : new Int32Array(size);
     for (const seg of selector.segments()) {
       if (seg.consumers.length > 1) throw new Error(`a ${selector.algorithm} selector has a shared segment [${seg.start}, ${seg.end}]; only the 3.0 ring shares points`);
-      if (seg.consumers.length === 1) this.table.fill(indexOf(seg.consumers[0]), seg.start - lo, seg.end - lo + 1);
+      if (seg.consumers.length === 1) this.table.fill(indexOf(seg.consumers[0]) + 1, seg.start - lo, seg.end - lo + 1);
     }
   }
 
@@ -72,7 +78,7 @@ export class SlotTableLookup implements OwnerLookup {
 
   ownerOf(murmur3Masked: number): number {
     const sticky = this.v4 ? reduceIntoRange(murmur3Masked, this.range) : murmur3Masked;
-    return this.table[this.selector.slotOf(sticky) - this.lo];
+    return this.table[this.selector.slotOf(sticky) - this.lo] - 1;
   }
 }
 
@@ -124,8 +130,8 @@ export class RingLookup implements OwnerLookup {
   }
 }
 
-export function ownerLookup(selector: StickyKeyConsumerSelector, indexOf: (c: Consumer) => number): OwnerLookup {
-  return SlotTableLookup.fits(selector) ? new SlotTableLookup(selector, indexOf) : new RingLookup(selector, indexOf);
+export function ownerLookup(selector: StickyKeyConsumerSelector, indexOf: (c: Consumer) => number, consumers: number): OwnerLookup {
+  return SlotTableLookup.fits(selector) ? new SlotTableLookup(selector, indexOf, consumers) : new RingLookup(selector, indexOf);
 }
 
 /**
@@ -209,7 +215,7 @@ export class TopicCounter {
         const selector = topic.selectorFor(this.partitions > 0 ? p : null);
         let lookup = built.get(selector);
         if (lookup === undefined) {
-          lookup = this.hasSubscription ? ownerLookup(selector, indexOf) : { ownerOf: () => -1 };
+          lookup = this.hasSubscription ? ownerLookup(selector, indexOf, this.consumers.length) : { ownerOf: () => -1 };
           built.set(selector, lookup);
           this.selectors.push(selector);
         }

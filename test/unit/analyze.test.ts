@@ -4,7 +4,7 @@ import { KeyAnalyzer, analyzeBytes, analyzeKeys, memorySource, toCsv, type Analy
 import { CsvKeyReader, JsonLinesKeyReader, LineKeyReader, parseColumn, type KeySink } from '../../src/analyze/readers';
 import { Utf8JavaHash } from '../../src/analyze/utf8JavaHash';
 import { stickyKeyHashFromMurmur3, countCongruent } from '../../src/analyze/topicRouting';
-import { HeavyKeys } from '../../src/analyze/heavyKeys';
+import { HeavyKeys, select } from '../../src/analyze/heavyKeys';
 import { bytesKey, stringKey, type MessageKey } from '../../src/engine/key';
 import { decodeUtf8, utf8 } from '../../src/engine/bytes';
 import { javaStringHashCode } from '../../src/engine/pulsar/javaStringHash';
@@ -596,6 +596,17 @@ describe('heaviest keys in bounded memory', () => {
           assert.deepEqual(listed.map((c) => c.count), sorted.slice(0, k), `seed ${seed}`);
         }
       }
+    }
+  });
+
+  test('the median of a purge: quickselect gives the k-th smallest, duplicates and all', () => {
+    const r = rng(8);
+    for (let t = 0; t < 2000; t++) {
+      const n = randInt(r, 1, 60);
+      const a = Float64Array.from({ length: n }, () => randInt(r, 1, r() < 0.5 ? 3 : 1000));
+      const sorted = Array.from(a).sort((x, y) => x - y);
+      const k = randInt(r, 0, n - 1);
+      assert.equal(select(a, n, k), sorted[k]);
     }
   });
 
