@@ -133,7 +133,9 @@ export class App {
     }
     if (this.problems.length) body.push(this.problemsBox());
     if (this.error) body.push(h('p', { class: 'error', role: 'alert' }, this.error));
+    const t0 = performance.now();
     const topology = this.models.topology();
+    performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
     if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
     let topic: TopicConfig | undefined;
     if (topics.length) {
@@ -295,7 +297,17 @@ export class App {
   // -------------------------------------------------------------------------------------------
 
   private renderView(topic: TopicConfig, kind: ViewKind): void {
+    // Timings for the benchmark (test/bench/panel.mjs): building the models with the engine, then
+    // the view. `performance.measure` entries, visible in the webview's developer tools too.
+    const t1 = performance.now();
     const v = this.models.view(topic.name);
+    if (kind === 'whatif') {
+      const ws = this.state.whatIf[topic.name];
+      this.models.whatIf(topic.name, ws ? ws.events.slice(0, ws.cursor) : []);
+    }
+    const t2 = performance.now();
+    performance.measure('keyRouting:viewModel', { start: t1, end: t2 });
+    queueMicrotask(() => performance.measure('keyRouting:render', { start: t2, end: performance.now() }));
     if (!v) {
       this.main.append(h('p', { class: 'error' }, `Topic ${topic.name} could not be modelled.`));
       return;

@@ -57,6 +57,7 @@ async function webviewBench(benchSettings) {
       const topic = settings.topics[0].name;
       const times = [];
       const frames = [];
+      const parts = { topology: [], viewModel: [], render: [] };
       let elements = 0;
       for (let run = 0; run < 6; run++) {
         const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -79,7 +80,18 @@ async function webviewBench(benchSettings) {
             const script = performance.now() - t0;
             const t1 = performance.now();
             await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-            return { script, frame: performance.now() - t1, elements: document.querySelectorAll('svg *').length, ready: window.__posted.some((m) => m.type === 'ready') };
+            const frame = performance.now() - t1;
+            // The first render after the state message builds the models; later ones (a resize) reuse them.
+            const last = (name) => performance.getEntriesByName(name, 'measure').find((e) => e.startTime >= t0)?.duration ?? NaN;
+            return {
+              script,
+              frame,
+              topology: last('keyRouting:topology'),
+              viewModel: last('keyRouting:viewModel'),
+              render: last('keyRouting:render'),
+              elements: document.querySelectorAll('svg *').length,
+              ready: window.__posted.some((m) => m.type === 'ready'),
+            };
           },
           { settings },
         );
@@ -88,9 +100,18 @@ async function webviewBench(benchSettings) {
         if (run === 0) continue;
         times.push(r.script);
         frames.push(r.frame);
+        for (const k of Object.keys(parts)) parts[k].push(r[k]);
         elements = r.elements;
       }
-      rows.push({ case: label, 'state -> rendered, script (ms)': med(times), 'next frame, layout + paint (ms)': med(frames), 'SVG elements': elements });
+      rows.push({
+        case: label,
+        'engine: settings -> topology (ms)': med(parts.topology),
+        'view model (ms)': med(parts.viewModel),
+        'DOM render (ms)': med(parts.render),
+        'state -> rendered, all script (ms)': med(times),
+        'next frame, layout + paint (ms)': med(frames),
+        'SVG elements': elements,
+      });
     }
   } finally {
     await browser.close();

@@ -104,34 +104,45 @@ export function binPoints(ring: RingModel, w: ZoomWindow, bins: number): PointBi
   const n = ring.points.length;
   if (n === 0 || bins <= 0) return out;
   const span = w.to - w.from + 1;
-  let i = 0;
-  while (i < n && ring.points[i] < w.from) i++;
+  // Points per owner in the current bin, in a flat array with the owners touched listed.
+  let owners = 0;
+  for (let i = 0; i < n; i++) if (ring.owner[i] >= owners) owners = ring.owner[i] + 1;
+  const counts = new Int32Array(owners);
+  const touched: number[] = [];
   let cur: PointBin | null = null;
-  let counts = new Map<number, number>();
   const close = (): void => {
     if (!cur) return;
-    let best = -1;
-    for (const [o, c] of counts) {
-      if (c > best) {
-        best = c;
-        cur.owner = o;
-      }
-    }
-    cur.mixed = counts.size > 1;
+    let best = touched[0];
+    for (const o of touched) if (counts[o] > counts[best]) best = o;
+    cur.owner = best;
+    cur.mixed = touched.length > 1;
     out.push(cur);
-    counts = new Map();
+    for (const o of touched) counts[o] = 0;
+    touched.length = 0;
     cur = null;
   };
+  let i = lowerBound(ring.points, w.from);
   for (; i < n && ring.points[i] <= w.to; i++) {
-    const b = Math.min(bins - 1, Math.floor(((ring.points[i] - w.from) / span) * bins));
+    const b = Math.min(bins - 1, Math.floor(((ring.points[i] - w.from) * bins) / span));
     if (!cur || cur.bin !== b) {
       close();
       cur = { bin: b, count: 0, owner: 0, mixed: false, first: i };
     }
     cur.count++;
     const o = ring.owner[i];
-    counts.set(o, (counts.get(o) ?? 0) + 1);
+    if (counts[o]++ === 0) touched.push(o);
   }
   close();
   return out;
+}
+
+function lowerBound(a: Float64Array, v: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
