@@ -1,10 +1,11 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { cli, configFile } from './cliRun';
+import { CLI, cli, configFile } from './cliRun';
 import { analyzeBytes, type AnalysisResult } from '../../src/analyze/index';
 import type { FromWorker } from '../../src/analyze/protocol';
 import { parseEvent } from '../../src/engine/events';
@@ -61,6 +62,27 @@ describe('key-routing analyze', () => {
     assert.equal(got.heavyKeys.method, 'misra-gries');
     // Five hot keys among 5,000 fit the summary: their counts are exact even in one pass.
     assert.deepEqual(got.heavyKeys.keys.slice(0, 5), lib.heavyKeys.keys.slice(0, 5));
+  });
+
+  test('stdin redirected from a file is read again for the exact pass', () => {
+    // More distinct keys than the summary holds, so that one pass alone would leave bounds.
+    const big = keysText(4, 30000);
+    const file = tempFile('keys.txt', big);
+    const fd = openSync(file, 'r');
+    try {
+      const r = spawnSync(process.execPath, [CLI, 'analyze', '--config', cfg], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      const got = JSON.parse(r.stdout) as AnalysisResult;
+      assert.equal(got.heavyKeys.method, 'misra-gries+exact-pass');
+      assert.ok(got.heavyKeys.exact && got.heavyKeys.complete);
+      assert.deepEqual(noTime(got), noTime(analyzeBytes(big, { settings: SETTINGS })));
+      // From a pipe the same input gets one pass: the counts it marks exact agree.
+      const piped = cli(['analyze', '--config', cfg], big).lines[0] as AnalysisResult;
+      assert.equal(piped.heavyKeys.method, 'misra-gries');
+      for (const k of piped.heavyKeys.keys.filter((x) => x.exact && x.key.startsWith('hot-'))) assert.equal(k.count, got.heavyKeys.keys.find((x) => x.key === k.key)?.count ?? -1);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   test('--then: figures after the events; a refused event is reported on stderr and in the output', () => {

@@ -1,0 +1,150 @@
+// The contenders of `npm run bench`: the engine (dist/engine.js) and the JavaScript libraries a
+// user would otherwise reach for, each wrapped as a loop over a key array so that every contender
+// gets its own monomorphic call site. `check(keys)` compares a contender with the engine on every
+// key before it is timed and throws on the first disagreement.
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+export const PARTITIONS = 12;
+
+export function loadContenders(root) {
+  const require = createRequire(join(root, 'package.json'));
+  const engine = require(join(root, 'dist/engine.js'));
+  // kafkajs 2.x: its DefaultPartitioner is `createDefaultPartitioner(murmur2)` in
+  // src/producer/partitioners/default; calling the factory gives the function the producer calls
+  // per message, `({ topic, partitionMetadata, message }) => partition`.
+  const kafkajsPartitioner = require('kafkajs/src/producer/partitioners/default')();
+  const kafkajsMurmur2 = require('kafkajs/src/producer/partitioners/default/murmur2');
+  const m2p = require('murmur2-partitioner');
+  const mm3 = require('murmurhash3js-revisited');
+  const partitionMetadata = Array.from({ length: PARTITIONS }, (_, i) => ({ partitionId: i, leader: 0 }));
+  const encoder = new TextEncoder();
+  // As a user imports them: plain functions (the CommonJS bundle exposes its exports as getters).
+  const { kafkaPartition, pulsarMurmur3Hash, stringKey } = engine;
+
+  // The Pulsar topic the full-route contender routes on: 8 partitions (JavaStringHash producer
+  // routing) and a 4.0 consistent-hashing Key_Shared subscription of 10 consumers.
+  const { settings } = engine.parseSettings({
+    'keyRouting.topics': [
+      {
+        name: 'persistent://public/default/bench',
+        system: 'pulsar',
+        partitions: 8,
+        brokerVersion: '4.0',
+        subscription: { consumers: Array.from({ length: 10 }, (_, i) => `consumer-${i}`) },
+      },
+    ],
+  });
+  const pulsarTopic = new engine.Topology(settings, []).topics[0];
+
+  const kafka = (name, run, one) => ({ name, family: 'kafka', run, one });
+  const murmur3 = (name, run, one) => ({ name, family: 'murmur3', run, one });
+
+  return {
+    engine,
+    contenders: [
+      kafka(
+        'engine kafkaPartition(string)',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += kafkaPartition(keys[i], PARTITIONS);
+          return acc;
+        },
+        (key) => kafkaPartition(key, PARTITIONS),
+      ),
+      kafka(
+        'kafkajs DefaultPartitioner',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += kafkajsPartitioner({ topic: 'bench', partitionMetadata, message: { key: keys[i] } });
+          return acc;
+        },
+        (key) => kafkajsPartitioner({ topic: 'bench', partitionMetadata, message: { key } }),
+      ),
+      kafka(
+        'kafkajs murmur2 only',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += (kafkajsMurmur2(keys[i]) & 0x7fffffff) % PARTITIONS;
+          return acc;
+        },
+        (key) => (kafkajsMurmur2(key) & 0x7fffffff) % PARTITIONS,
+      ),
+      kafka(
+        'murmur2-partitioner',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += m2p.partition(keys[i], PARTITIONS);
+          return acc;
+        },
+        (key) => m2p.partition(key, PARTITIONS),
+      ),
+      murmur3(
+        'engine pulsarMurmur3Hash(string)',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += pulsarMurmur3Hash(keys[i]);
+          return acc;
+        },
+        (key) => pulsarMurmur3Hash(key),
+      ),
+      murmur3(
+        'murmurhash3js-revisited (naive)',
+        (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += mm3.x86.hash32(encoder.encode(keys[i])) & 0x7fffffff;
+          return acc;
+        },
+        (key) => mm3.x86.hash32(encoder.encode(key)) & 0x7fffffff,
+      ),
+      {
+        name: 'engine Pulsar Key_Shared route',
+        family: 'route',
+        run: (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += pulsarTopic.route(stringKey(keys[i])).stickyKeyHash;
+          return acc;
+        },
+        one: (key) => pulsarTopic.route(stringKey(key)),
+      },
+    ],
+  };
+}
+
+/** The engine's answer per family, which every peer must give on every key. */
+export function referenceOf(engine, family) {
+  if (family === 'kafka') return (key) => engine.kafkaPartition(key, PARTITIONS);
+  if (family === 'murmur3') return (key) => engine.pulsarMurmur3Hash(key);
+  return null;
+}
+
+/**
+ * Checks a contender against independent answers on every key: peers against the engine, the
+ * engine's string paths against its byte paths on freshly encoded bytes (so the engine is not only
+ * compared with itself), and the full route against the selector's own lookup.
+ */
+export function check(engine, c, keys) {
+  const encoder = new TextEncoder();
+  if (c.family === 'route') {
+    for (let i = 0; i < keys.length; i++) {
+      const r = c.one(keys[i]);
+      const h = engine.murmur3(encoder.encode(keys[i])) & 0x7fffffff;
+      const sticky = (h % 65535) + 1; // 4.0 ring: reduced into [1, 65535]
+      if (r.stickyKeyHash !== sticky || r.consumer === null) {
+        throw new Error(`${c.name} disagrees on key #${i} ${JSON.stringify(keys[i])}: ${JSON.stringify(r)} (sticky key hash ${sticky})`);
+      }
+    }
+    return;
+  }
+  const ref =
+    c.name.startsWith('engine')
+      ? c.family === 'kafka'
+        ? (key) => (engine.murmur2(encoder.encode(key)) & 0x7fffffff) % PARTITIONS
+        : (key) => engine.murmur3(encoder.encode(key)) & 0x7fffffff
+      : referenceOf(engine, c.family);
+  for (let i = 0; i < keys.length; i++) {
+    const want = ref(keys[i]);
+    const got = c.one(keys[i]);
+    if (got !== want) throw new Error(`${c.name} disagrees with the engine on key #${i} ${JSON.stringify(keys[i])}: ${got} vs ${want}`);
+  }
+}

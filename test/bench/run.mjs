@@ -1,0 +1,198 @@
+// `npm run bench` (after `node esbuild.js`): the engine against the JavaScript libraries a user
+// would otherwise reach for, in one run, on fixed key sets (test/bench/keys.ts, seeded: short
+// `user-123456`, 36-char UUIDs, 200-byte keys, 10% non-ASCII; 1,000,000 keys each):
+//
+//   Kafka, string key -> partition: engine kafkaPartition, kafkajs 2.x DefaultPartitioner (and its
+//     murmur2 alone), murmur2-partitioner
+//   Pulsar, string key -> Murmur3_32 hash: engine pulsarMurmur3Hash, murmurhash3js-revisited called
+//     naively (x86.hash32 on fresh UTF-8 bytes per key)
+//   The engine's full Pulsar Key_Shared route (no peer)
+//
+// Every contender is checked against the engine on every key before it is timed (a disagreement
+// ends the run with exit 1). Timing: a warm-up run, then the best of several runs (wall clock; the
+// process CPU time is kept too, since a loaded machine inflates wall time). Then the end-to-end
+// `key-routing analyze` on a generated 1,000,000-line file with three topics (and a 10,000,000-line
+// one to show that memory stays flat), and the panel bench (test/bench/panel.mjs) where present.
+// Prints tables and writes the figures to test-artifacts/bench.json. Asserts no timing.
+//
+//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-big] [--no-panel]
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { check, loadContenders } from './contenders.mjs';
+import { runAnalyze, writeConfig, writeKeyFile } from './analyzeBench.mjs';
+
+const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const require = createRequire(import.meta.url);
+const argv = process.argv.slice(2);
+const opt = (name, dflt) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : dflt);
+const KEYS = opt('--keys', 1_000_000);
+const RUNS = opt('--runs', 5);
+const ONLY_SETS = argv.includes('--sets') ? argv[argv.indexOf('--sets') + 1].split(',') : null;
+/** A contender whose warm-up says a full run would take longer than this is timed on fewer keys. */
+const RUN_BUDGET_MS = 4000;
+
+if (!existsSync(join(root, 'dist/engine.js')) || !existsSync(join(root, 'dist/cli.js'))) {
+  console.error('dist/engine.js or dist/cli.js is missing: run `node esbuild.js` first (npm run bench does).');
+  process.exit(1);
+}
+
+const tmp = mkdtempSync(join(tmpdir(), 'key-routing-bench-'));
+try {
+  await main();
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+async function main() {
+  await build({ entryPoints: [join(root, 'test/bench/keys.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: join(tmp, 'keys.cjs'), logLevel: 'warning' });
+  const { keySet, KEY_SET_NAMES } = require(join(tmp, 'keys.cjs'));
+  const { engine, contenders } = loadContenders(root);
+  const machine = { node: process.version, cpu: cpus()[0]?.model ?? '?', cores: cpus().length, loadAverage: loadavg().map((x) => +x.toFixed(2)) };
+  console.log(`Node ${machine.node}, ${machine.cores} x ${machine.cpu}, load average ${machine.loadAverage.join(' ')}`);
+  console.log(`${KEYS.toLocaleString('en')} keys per set; best of ${RUNS} runs after a warm-up\n`);
+
+  const rows = [];
+  const sets = {};
+  for (const name of KEY_SET_NAMES) {
+    if (ONLY_SETS && !ONLY_SETS.includes(name)) continue;
+    const set = keySet(name, KEYS);
+    sets[name] = set.description;
+    process.stdout.write(`${name}: checking every key`);
+    for (const c of contenders) {
+      check(engine, c, set.keys);
+      process.stdout.write('.');
+    }
+    process.stdout.write(' timing');
+    for (const c of contenders) {
+      rows.push({ keySet: name, contender: c.name, family: c.family, ...time(c, set.keys) });
+      process.stdout.write('.');
+    }
+    process.stdout.write('\n');
+  }
+  for (const r of rows) {
+    const eng = rows.find((x) => x.keySet === r.keySet && x.family === r.family && x.contender.startsWith('engine'));
+    r.engineSpeedup = r.family !== 'route' && eng && eng !== r ? +(r.nsPerKey / eng.nsPerKey).toFixed(1) : null;
+    r.engineSpeedupCpu = r.family !== 'route' && eng && eng !== r ? +(r.cpuNsPerKey / eng.cpuNsPerKey).toFixed(1) : null;
+  }
+  printHashTable(rows);
+
+  // End-to-end analyse.
+  const analyze = [];
+  const config = writeConfig(tmp);
+  const mixed = keySet('nonAscii10', Math.min(KEYS, 1_000_000)).keys;
+  const sizes = [1_000_000, ...(argv.includes('--no-big') ? [] : [10_000_000])];
+  for (const lines of sizes) {
+    const file = join(tmp, `keys-${lines}.txt`);
+    process.stdout.write(`\nanalyze: writing ${lines.toLocaleString('en')} lines...`);
+    await writeKeyFile(file, mixed, lines);
+    process.stdout.write(' running');
+    const best = [];
+    for (let i = 0; i < (lines > 1_000_000 ? 1 : 3); i++) {
+      best.push(await runAnalyze(root, config, file));
+      process.stdout.write('.');
+    }
+    rmSync(file, { force: true });
+    const r = best.sort((a, b) => a.wallMs - b.wallMs)[0];
+    if (r.result.input.keys !== lines) throw new Error(`analyze counted ${r.result.input.keys} keys, expected ${lines}`);
+    analyze.push({
+      lines,
+      topics: r.result.topics.map((t) => t.topic),
+      wallMs: Math.round(r.wallMs),
+      analyserMs: r.result.elapsedMs,
+      keysPerSecond: Math.round(lines / (r.wallMs / 1000)),
+      maxRssMB: r.maxRssKb === null ? null : +(r.maxRssKb / 1024).toFixed(1),
+      heavyKeys: r.result.heavyKeys.keys.slice(0, 3).map((k) => `${k.key}: ${k.count}${k.exact ? '' : '+'}`),
+      heavyKeysMethod: r.result.heavyKeys.method,
+    });
+  }
+  console.log('\n');
+  printAnalyzeTable(analyze);
+
+  const targets = targetsOf(rows);
+  console.log('\nTargets');
+  for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
+
+  const out = { date: new Date().toISOString(), machine, keysPerSet: KEYS, runs: RUNS, keySets: sets, hashes: rows, analyze, targets };
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  writeFileSync(join(root, 'test-artifacts/bench.json'), JSON.stringify(out, null, 2) + '\n');
+  console.log('\nwritten: test-artifacts/bench.json');
+
+  if (!argv.includes('--no-panel') && existsSync(join(root, 'test/bench/panel.mjs'))) {
+    console.log('\n== routing panel (test/bench/panel.mjs)');
+    spawnSync(process.execPath, [join(root, 'test/bench/panel.mjs')], { stdio: 'inherit', cwd: root });
+  }
+}
+
+/** Warm-up, then the best of RUNS runs; slow contenders are timed on the first 100,000 keys. */
+function time(c, keys) {
+  const sample = keys.slice(0, Math.min(keys.length, 100_000));
+  const t = process.hrtime.bigint();
+  c.run(sample);
+  const warmNs = Number(process.hrtime.bigint() - t) / sample.length;
+  const timed = warmNs * keys.length > RUN_BUDGET_MS * 1e6 ? sample : keys;
+  let best = Infinity;
+  let bestCpu = Infinity;
+  let sink = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const cpu0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    sink += c.run(timed);
+    const ns = Number(process.hrtime.bigint() - t0);
+    const cpu = process.cpuUsage(cpu0);
+    best = Math.min(best, ns / timed.length);
+    bestCpu = Math.min(bestCpu, ((cpu.user + cpu.system) * 1000) / timed.length);
+  }
+  if (!Number.isFinite(sink)) throw new Error('unreachable');
+  return { nsPerKey: +best.toFixed(1), cpuNsPerKey: +bestCpu.toFixed(1), timedKeys: timed.length };
+}
+
+function pad(s, n, right = false) {
+  s = String(s);
+  return right ? s.padStart(n) : s.padEnd(n);
+}
+
+function printHashTable(rows) {
+  console.log('\nString key -> partition / hash (ns per key, best run; "engine x" = how many times faster the engine is)');
+  const head = `${pad('key set', 11)} ${pad('contender', 34)} ${pad('ns/key', 9, true)} ${pad('engine x', 9, true)} ${pad('cpu ns', 9, true)} ${pad('cpu x', 7, true)}  timed on`;
+  console.log(head);
+  console.log('-'.repeat(head.length + 4));
+  for (const r of rows) {
+    console.log(
+      `${pad(r.keySet, 11)} ${pad(r.contender, 34)} ${pad(r.nsPerKey.toFixed(1), 9, true)} ${pad(r.engineSpeedup === null ? '' : r.engineSpeedup.toFixed(1) + 'x', 9, true)} ${pad(r.cpuNsPerKey.toFixed(1), 9, true)} ${pad(r.engineSpeedupCpu === null ? '' : r.engineSpeedupCpu.toFixed(1) + 'x', 7, true)}  ${r.timedKeys.toLocaleString('en')}`,
+    );
+  }
+}
+
+function printAnalyzeTable(rows) {
+  console.log('key-routing analyze --input FILE (3 topics: Kafka 12 partitions; Pulsar 4.0 consistent hashing, 8 partitions x 10 consumers; Pulsar 3.0 auto-split, 4 partitions x 10 consumers)');
+  const head = `${pad('lines', 12, true)} ${pad('wall ms', 9, true)} ${pad('keys/s', 11, true)} ${pad('max RSS MB', 11, true)}  heaviest keys (${rows[0]?.heavyKeysMethod ?? ''})`;
+  console.log(head);
+  console.log('-'.repeat(head.length + 10));
+  for (const r of rows) {
+    console.log(`${pad(r.lines.toLocaleString('en'), 12, true)} ${pad(r.wallMs, 9, true)} ${pad(r.keysPerSecond.toLocaleString('en'), 11, true)} ${pad(r.maxRssMB ?? '?', 11, true)}  ${r.heavyKeys.join(', ')}`);
+  }
+}
+
+function targetsOf(rows) {
+  const peers = rows.filter((r) => r.engineSpeedup !== null);
+  const behind = peers.filter((r) => r.engineSpeedup <= 1);
+  const kafkajs = rows.filter((r) => r.contender === 'kafkajs DefaultPartitioner');
+  const minKafkajs = Math.min(...kafkajs.map((r) => r.engineSpeedup));
+  return [
+    {
+      target: 'engine ahead of every JS peer on every key set',
+      met: behind.length === 0,
+      value: behind.length === 0 ? `yes (smallest lead ${Math.min(...peers.map((r) => r.engineSpeedup))}x)` : behind.map((r) => `${r.contender} on ${r.keySet}: ${r.engineSpeedup}x`).join('; '),
+    },
+    {
+      target: 'at least 50x faster than kafkajs DefaultPartitioner on strings',
+      met: minKafkajs >= 50,
+      value: kafkajs.map((r) => `${r.keySet} ${r.engineSpeedup}x`).join(', '),
+    },
+  ];
+}
