@@ -275,6 +275,22 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     const live = await frame().locator('#live').textContent();
     const first = topology().topic(PAYMENTS).subscription.selector.segments()[0];
     if (!live.includes(`${first.start}–${first.end}`) || !live.includes(first.consumers[0].id)) throw new Error(`the live region reads ${JSON.stringify(live)}`);
+    // "+" zooms in around the cursor: the axis now says how much of the space is shown.
+    await page.keyboard.press('+');
+    await frame().locator('.chart[data-chart="ranges"] .zoom-note').waitFor();
+    await frame().locator('.chart[data-chart="ranges"]').focus();
+    await page.keyboard.press('0');
+    await frame().locator('.chart[data-chart="ranges"] .zoom-note').waitFor({ state: 'detached' });
+    // Hovering the key's segment lists its consumer, range and share.
+    const r = route(PAYMENTS, KEY);
+    const markerLine = frame().locator(`[data-chart="ranges"] .key-marker[data-key="${KEY}"] line`);
+    const box = await markerLine.boundingBox();
+    await page.mouse.move(box.x + 1, box.y + box.height - 6);
+    const tip = frame().locator('#tooltip:not([hidden])');
+    await tip.waitFor();
+    const tipText = await tip.innerText();
+    if (!tipText.includes(r.consumer) || !tipText.includes(`${r.range[0]}–${r.range[1]}`) || !/% of key hashes/.test(tipText)) throw new Error(`the tooltip reads ${JSON.stringify(tipText)}`);
+    await page.mouse.move(5, 5);
   });
 
   await scenario('panel: a window reload restores the panel with its topic, view and keys (serializer + getState)', async () => {
