@@ -6,6 +6,17 @@
  * Host -> worker: `start` once (or the same object as `workerData`), then `cancel` at any time.
  * Worker -> host: `progress` and `partial` while it runs, then exactly one `done` or `error`.
  * A cancelled run ends with `done` and `result.status === 'cancelled'` (the figures so far).
+ *
+ * A web worker for VS Code for the Web is this loop over a `Blob` (the file the user picked, or
+ * the editor's text as `new Blob([text])`):
+ *
+ *   let run: { cancel(): void } | undefined;
+ *   self.onmessage = (e) => {
+ *     const m = e.data;
+ *     if (!isToWorker(m)) return;
+ *     if (m.type === 'cancel') run?.cancel();
+ *     else run = runForWorker(m, blobSource(m.blob!), (out) => self.postMessage(out));
+ *   };
  */
 import { AnalyzeInputError, type AnalyzeOptions } from './analyzer';
 import type { AnalysisResult } from './figures';
