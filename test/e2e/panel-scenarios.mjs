@@ -20,7 +20,20 @@ const MORE_KEYS = ['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6', '
 
 export async function panelScenarios({ page, workspace, artifacts, scenario }) {
   const settingsFile = join(workspace, '.vscode/settings.json');
-  const readSettings = () => JSON.parse(readFileSync(settingsFile, 'utf8'));
+  // VS Code may be writing the file (after "Apply"): a read that does not parse is retried.
+  const readSettings = () => {
+    for (let i = 0; ; i++) {
+      try {
+        return JSON.parse(readFileSync(settingsFile, 'utf8'));
+      } catch (e) {
+        if (i >= 20) throw e;
+        const until = Date.now() + 100;
+        while (Date.now() < until) {
+          /* a short synchronous wait: the callers are synchronous */
+        }
+      }
+    }
+  };
   const topology = () => {
     const e = engine();
     const { settings, problems } = e.parseSettings(readSettings());
@@ -229,8 +242,20 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     await dialog.waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(artifacts, `panel-${String(++shots).padStart(2, '0')}-apply-confirm.png`) });
     await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
-    for (let i = 0; i < 50 && readFileSync(settingsFile, 'utf8') === before; i++) await sleep(200);
-    const topics = readSettings()['keyRouting.topics'];
+    // VS Code writes the file in place: wait until it changed and parses.
+    let settings;
+    for (let i = 0; i < 50 && !settings; i++) {
+      await sleep(200);
+      const text = readFileSync(settingsFile, 'utf8');
+      if (text === before) continue;
+      try {
+        settings = JSON.parse(text);
+      } catch {
+        /* mid-write */
+      }
+    }
+    if (!settings) throw new Error('the settings file did not change');
+    const topics = settings['keyRouting.topics'];
     const payments = topics.find((t) => t.name === PAYMENTS);
     const names = payments.subscription.consumers.map((c) => c.name);
     if (JSON.stringify(names) !== JSON.stringify(['C1', 'C2', 'C3', 'C4', 'C5'])) throw new Error(`the settings now list ${JSON.stringify(names)}`);

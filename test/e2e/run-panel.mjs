@@ -47,6 +47,14 @@ try {
   browser = await launchChromium(join(base, 'chromium'), { viewport: { width: 1400, height: 1000 } });
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   page.setDefaultTimeout(20_000);
+  // CSP refusals anywhere (the panel's frames included) are printed: the panel should cause none.
+  const refusals = [];
+  browser.context.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) refusals.push(m.text().slice(0, 300));
+  });
+  process.on('exit', () => {
+    if (refusals.length) console.log(`[panel] ${refusals.length} CSP refusals in the browser console:\n  ${[...new Set(refusals)].slice(0, 10).join('\n  ')}`);
+  });
   await page.goto(workbenchUrl(server.url, workspace), { timeout: 60_000 });
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'keys.txt' }).waitFor({ timeout: 60_000 });
