@@ -152,7 +152,7 @@ describe('key-routing analyze', () => {
 describe('the analysis worker thread (dist/analyzeWorker.js)', () => {
   const WORKER = resolve(__dirname, '../../analyzeWorker.js');
 
-  function run(start: object, onMessage?: (m: FromWorker, w: Worker) => void): Promise<FromWorker[]> {
+  function run(start: object, onMessage?: (m: FromWorker, w: Worker) => void, onCreate?: (w: Worker) => void): Promise<FromWorker[]> {
     return new Promise((resolvePromise, reject) => {
       const w = new Worker(WORKER, { workerData: start });
       const seen: FromWorker[] = [];
@@ -160,7 +160,8 @@ describe('the analysis worker thread (dist/analyzeWorker.js)', () => {
         seen.push(m);
         onMessage?.(m, w);
       });
-      w.on('error', reject);
+      onCreate?.(w);
+    w.on('error', reject);
       w.on('exit', () => resolvePromise(seen));
     });
   }
@@ -179,13 +180,8 @@ describe('the analysis worker thread (dist/analyzeWorker.js)', () => {
 
   test('a cancel message ends the run with the figures so far', async () => {
     const file = tempFile('big.txt', keysText(3, 1_000_000));
-    let sent = false;
-    const seen = await run({ type: 'start', path: file, options: { settings: SETTINGS }, progressIntervalMs: 0 }, (m, w) => {
-      if (m.type === 'progress' && !sent) {
-        sent = true;
-        w.postMessage({ type: 'cancel' });
-      }
-    });
+    // Posted at once: the worker sees it at its first wait for the file, long before the end.
+    const seen = await run({ type: 'start', path: file, options: { settings: SETTINGS } }, undefined, (w) => w.postMessage({ type: 'cancel' }));
     const done = seen.find((m) => m.type === 'done') as { result: AnalysisResult } | undefined;
     assert.ok(done, JSON.stringify(seen.map((m) => m.type)));
     assert.equal(done.result.status, 'cancelled');
