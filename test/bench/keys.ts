@@ -36,14 +36,15 @@ const HEX = '0123456789abcdef';
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
- * The keys as a reader of a file or a socket gets them: each line decoded from UTF-8 on its own,
- * which gives a flat string (one-byte where the key is Latin-1). Keys built by concatenation would
- * be V8 "cons" strings that the first contender to read them flattens for all the others, and keys
- * cut from one big string would be "sliced" strings (of a two-byte parent, for the non-ASCII set):
- * neither is what a client library is handed, and both would skew the comparison.
+ * The keys as a client library is handed them (decoded from a file, a socket or JSON): flat
+ * strings, one-byte where the key is Latin-1. Keys built by concatenation would be V8 "cons" strings
+ * that the first contender to read them flattens for all the others, and keys cut from one big
+ * string would be "sliced" strings (of a two-byte parent, for the non-ASCII set): neither is what a
+ * client library gets, and both would skew the comparison. JSON.parse makes flat strings natively
+ * and fast.
  */
 function asRead(keys: string[]): string[] {
-  return linesOf(new TextEncoder().encode(keys.join('\n') + '\n'), keys.length);
+  return JSON.parse(JSON.stringify(keys)) as string[];
 }
 
 /** `user-123456`: the short keys most topics are keyed by (11 bytes). */
@@ -55,9 +56,7 @@ function shortKeys(r: () => number, n: number): string[] {
 
 /** Version-4-shaped UUIDs, 36 characters. */
 function uuidKeys(r: () => number, n: number): string[] {
-  const bytes = new Uint8Array(n * 37);
-  let o = 0;
-  for (let i = 0; i < n; i++) {
+  return asciiKeys(n, 36, (bytes, o) => {
     // Six hex digits per PRNG draw.
     let x = 0;
     let left = 0;
@@ -77,16 +76,13 @@ function uuidKeys(r: () => number, n: number): string[] {
       else if (j === 19) bytes[o++] = HEX.charCodeAt(8 + (d & 3)); // variant 10xx
       else bytes[o++] = HEX.charCodeAt(d);
     }
-    bytes[o++] = 10;
-  }
-  return linesOf(bytes, n);
+    return o;
+  });
 }
 
 /** 200-byte ASCII keys (composite keys, paths, serialized ids). */
 function bytes200Keys(r: () => number, n: number): string[] {
-  const bytes = new Uint8Array(n * 201);
-  let o = 0;
-  for (let i = 0; i < n; i++) {
+  return asciiKeys(n, 200, (bytes, o) => {
     // Four characters per PRNG draw keeps generation quick; the keys still differ everywhere.
     for (let j = 0; j < 200; j += 4) {
       const x = Math.floor(r() * 16777216);
@@ -95,22 +91,26 @@ function bytes200Keys(r: () => number, n: number): string[] {
       bytes[o++] = ALNUM.charCodeAt((x >>> 12) & 63);
       bytes[o++] = ALNUM.charCodeAt((x >>> 18) & 63);
     }
-    bytes[o++] = 10;
-  }
-  return linesOf(bytes, n);
+    return o;
+  });
 }
 
-/** The first n newline-terminated lines of UTF-8 text, each decoded on its own. */
-function linesOf(bytes: Uint8Array, n: number): string[] {
-  const decoder = new TextDecoder();
-  const keys = new Array<string>(n);
-  let start = 0;
+/**
+ * Keys written as ASCII bytes by `write(bytes, offset, i)` (returning the next offset; no quote or
+ * backslash), parsed as one JSON array so that each comes out a flat string.
+ */
+function asciiKeys(n: number, maxLen: number, write: (bytes: Uint8Array, o: number, i: number) => number): string[] {
+  const bytes = new Uint8Array(n * (maxLen + 3) + 2);
+  let o = 0;
+  bytes[o++] = 0x5b; // [
   for (let i = 0; i < n; i++) {
-    const end = bytes.indexOf(10, start);
-    keys[i] = decoder.decode(bytes.subarray(start, end));
-    start = end + 1;
+    if (i > 0) bytes[o++] = 0x2c; // ,
+    bytes[o++] = 0x22; // "
+    o = write(bytes, o, i);
+    bytes[o++] = 0x22;
   }
-  return keys;
+  bytes[o++] = 0x5d; // ]
+  return JSON.parse(new TextDecoder().decode(bytes.subarray(0, o))) as string[];
 }
 
 /** Words that take 2-, 3- and 4-byte UTF-8 sequences (the last ones astral: surrogate pairs). */
