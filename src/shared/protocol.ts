@@ -14,6 +14,9 @@
  *
  * No `vscode` and no DOM here: both sides import this file.
  */
+import type { AnalysisResult } from '../analyze/figures';
+import type { AnalyzeProgress } from '../analyze/run';
+import type { TopologyEvent } from '../engine/events';
 import type { Settings } from '../engine/settings';
 
 // ---------------------------------------------------------------------------------------------
@@ -47,7 +50,7 @@ export interface Focus {
 // Host -> webview
 
 /** The message types, host to webview. */
-export const TO_WEBVIEW_TYPES = ['state', 'showKeys', 'applyResult'] as const;
+export const TO_WEBVIEW_TYPES = ['state', 'showKeys', 'applyResult', 'analysis', 'exportResult'] as const;
 
 /** The answer to `ready`, and sent again whenever the settings change. */
 export interface StateMessage {
@@ -82,13 +85,51 @@ export interface ApplyResultMessage {
   message: string;
 }
 
-export type ToWebviewMessage = StateMessage | ShowKeysMessage | ApplyResultMessage;
+/**
+ * One run of "Analyze Keys" as the panel shows it: sent when it starts, with partial figures while
+ * it runs, and once more when it ends. A what-if run re-analyses a base run's input for one topic
+ * under the what-if steps (`whatIf`).
+ */
+export interface AnalysisRunInfo {
+  id: number;
+  /** What was analysed, for people: "keys.txt", "lines 3-40 of keys.txt". */
+  source: string;
+  /** How the keys were read, for people: "one key per line (text)". */
+  inputLabel: string;
+  /** Where it runs: "a worker thread", or "the extension host, in slices". */
+  where: string;
+  status: 'running' | 'complete' | 'cancelled' | 'failed';
+  progress?: AnalyzeProgress;
+  /** The figures so far while running (result.status 'partial'), the final ones after. */
+  result?: AnalysisResult;
+  error?: string;
+  whatIf?: { baseId: number; topic: string; events: TopologyEvent[]; requestId?: number };
+}
+
+export interface AnalysisMessage {
+  type: 'analysis';
+  run: AnalysisRunInfo;
+  /** A run the user just started: show the Analysis view. */
+  reveal?: boolean;
+}
+
+export type ExportOutcome = 'saved' | 'cancelled' | 'failed';
+
+/** The reply to `exportAnalysis`. */
+export interface ExportResultMessage {
+  type: 'exportResult';
+  requestId: number;
+  outcome: ExportOutcome;
+  message: string;
+}
+
+export type ToWebviewMessage = StateMessage | ShowKeysMessage | ApplyResultMessage | AnalysisMessage | ExportResultMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Webview -> host
 
 /** The message types, webview to host. */
-export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'webviewError'] as const;
+export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'webviewError', 'exportAnalysis', 'analyzeWhatIf', 'cancelAnalysis'] as const;
 
 /** The webview's script runs and listens: the host may post now. */
 export interface ReadyMessage {
@@ -116,7 +157,34 @@ export interface WebviewErrorMessage {
   message: string;
 }
 
-export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | WebviewErrorMessage;
+/** Save an analysis's figures as CSV or JSON: the host asks where (a save dialog) and writes the file. */
+export interface ExportAnalysisMessage {
+  type: 'exportAnalysis';
+  requestId: number;
+  runId: number;
+  format: 'csv' | 'json';
+}
+
+/**
+ * Analyse a run's input again for one topic under the what-if steps (the What-if view's applied
+ * steps). The host answers with `analysis` messages whose `run.whatIf.requestId` is this one.
+ */
+export interface AnalyzeWhatIfMessage {
+  type: 'analyzeWhatIf';
+  requestId: number;
+  /** The base run whose input is analysed again. */
+  runId: number;
+  topic: string;
+  events: TopologyEvent[];
+}
+
+/** Stop a running analysis (as the progress notification's Cancel does). */
+export interface CancelAnalysisMessage {
+  type: 'cancelAnalysis';
+  runId: number;
+}
+
+export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what the webview sends
@@ -141,6 +209,8 @@ export const LIMITS = {
   /** STICKY range bounds as the settings accept them. */
   rangeMax: 65536,
   requestId: 0x7fffffff,
+  /** What-if steps sent for an analysis (the panel keeps at most 100). */
+  whatIfSteps: 100,
 } as const;
 
 /** Why a message was refused; `path` names the offending field. */
@@ -194,6 +264,19 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
         return { type: 'webviewError', message: str(field(msg, 'message'), 'message.message', 0, LIMITS.errorMessage) };
       case 'applyToSettings':
         return parseApply(msg);
+      case 'exportAnalysis':
+        onlyKeys(msg, 'message', ['type', 'requestId', 'runId', 'format']);
+        return {
+          type: 'exportAnalysis',
+          requestId: int(field(msg, 'requestId'), 'message.requestId', 0, LIMITS.requestId),
+          runId: int(field(msg, 'runId'), 'message.runId', 0, LIMITS.requestId),
+          format: oneOf(field(msg, 'format'), 'message.format', ['csv', 'json'] as const),
+        };
+      case 'analyzeWhatIf':
+        return parseAnalyzeWhatIf(msg);
+      case 'cancelAnalysis':
+        onlyKeys(msg, 'message', ['type', 'runId']);
+        return { type: 'cancelAnalysis', runId: int(field(msg, 'runId'), 'message.runId', 0, LIMITS.requestId) };
       default:
         return refuse('message.type', typeof type === 'string' ? `unknown message type ${JSON.stringify(type.slice(0, 40))}` : 'must be a string');
     }
@@ -241,6 +324,61 @@ function parseConsumer(raw: unknown, path: string): ConsumerSetting {
     });
   }
   return out;
+}
+
+function parseAnalyzeWhatIf(msg: Record<string, unknown>): AnalyzeWhatIfMessage {
+  onlyKeys(msg, 'message', ['type', 'requestId', 'runId', 'topic', 'events']);
+  const events = array(field(msg, 'events'), 'message.events', LIMITS.whatIfSteps);
+  if (events.length === 0) refuse('message.events', 'must hold at least one step');
+  return {
+    type: 'analyzeWhatIf',
+    requestId: int(field(msg, 'requestId'), 'message.requestId', 0, LIMITS.requestId),
+    runId: int(field(msg, 'runId'), 'message.runId', 0, LIMITS.requestId),
+    topic: str(field(msg, 'topic'), 'message.topic', 1, LIMITS.topicName),
+    events: events.map((e, i) => parseEventValue(e, `message.events[${i}]`)),
+  };
+}
+
+/** A what-if step as the panel keeps it (engine/events.ts): connect, disconnect or partitions. */
+function parseEventValue(raw: unknown, path: string): TopologyEvent {
+  const e = record(raw, path);
+  const kind = field(e, 'kind');
+  switch (kind) {
+    case 'connect': {
+      onlyKeys(e, path, ['kind', 'name', 'ranges']);
+      const name = str(field(e, 'name'), `${path}.name`, 1, LIMITS.consumerName);
+      const ranges = field(e, 'ranges');
+      return ranges === undefined ? { kind: 'connect', name } : { kind: 'connect', name, ranges: parseRangeList(ranges, `${path}.ranges`) };
+    }
+    case 'disconnect':
+      onlyKeys(e, path, ['kind', 'id']);
+      return { kind: 'disconnect', id: str(field(e, 'id'), `${path}.id`, 1, LIMITS.consumerName) };
+    case 'partitions':
+      onlyKeys(e, path, ['kind', 'count']);
+      return { kind: 'partitions', count: int(field(e, 'count'), `${path}.count`, 0, LIMITS.partitions) };
+    default:
+      return refuse(`${path}.kind`, 'must be "connect", "disconnect" or "partitions"');
+  }
+}
+
+/** Inclusive STICKY ranges, `[[start, end], ...]`, each within the settings' bounds. */
+function parseRangeList(raw: unknown, path: string): Array<[number, number]> {
+  const list = array(raw, path, LIMITS.rangesPerConsumer);
+  if (list.length === 0) refuse(path, 'must not be empty (omit it instead)');
+  return list.map((r, i) => {
+    const rp = `${path}[${i}]`;
+    const pair = array(r, rp, 2);
+    if (pair.length !== 2) refuse(rp, 'must be [start, end]');
+    const start = int(pair[0], `${rp}[0]`, 0, LIMITS.rangeMax);
+    const end = int(pair[1], `${rp}[1]`, 0, LIMITS.rangeMax);
+    if (start > end) refuse(rp, `start ${start} is greater than end ${end}`);
+    return [start, end];
+  });
+}
+
+function oneOf<T extends string>(v: unknown, path: string, allowed: readonly T[]): T {
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) refuse(path, `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+  return v as T;
 }
 
 /**
