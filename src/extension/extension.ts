@@ -5,7 +5,11 @@
  */
 import * as vscode from 'vscode';
 import { stringKey } from '../engine/key';
+import { HostBackend, type AnalysisBackend } from './analysis/backend';
+import { exportAnalysis, type ExportOutcomeInfo } from './analysis/exportAnalysis';
+import { AnalysisService, type RunningAnalysis } from './analysis/service';
 import { addTopic } from './commands/addTopic';
+import { analyzeKeys } from './commands/analyzeKeys';
 import { openPanel } from './commands/openPanel';
 import { RoutingPanel, RoutingPanelSerializer } from './panel/routingPanel';
 import { routeKey } from './commands/routeKey';
@@ -25,6 +29,30 @@ export interface KeyRoutingApi {
   route(keys: string[]): KeyRoutes[];
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
+  /** Analyze Keys, for the extension-host tests. */
+  readonly analysis: {
+    /** The run in progress; its `cancel()` is what the progress notification's Cancel does. */
+    readonly running: RunningAnalysis | undefined;
+    /** The last status of a run the routing panel received. */
+    panelStatus(runId: number): string | undefined;
+    /** Exports a run's figures to `uri` (the panel asks for the file in a save dialog). */
+    exportTo(runId: number, format: 'csv' | 'json', uri: vscode.Uri): Promise<ExportOutcomeInfo>;
+  };
+}
+
+/**
+ * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; the web
+ * bundle (KEY_ROUTING_WEB is "1" there) analyses on the extension host in slices. The Node branch
+ * is dropped from the web bundle at build time, and loaded only on the first analysis.
+ */
+function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
+  if (process.env.KEY_ROUTING_WEB === '1') {
+    return new HostBackend();
+  } else {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { NodeBackend } = require('./analysis/nodeBackend') as typeof import('./analysis/nodeBackend');
+    return new NodeBackend(vscode.Uri.joinPath(extensionUri, 'dist', 'analyzeWorker.js').fsPath);
+  }
 }
 
 export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
@@ -32,6 +60,10 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
   const config = new RoutingConfig(output);
   const results = new LastRoute(config);
   const s: Services = { config, output, results };
+  const analysis = new AnalysisService(config, output, () => analysisBackend(context.extensionUri), () => ({
+    show: (run, reveal) => (reveal ? RoutingPanel.createOrShow(context.extensionUri, s, {}) : RoutingPanel.currentPanel)?.showAnalysis(run, reveal) ?? false,
+  }));
+  s.analysis = analysis;
   const status = new RouteStatusBar(config);
   context.subscriptions.push(
     output,
@@ -44,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     vscode.commands.registerCommand('keyRouting.openPanel', (arg?: unknown) => openPanel(context.extensionUri, s, arg)),
     vscode.window.registerWebviewPanelSerializer(RoutingPanel.viewType, new RoutingPanelSerializer(context.extensionUri, s)),
     vscode.commands.registerCommand('keyRouting.addTopic', (arg?: unknown) => addTopic(s, arg)),
+    analysis,
+    vscode.commands.registerCommand('keyRouting.analyzeKeys', (arg?: unknown, second?: unknown) => analyzeKeys(s, analysis, arg, second)),
   );
   return {
     get model() {
@@ -53,6 +87,16 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     route: (keys) => routeKeys(config.model, keys.map((k) => ({ label: k, key: stringKey(k) }))),
     get statusBarText() {
       return status.visibleText;
+    },
+    analysis: {
+      get running() {
+        return analysis.running;
+      },
+      panelStatus: (runId) => analysis.sentToPanel.get(runId),
+      exportTo: async (runId, format, uri) => {
+        const run = analysis.info(runId);
+        return run ? exportAnalysis(run, format, uri) : { outcome: 'failed', message: `no run ${runId}` };
+      },
     },
   };
 }

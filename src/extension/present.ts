@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { MessageKey } from '../engine/key';
+import type { AnalysisService } from './analysis/service';
 import type { RoutingConfig } from './config';
 import { routeTable, shortNames, summarize, summarizeMany, type KeyRoutes } from './routeFormat';
 import { routeKeys } from './settingsModel';
@@ -17,6 +18,8 @@ export interface Services {
   config: RoutingConfig;
   output: vscode.OutputChannel;
   results: LastRoute;
+  /** Analyze Keys: runs, their figures for the routing panel, export and what-if re-runs. */
+  analysis?: AnalysisService;
 }
 
 /** The keys routed last and their routes, re-routed when the settings change. */

@@ -6,7 +6,7 @@
 import type { TopologyEvent } from '../engine/events';
 import type { TopicConfig } from '../engine/settings';
 import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
-import type { ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
+import type { AnalysisRunInfo, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import { h, svg } from './dom';
@@ -15,6 +15,7 @@ import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { Ui } from './ui';
 import { renderBar, type BarMarker } from './views/bar';
+import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
 import { renderPartitions } from './views/partitions';
 import { renderRing } from './views/ring';
@@ -33,6 +34,7 @@ const VIEW_LABELS: Record<ViewKind, string> = {
   ring: 'Ring',
   namespace: 'Namespace',
   whatif: 'What-if',
+  analysis: 'Analysis',
 };
 
 export class App {
@@ -47,6 +49,10 @@ export class App {
   private error = '';
   private lastWidth = 0;
   private readonly main = h('main', { id: 'view', role: 'tabpanel' });
+  /** Analyze Keys: the latest run, and its what-if runs per topic (host data, kept in memory only). */
+  private analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
+  private exportStatus = '';
+  private readonly pendingExport = new Set<number>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -88,9 +94,41 @@ export class App {
         }
         break;
       }
+      case 'analysis':
+        if (!this.onAnalysis(msg.run, msg.reveal === true)) return;
+        break;
+      case 'exportResult':
+        if (!this.pendingExport.delete(msg.requestId)) return;
+        this.exportStatus = msg.message;
+        break;
     }
     this.save();
     this.render();
+  }
+
+  /** Keeps the run; true where the page must be drawn again (the Analysis view shows, or is revealed). */
+  private onAnalysis(run: AnalysisRunInfo, reveal: boolean): boolean {
+    if (!run.whatIf) {
+      if (this.analysis.base && this.analysis.base.id > run.id) return false;
+      if (this.analysis.base?.id !== run.id) {
+        this.analysis.whatIf.clear();
+        this.exportStatus = '';
+      }
+      this.analysis.base = run;
+    } else {
+      if (!this.analysis.base || run.whatIf.baseId !== this.analysis.base.id) return false;
+      const prev = this.analysis.whatIf.get(run.whatIf.topic);
+      if (prev && prev.id > run.id) return false;
+      this.analysis.whatIf.set(run.whatIf.topic, run);
+    }
+    if (reveal) {
+      for (const t of this.models.settings.topics) this.state.views[t.name] = 'analysis';
+      if (this.state.topic === undefined && this.models.settings.topics.length) this.state.topic = this.models.settings.topics[0].name;
+      return true;
+    }
+    // Redrawn only where it shows: other views (the what-if editor, say) keep what is typed in them.
+    const topic = this.state.topic;
+    return topic !== undefined && this.state.views[topic] === 'analysis';
   }
 
   private readonly pendingApply = new Map<number, string>();
@@ -240,7 +278,7 @@ export class App {
   }
 
   private viewsOf(t: TopicConfig): ViewKind[] {
-    if (t.system === 'kafka') return ['partitions', 'whatif'];
+    if (t.system === 'kafka') return ['partitions', 'whatif', 'analysis'];
     const out: ViewKind[] = [];
     const sub = t.subscription;
     const ring = sub && sub.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing;
@@ -249,6 +287,7 @@ export class App {
     if (t.partitions > 0) out.push('partitions');
     out.push('namespace');
     if (sub || t.partitions > 0) out.push('whatif');
+    out.push('analysis');
     return out;
   }
 
@@ -324,8 +363,45 @@ export class App {
         return this.namespaceView(topic, width);
       case 'whatif':
         return this.whatIfView(topic, width);
+      case 'analysis':
+        return this.analysisView(topic, width);
     }
   }
+
+  private analysisView(topic: TopicConfig, width: number): void {
+    const ws = this.state.whatIf[topic.name];
+    const steps = ws ? ws.events.slice(0, ws.cursor) : [];
+    const base = this.analysis.base;
+    this.main.append(
+      renderAnalysis({
+        topic: topic.name,
+        base,
+        whatIf: this.analysis.whatIf.get(topic.name),
+        steps,
+        width,
+        exportStatus: this.exportStatus,
+        ui: this.ui,
+        onCancel: (runId) => this.post({ type: 'cancelAnalysis', runId }),
+        onExport: (runId, format) => {
+          const requestId = this.nextRequest++;
+          this.pendingExport.add(requestId);
+          this.exportStatus = 'Choose where to save…';
+          this.post({ type: 'exportAnalysis', requestId, runId, format });
+          this.render();
+        },
+        onWhatIf: () => {
+          if (!base || steps.length === 0) return;
+          this.post({ type: 'analyzeWhatIf', requestId: this.nextRequest++, runId: base.id, topic: topic.name, events: steps });
+        },
+      }),
+    );
+    // The status line is redrawn with every partial result; the live region speaks only a change of state.
+    const said = base ? `${base.id}:${base.status}` : '';
+    if (base && said !== this.analysisAnnounced) this.ui.announce(`Analysis of ${base.source}: ${base.status}`);
+    this.analysisAnnounced = said;
+  }
+
+  private analysisAnnounced = '';
 
   private zoomOf(key: string, space: readonly [number, number]): ZoomWindow {
     return clampWindow(this.state.zoom[key], space);

@@ -7,8 +7,8 @@ import type { TopologyEvent } from '../engine/events';
 import type { KeyInput } from '../shared/protocol';
 import type { ZoomWindow } from '../shared/view/segments';
 
-export type ViewKind = 'partitions' | 'ranges' | 'ring' | 'namespace' | 'whatif';
-export const VIEW_KINDS: readonly ViewKind[] = ['partitions', 'ranges', 'ring', 'namespace', 'whatif'];
+export type ViewKind = 'partitions' | 'ranges' | 'ring' | 'namespace' | 'whatif' | 'analysis';
+export const VIEW_KINDS: readonly ViewKind[] = ['partitions', 'ranges', 'ring', 'namespace', 'whatif', 'analysis'];
 
 export interface WhatIfState {
   /** Every step entered; the first `cursor` are applied (the rest can be redone). */

@@ -5,6 +5,7 @@
  * workbench forwards to the driver, closing with "N passed, N failed".
  */
 import Mocha from 'mocha';
+import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
 
 export function run(): Promise<void> {
@@ -12,6 +13,7 @@ export function run(): Promise<void> {
   // Bundled suites call mocha's describe/it, which bind to the context set by this event.
   mocha.suite.emit('pre-require', globalThis, 'exthost', mocha);
   defineExtensionTests();
+  defineAnalyzeTests();
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;

@@ -51,7 +51,7 @@ describe('analyzeWhatIf', () => {
     assert.deepEqual(msg, raw);
     // The webview's own check of saved steps agrees that these are events.
     assert.ok(msg.type === 'analyzeWhatIf' && msg.events.every(isEvent));
-    raw.events[1].ranges![0][0] = 7;
+    (raw.events[1] as unknown as { ranges: number[][] }).ranges[0][0] = 7;
     assert.equal(msg.type === 'analyzeWhatIf' && msg.events[1].kind === 'connect' && msg.events[1].ranges![0][0], 0, 'a copy, not the input');
   });
 

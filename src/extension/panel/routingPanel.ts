@@ -9,11 +9,15 @@ import type { MessageKey } from '../../engine/key';
 import {
   isProtocolError,
   parseFromWebviewMessage,
+  type AnalysisRunInfo,
+  type AnalyzeWhatIfMessage,
   type ApplyToSettingsMessage,
+  type ExportAnalysisMessage,
   type Focus,
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
+import { exportAnalysis } from '../analysis/exportAnalysis';
 import type { Services } from '../present';
 import { applyWithConfirmation } from './applySettings';
 import { panelHtml } from './html';
@@ -37,6 +41,8 @@ export class RoutingPanel implements vscode.Disposable {
   private logWindowStart = 0;
   private logged = 0;
   private suppressed = 0;
+  /** An analysis run asked to be shown before the webview was ready. */
+  private revealAnalysis = false;
 
   /** Opens the panel, or reveals it; shows the last routed keys. */
   static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
@@ -97,17 +103,52 @@ export class RoutingPanel implements vscode.Disposable {
       return;
     }
     switch (msg.type) {
-      case 'ready':
+      case 'ready': {
         this.ready = true;
         this.postState(this.routedKeys());
+        const runs = this.s.analysis?.snapshot() ?? [];
+        runs.forEach((run, i) => this.post({ type: 'analysis', run, ...(this.revealAnalysis && i === 0 ? { reveal: true } : {}) }));
+        this.revealAnalysis = false;
         return;
+      }
       case 'webviewError':
         this.log(`panel: error in the webview: ${msg.message}`);
         return;
       case 'applyToSettings':
         void this.apply(msg);
         return;
+      case 'exportAnalysis':
+        void this.exportAnalysis(msg);
+        return;
+      case 'analyzeWhatIf':
+        this.analyzeWhatIf(msg);
+        return;
+      case 'cancelAnalysis':
+        this.s.analysis?.cancel(msg.runId);
+        return;
     }
+  }
+
+  /** Shows an analysis run (its start, partial figures, its end); false if the webview cannot take it yet. */
+  showAnalysis(run: AnalysisRunInfo, reveal: boolean): boolean {
+    if (!this.ready) {
+      if (reveal) this.revealAnalysis = true;
+      return false;
+    }
+    this.post({ type: 'analysis', run, ...(reveal ? { reveal: true } : {}) });
+    return true;
+  }
+
+  private async exportAnalysis(msg: ExportAnalysisMessage): Promise<void> {
+    const run = this.s.analysis?.info(msg.runId);
+    const r = run ? await exportAnalysis(run, msg.format) : { outcome: 'failed' as const, message: 'That analysis is no longer available: run Analyze Keys again.' };
+    if (r.outcome === 'saved' || r.outcome === 'failed') this.s.output.appendLine(`Analyze Keys: export: ${r.message}`);
+    this.post({ type: 'exportResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
+  }
+
+  private analyzeWhatIf(msg: AnalyzeWhatIfMessage): void {
+    const r = this.s.analysis?.whatIf(msg.runId, msg.topic, msg.events, msg.requestId) ?? 'Analyze Keys is not available.';
+    if (typeof r === 'string') void vscode.window.showWarningMessage(`Key Routing: ${r}`);
   }
 
   private async apply(msg: ApplyToSettingsMessage): Promise<void> {
@@ -140,6 +181,7 @@ export class RoutingPanel implements vscode.Disposable {
   private post(msg: ToWebviewMessage): void {
     if (!this.ready) return;
     void this.panel.webview.postMessage(msg);
+    if (msg.type === 'analysis') this.s.analysis?.sentToPanel.set(msg.run.id, msg.run.status);
   }
 
   private routedKeys(): KeyInput[] {

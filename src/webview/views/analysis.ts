@@ -1,0 +1,356 @@
+/**
+ * The Analysis view of a topic: the run's state (with Cancel and Export), keys per partition,
+ * consumer and bundle as bar charts (share of keys next to share of the hash space, the even share
+ * as a line), skew figures, the heaviest keys, the lines that gave no key, and the same figures
+ * under the What-if view's steps. Every chart has the same figures as a table for screen readers.
+ */
+import { formatEvent, type TopologyEvent } from '../../engine/events';
+import type { Skew } from '../../analyze/figures';
+import type { AnalysisRunInfo } from '../../shared/protocol';
+import { analysisTopicView, runStatusText, type AnalysisTopicView, type HeavyRow, type ShareBar, type ShareChart, type TopologyCharts } from '../../shared/view/analysisView';
+import { h, px, svg } from '../dom';
+import { keyText, pct } from '../format';
+import type { Ui } from '../ui';
+
+export interface AnalysisSpec {
+  topic: string;
+  base: AnalysisRunInfo | undefined;
+  /** The what-if run of this topic for the base run, if any. */
+  whatIf: AnalysisRunInfo | undefined;
+  /** The What-if view's applied steps on this topic. */
+  steps: TopologyEvent[];
+  width: number;
+  /** What the last export said. */
+  exportStatus: string;
+  ui: Ui;
+  onCancel(runId: number): void;
+  onExport(runId: number, format: 'csv' | 'json'): void;
+  onWhatIf(): void;
+}
+
+const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ratio = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined ? '–' : v.toFixed(digits));
+
+const UNIT_TITLES = { partition: 'Keys per partition', consumer: 'Keys per consumer', bundle: 'Keys per namespace bundle' } as const;
+
+export function renderAnalysis(spec: AnalysisSpec): HTMLElement {
+  const root = h('section', { class: 'analysis', 'aria-label': 'analysis of a key population' });
+  const base = spec.base;
+  if (!base) {
+    root.append(
+      h('p', { id: 'analysis-empty' }, 'No analysis yet. Run ', h('strong', {}, 'Key Routing: Analyze Keys'), ' on a file of keys (from the editor or explorer context menu, or the command palette): the figures of every topic appear here.'),
+    );
+    return root;
+  }
+  root.append(runHeader(base, spec, 'analysis'));
+  const r = base.result;
+  if (!r) return root;
+  root.append(problemsBox(base));
+  const v = analysisTopicView(r, spec.topic);
+  if (!v) {
+    root.append(h('p', { class: 'muted' }, `${spec.topic} was not configured when these keys were analysed; run Analyze Keys again to include it.`));
+    return root;
+  }
+  root.append(chartsOf(v.before, v, spec, 'before'));
+  root.append(heavyTable(v, base.status));
+  root.append(whatIfSection(spec, base));
+  return root;
+}
+
+function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLElement {
+  const busy = run.status === 'running';
+  const box = h('div', { class: 'analysis-head' });
+  if (id === 'analysis') {
+    box.append(h('h2', {}, 'Analysis of ', h('span', { class: 'key' }, run.source)), h('p', { class: 'muted' }, `Keys read as ${run.inputLabel}; run in ${run.where || '…'}.`));
+  }
+  box.append(h('p', { id: `${id}-status`, class: `run-status ${run.status}`, role: 'status', 'aria-live': 'polite', 'data-status': run.status, 'data-result-status': run.result?.status ?? '' }, runStatusText(run)));
+  const row = h('div', { class: 'row' });
+  if (busy) {
+    const cancel = h('button', { id: `${id}-cancel`, type: 'button', class: 'secondary' }, 'Cancel');
+    cancel.addEventListener('click', () => spec.onCancel(run.id));
+    row.append(cancel);
+  } else if (run.result) {
+    for (const format of ['csv', 'json'] as const) {
+      const b = h('button', { id: `${id}-export-${format}`, type: 'button', class: 'secondary', title: `Save these figures as ${format.toUpperCase()}` }, `Export ${format.toUpperCase()}…`);
+      b.addEventListener('click', () => spec.onExport(run.id, format));
+      row.append(b);
+    }
+    if (id === 'analysis') row.append(h('span', { id: 'analysis-export-status', role: 'status' }, spec.exportStatus));
+  }
+  if (row.childNodes.length) box.append(row);
+  return box;
+}
+
+function problemsBox(run: AnalysisRunInfo): HTMLElement {
+  const r = run.result!;
+  const box = h('div', { id: 'analysis-problems', class: 'analysis-problems', 'data-count': r.problems.count });
+  const blank = r.input.blankLines > 0 ? ` ${count(r.input.blankLines)} empty line${r.input.blankLines === 1 ? ' was' : 's were'} skipped.` : '';
+  if (r.problems.count === 0) {
+    box.append(h('p', { class: 'muted' }, `Every line gave a key (${count(r.input.lines)} lines, ${count(r.input.keys)} keys).${blank}`));
+  } else {
+    const shown = r.problems.first.slice(0, 10);
+    box.append(
+      h('p', { class: 'warning' }, `${count(r.problems.count)} line${r.problems.count === 1 ? '' : 's'} gave no key and ${r.problems.count === 1 ? 'was' : 'were'} skipped${r.problems.count > shown.length ? `; the first ${shown.length}` : ''}:${blank}`),
+      h('ul', { class: 'problem-lines', 'aria-label': 'lines that gave no key' }, ...shown.map((p) => h('li', { 'data-line': p.line }, h('span', { class: 'line-no' }, `line ${p.line}`), `: ${p.message}`))),
+    );
+  }
+  if (r.configProblems.length) {
+    box.append(h('p', { class: 'warning' }, `Left out, as the broker would refuse them: ${r.configProblems.map((p) => `${p.path} (${p.message})`).join('; ')}.`));
+  }
+  return box;
+}
+
+function chartsOf(c: TopologyCharts, v: AnalysisTopicView, spec: AnalysisSpec, side: 'before' | 'after'): HTMLElement {
+  const box = h('div', { class: 'analysis-charts', 'data-side': side });
+  const charts: ShareChart[] = [c.partitions, c.consumers, c.bundles].filter((x): x is ShareChart => x !== undefined);
+  if (charts.length === 0) box.append(h('p', { class: 'muted' }, `${v.topic} has no partitions, consumers or bundles to count keys on.`));
+  for (const chart of charts) {
+    const id = `${side}-${chart.kind}`;
+    const section = h('section', { class: 'share-section', 'data-chart': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, `${UNIT_TITLES[chart.kind]}${side === 'after' ? ' after the what-if' : ''}`));
+    section.append(renderShareChart(chart, id, spec.width, spec.ui), skewLine(chart, id));
+    if (chart.kind === 'consumer' && c.unowned && c.unowned.keys > 0) {
+      section.append(h('p', { class: 'warning', id: `${id}-unowned`, 'data-keys': c.unowned.keys }, `${count(c.unowned.keys)} keys (${pct(c.unowned.share)}) have a hash no consumer owns: the broker would not deliver them until one does.`));
+    }
+    section.append(shareTable(chart, id));
+    box.append(section);
+  }
+  return box;
+}
+
+const CHART_H = 150;
+const TOP = 16;
+const LABELS_H = 34;
+
+/** Bars: share of keys (solid) next to share of the hash space (outlined), and the even share as a dashed line. */
+export function renderShareChart(chart: ShareChart, id: string, width: number, ui: Ui): HTMLElement {
+  const left = 44;
+  const plotW = Math.max(120, width - left - 8);
+  const n = chart.bars.length;
+  const slot = plotW / Math.max(1, n);
+  const hasHash = chart.bars.some((b) => b.hashShare !== null);
+  const barW = Math.max(1, Math.min(28, (slot - 3) / (hasHash ? 2 : 1)));
+  const plotH = CHART_H - TOP;
+  const y = (share: number) => TOP + plotH - (share / chart.scaleMax) * plotH;
+  const height = CHART_H + LABELS_H;
+  const svgEl = svg('svg', { width: left + plotW + 8, height, class: 'share-chart', role: 'img', 'aria-label': chartLabel(chart) });
+  // Axis: 0 and the top share.
+  svgEl.append(
+    svg('line', { class: 'axis-line', x1: left, y1: TOP + plotH, x2: left + plotW, y2: TOP + plotH }),
+    svg('text', { class: 'axis', x: left - 4, y: TOP + plotH + 4, 'text-anchor': 'end' }, '0'),
+    svg('text', { class: 'axis', x: left - 4, y: TOP + 4, 'text-anchor': 'end' }, pct(chart.scaleMax).replace(' ', '')),
+    svg('line', { class: 'grid-line', x1: left, y1: TOP, x2: left + plotW, y2: TOP }),
+  );
+  const step = Math.max(1, Math.ceil(26 / slot));
+  chart.bars.forEach((b, i) => {
+    const x0 = left + i * slot + (slot - barW * (hasHash ? 2 : 1)) / 2;
+    const g = svg('g', {
+      class: `unit${b.hottest ? ' hottest' : ''}`,
+      'data-unit': b.unit ?? b.label,
+      'data-keys': b.keys,
+      'data-key-share': b.keyShare,
+      'data-hash-share': b.hashShare ?? '',
+    });
+    g.append(svg('rect', { class: `key-bar${b.hottest ? ' hot' : ''}`, x: px(x0), y: px(y(b.keyShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.keyShare))) }));
+    if (b.hashShare !== null) g.append(svg('rect', { class: 'hash-bar', x: px(x0 + barW), y: px(y(b.hashShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.hashShare))) }));
+    // A transparent slot catches the pointer over the whole column.
+    g.append(svg('rect', { class: 'slot', x: px(left + i * slot), y: 0, width: px(slot), height: CHART_H, fill: 'transparent' }));
+    if (i % step === 0 || b.hottest) {
+      g.append(svg('text', { class: `bar-label${b.hottest ? ' hot' : ''}`, x: px(left + (i + 0.5) * slot), y: CHART_H + 14, 'text-anchor': 'middle' }, shortLabel(b.label, Math.max(4, Math.floor((slot * step) / 6.5)))));
+    }
+    g.addEventListener('mousemove', (ev) => ui.showTip(ev.clientX, ev.clientY, tipLines(chart, b)));
+    svgEl.append(g);
+  });
+  // The even share: every unit the same number of keys.
+  if (chart.units > 0) {
+    const even = chart.grouping === 'none' ? 1 / chart.units : undefined;
+    if (even !== undefined && even <= chart.scaleMax) {
+      svgEl.append(svg('line', { class: 'even-line', x1: left, y1: px(y(even)), x2: left + plotW, y2: px(y(even)) }));
+    }
+  }
+  svgEl.addEventListener('mouseleave', () => ui.hideTip());
+  const legend = h(
+    'ul',
+    { class: 'legend share-legend', 'aria-hidden': 'true' },
+    h('li', { class: 'legend-item' }, h('span', { class: 'swatch key-swatch' }), 'share of keys'),
+    hasHash ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch hash-swatch' }), 'share of the hash space') : null,
+    chart.grouping === 'none' ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch even-swatch' }), 'even share') : null,
+    chart.grouping !== 'none' ? h('li', { class: 'legend-item muted' }, chart.grouping === 'top' ? `the ${chart.bars.length - 1} busiest of ${count(chart.units)}, the rest as one bar` : `${count(chart.units)} ${chart.kind}s, ${Math.ceil(chart.units / chart.bars.length)} per bar`) : null,
+  );
+  return h('div', { class: 'chart', 'data-chart': id, tabindex: 0, role: 'group', 'aria-label': `${UNIT_TITLES[chart.kind]}: chart` }, svgEl, legend);
+}
+
+function shortLabel(label: string, max: number): string {
+  return label.length > max ? `${label.slice(0, max - 1)}…` : label;
+}
+
+function tipLines(chart: ShareChart, b: ShareBar): string[] {
+  return [
+    b.units > 1 ? `${b.label} (${b.units} ${chart.kind}s)` : `${chart.kind} ${b.label}`,
+    `${count(b.keys)} keys: ${pct(b.keyShare)} of the keys`,
+    ...(b.hashShare !== null ? [`${pct(b.hashShare)} of the hash space${b.ratio !== null ? `; ${ratio(b.ratio)}× its share` : ''}`] : []),
+    ...(b.hottest ? ['the busiest'] : []),
+  ];
+}
+
+function chartLabel(chart: ShareChart): string {
+  const s = chart.skew;
+  const head = `${UNIT_TITLES[chart.kind]}: ${count(chart.units)} ${chart.kind}s`;
+  const hot = chart.hottest ? `; busiest ${chart.hottest.unit} with ${count(chart.hottest.keys)} keys (${pct(chart.hottest.keyShare)})` : '';
+  const sk = s ? `; max over mean ${ratio(s.maxOverMean)}, coefficient of variation ${ratio(s.cv, 3)}` : '';
+  return `${head}${hot}${sk}. The table below lists every figure.`;
+}
+
+function skewLine(chart: ShareChart, id: string): HTMLElement {
+  const s: Skew | null = chart.skew;
+  if (!s) return h('p', { class: 'muted' }, 'No skew figures: nothing to count on.');
+  return h(
+    'p',
+    { class: 'skew', id: `${id}-skew`, 'data-max-over-mean': s.maxOverMean ?? '', 'data-cv': s.cv ?? '', 'data-max': s.max, 'data-min': s.min },
+    'Skew: max over mean ',
+    h('strong', {}, ratio(s.maxOverMean)),
+    ', coefficient of variation ',
+    h('strong', {}, ratio(s.cv, 3)),
+    ` · keys per ${chart.kind}: min ${count(s.min)}, mean ${s.mean.toFixed(1)}, max ${count(s.max)}${chart.hottest ? ` (${chart.hottest.unit})` : ''}.`,
+  );
+}
+
+function shareTable(chart: ShareChart, id: string): HTMLElement {
+  const rows = chart.bars;
+  const hasHash = rows.some((b) => b.hashShare !== null);
+  return h(
+    'details',
+    { class: 'share-table-box' },
+    h('summary', {}, 'Figures as a table'),
+    h(
+      'table',
+      { class: 'share-table', id: `${id}-table`, 'aria-label': `${UNIT_TITLES[chart.kind]}: figures` },
+      h('thead', {}, h('tr', {}, ...[chart.kind, 'keys', 'share of keys', ...(hasHash ? ['share of the hash space', 'keys / hash share'] : [])].map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        ...rows.map((b) =>
+          h(
+            'tr',
+            { 'data-unit': b.unit ?? b.label, class: b.hottest ? 'hit' : '' },
+            h('td', {}, b.label),
+            h('td', { class: 'num keys' }, count(b.keys)),
+            h('td', { class: 'num' }, pct(b.keyShare)),
+            hasHash ? h('td', { class: 'num' }, b.hashShare === null ? '–' : pct(b.hashShare)) : null,
+            hasHash ? h('td', { class: 'num' }, ratio(b.ratio)) : null,
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id = 'heavy'): HTMLElement {
+  const hv = v.heavy;
+  const box = h('section', { class: 'heavy', id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, id === 'heavy' ? 'Heaviest keys' : 'Heaviest keys under the what-if'));
+  if (hv.rows.length === 0) {
+    box.append(h('p', { class: 'muted' }, 'No keys yet.'));
+    return box;
+  }
+  const pulsar = v.system === 'pulsar';
+  const hasConsumer = hv.rows.some((r) => r.consumer !== undefined);
+  const hasAfter = hv.rows.some((r) => r.after !== undefined);
+  const note = hv.exact
+    ? `Exact counts${status === 'complete' ? '' : ' of the part read'}.`
+    : 'Counts are lower bounds (one pass over input that cannot be read twice, or stopped early); the upper bound is given where it differs.';
+  const complete = hv.complete ? ` No key left out occurs more than ${count(hv.unlistedMax)} times.` : ' Keys left out may occur as often as those listed.';
+  box.append(h('p', { class: 'muted' }, note + complete));
+  const head = ['#', 'key', 'count', 'share', ...(pulsar || v.before.partitions ? ['partition'] : []), ...(hasConsumer ? ['consumer'] : []), ...(hasAfter ? ['after the what-if'] : [])];
+  const row = (r: HeavyRow) =>
+    h(
+      'tr',
+      { class: 'heavy-row', 'data-key': r.key, 'data-count': r.count },
+      h('td', {}, String(r.rank)),
+      h('td', { class: 'key', title: r.key }, keyText(r.format === 'hex' ? `0x${r.key}` : r.key), r.truncated ? h('span', { class: 'muted' }, ' (cut)') : null),
+      h('td', { class: 'num' }, r.exact ? count(r.count) : `≥ ${count(r.count)}${r.maxCount !== undefined ? ` (≤ ${count(r.maxCount)})` : ''}`),
+      h('td', { class: 'num' }, pct(r.keyShare)),
+      pulsar || v.before.partitions ? h('td', { class: 'partition' }, r.partition === undefined || r.partition === null ? '–' : String(r.partition)) : null,
+      hasConsumer ? h('td', { class: 'consumer' }, r.consumer === undefined ? '–' : (r.consumer ?? 'nobody')) : null,
+      hasAfter ? h('td', {}, r.after ? describeAfter(r) : '–') : null,
+    );
+  box.append(
+    h(
+      'table',
+      { class: 'heavy-table', 'aria-label': 'the heaviest keys and where they go' },
+      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, ...hv.rows.map(row)),
+    ),
+  );
+  return box;
+}
+
+function describeAfter(r: HeavyRow): string {
+  const a = r.after!;
+  const parts: string[] = [];
+  if (a.partition !== null) parts.push(`p${a.partition}`);
+  if (a.consumer !== undefined) parts.push(a.consumer ?? 'nobody');
+  const moved = a.partition !== (r.partition ?? null) || (a.consumer !== undefined && a.consumer !== r.consumer);
+  return `${parts.join(' ') || '–'}${moved ? ' (moves)' : ''}`;
+}
+
+function sameSteps(a: readonly TopologyEvent[], b: readonly TopologyEvent[]): boolean {
+  return a.length === b.length && a.every((e, i) => formatEvent(e) === formatEvent(b[i]));
+}
+
+function whatIfSection(spec: AnalysisSpec, base: AnalysisRunInfo): HTMLElement {
+  const box = h('section', { class: 'analysis-whatif', 'aria-labelledby': 'analysis-whatif-title' }, h('h3', { id: 'analysis-whatif-title' }, 'Under the what-if'));
+  const steps = spec.steps;
+  const run = spec.whatIf;
+  const stepsText = steps.map(formatEvent).join(' ');
+  if (steps.length === 0 && !run) {
+    box.append(h('p', { class: 'muted' }, 'Add steps in the What-if view (a consumer joins or leaves, the partition count changes) to see these figures after the change.'));
+    return box;
+  }
+  if (steps.length > 0) {
+    const go = h('button', { id: 'analysis-whatif-run', type: 'button', disabled: base.status !== 'complete' }, `Analyse these keys under ${stepsText}`);
+    go.addEventListener('click', spec.onWhatIf);
+    const changed = run?.whatIf && !sameSteps(run.whatIf.events, steps) ? h('span', { class: 'warning' }, ' The What-if view’s steps changed since the figures below.') : null;
+    box.append(h('div', { class: 'row' }, go, changed, base.status !== 'complete' ? h('span', { class: 'muted' }, ' (once the analysis has finished)') : null));
+  }
+  if (!run) return box;
+  box.append(h('p', { class: 'muted' }, `Steps: ${run.whatIf!.events.map(formatEvent).join(' ')}`), runHeader(run, spec, 'whatif'));
+  const r = run.result;
+  const v = r ? analysisTopicView(r, spec.topic) : undefined;
+  if (!r || !v?.after) return box;
+  const refused = (r.whatIf?.events ?? []).filter((e) => e.error !== undefined);
+  if (refused.length) box.append(h('p', { class: 'error' }, ...refused.map((e) => `${e.event}: ${e.error}. `)));
+  box.append(
+    h('p', { id: 'whatif-moved-keys-share', 'data-moved': v.after.movedKeys, 'data-share': v.after.movedShare }, h('strong', {}, pct(v.after.movedShare)), ` of the keys (${count(v.after.movedKeys)} of ${count(v.keys)}) change ${v.system === 'kafka' ? 'partition' : 'partition or consumer'}.`),
+    skewComparison(v),
+    chartsOf(v.after, v, spec, 'after'),
+    heavyTable(v, run.status, 'whatif-heavy'),
+  );
+  return box;
+}
+
+function skewComparison(v: AnalysisTopicView): HTMLElement {
+  const rows: HTMLElement[] = [];
+  for (const kind of ['partitions', 'consumers', 'bundles'] as const) {
+    const b = v.before[kind];
+    const a = v.after?.[kind];
+    if (!b && !a) continue;
+    rows.push(
+      h(
+        'tr',
+        { 'data-kind': kind },
+        h('th', { scope: 'row' }, kind),
+        h('td', { class: 'num' }, b ? count(b.units) : '–'),
+        h('td', { class: 'num' }, ratio(b?.skew?.maxOverMean)),
+        h('td', { class: 'num' }, ratio(b?.skew?.cv, 3)),
+        h('td', { class: 'num' }, a ? count(a.units) : '–'),
+        h('td', { class: 'num' }, ratio(a?.skew?.maxOverMean)),
+        h('td', { class: 'num' }, ratio(a?.skew?.cv, 3)),
+      ),
+    );
+  }
+  return h(
+    'table',
+    { class: 'skew-table', 'aria-label': 'skew before and after the what-if' },
+    h('thead', {}, h('tr', {}, ...['', 'units before', 'max/mean', 'CV', 'units after', 'max/mean', 'CV'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, ...rows),
+  );
+}
