@@ -68,6 +68,7 @@ const lossy = new TextDecoder('utf-8');
 /** The key a line stands for, and the line as given (for the output's `key`). */
 export function lineKey(line: Uint8Array, format: KeyFormat): { shown: string; key: MessageKey } {
   const shown = lossy.decode(line);
-  if (format === 'hex') return { shown, key: bytesKey(parseHex(shown.trim())) };
+  // Only ASCII white space around the digits is ignored, as `analyze` does.
+  if (format === 'hex') return { shown, key: bytesKey(parseHex(shown.replace(/^[ \t\r\n\v\f]+|[ \t\r\n\v\f]+$/g, ''))) };
   return { shown, key: bytesKey(line) };
 }
