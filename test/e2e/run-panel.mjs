@@ -5,6 +5,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, cacheDir, ensureCodeServer, launchChromium, linkExtension, root, scratchCopy, startCodeServer, withTimeout, workbenchUrl } from './codeServer.mjs';
+import { analyzeScenarios } from './analyze-scenarios.mjs';
 import { panelScenarios } from './panel-scenarios.mjs';
 
 const SCENARIO_MS = 120_000;
@@ -59,6 +60,7 @@ try {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'keys.txt' }).waitFor({ timeout: 60_000 });
   await panelScenarios({ page, workspace, artifacts, scenario });
+  await analyzeScenarios({ page, workspace, artifacts, scenario });
 } catch (e) {
   results.push({ name: 'setup', ok: false });
   console.log(`  ✖ panel UI setup: ${e.message ?? e}`);

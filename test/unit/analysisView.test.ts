@@ -10,6 +10,7 @@ import { Topology } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { analysisTopicView, runStatusText, shareChart, MAX_BARS } from '../../src/shared/view/analysisView';
 import type { AnalysisRunInfo } from '../../src/shared/protocol';
+import { sanitizeState } from '../../src/webview/state';
 import { randInt, rng } from './helpers';
 
 function settingsOf(raw: unknown): Settings {
@@ -150,5 +151,11 @@ describe('run status line', () => {
   test('a stop in the second pass says every key was counted but heavy counts are bounds', () => {
     const t = runStatusText(run('cancelled', { progress: { ...progress, phase: 'exact', totalBytes: RESULT.input.bytes }, result: { ...RESULT, status: 'cancelled' } }));
     assert.match(t, /second pass: all 5,000 keys were counted/);
+  });
+});
+
+describe('panel state', () => {
+  test('the Analysis view is a view the saved state keeps', () => {
+    assert.deepEqual({ ...sanitizeState({ version: 1, views: { orders: 'analysis', p: 'bogus' } }).views }, { orders: 'analysis' });
   });
 });

@@ -37,7 +37,7 @@ export interface ShareChart {
   scaleMax: number;
   skew: Skew | null;
   /** The unit with the most keys (first of equals), or null with no units. */
-  hottest: { unit: string; keys: number; keyShare: number } | null;
+  hottest: { unit: string; label: string; keys: number; keyShare: number } | null;
 }
 
 export interface TopologyCharts {
@@ -105,7 +105,7 @@ function hottestOf(units: Unit[]): number {
  */
 export function shareChart(kind: ChartKind, units: Unit[], skew: Skew | null, maxBars: number = MAX_BARS): ShareChart {
   const hot = hottestOf(units);
-  const hottest = hot < 0 ? null : { unit: units[hot].name, keys: units[hot].keys, keyShare: units[hot].keyShare };
+  const hottest = hot < 0 ? null : { unit: units[hot].name, label: units[hot].label, keys: units[hot].keys, keyShare: units[hot].keyShare };
   let bars: ShareBar[];
   let grouping: ShareChart['grouping'] = 'none';
   const max = Math.max(2, maxBars);
@@ -168,7 +168,8 @@ export function topologyCharts(f: TopologyFigures, totalKeys: number, maxBars: n
   if (f.bundles && f.bundles.length > 0) {
     out.bundles = shareChart(
       'bundle',
-      f.bundles.map((b) => ({ name: b.bundle, label: b.bundle, keys: b.keys, keyShare: b.keyShare, hashShare: null })),
+      // Labelled by the lower bound (`0x40000000_0x80000000` is long under a bar); the name stays the unit.
+      f.bundles.map((b) => ({ name: b.bundle, label: b.bundle.split('_')[0], keys: b.keys, keyShare: b.keyShare, hashShare: null })),
       f.bundleSkew ?? null,
       maxBars,
     );

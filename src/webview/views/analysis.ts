@@ -71,7 +71,10 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
     row.append(cancel);
   } else if (run.result) {
     for (const format of ['csv', 'json'] as const) {
-      const b = h('button', { id: `${id}-export-${format}`, type: 'button', class: 'secondary', title: `Save these figures as ${format.toUpperCase()}` }, `Export ${format.toUpperCase()}…`);
+      // A CSV row cannot say that its figures cover only part of the input (the host refuses it too).
+      const partial = format === 'csv' && run.result.status !== 'complete';
+      const title = partial ? 'The analysis did not finish: CSV cannot mark partial figures; export JSON (its status says so)' : `Save these figures as ${format.toUpperCase()}`;
+      const b = h('button', { id: `${id}-export-${format}`, type: 'button', class: 'secondary', title, disabled: partial }, `Export ${format.toUpperCase()}…`);
       b.addEventListener('click', () => spec.onExport(run.id, format));
       row.append(b);
     }
@@ -86,7 +89,7 @@ function problemsBox(run: AnalysisRunInfo): HTMLElement {
   const box = h('div', { id: 'analysis-problems', class: 'analysis-problems', 'data-count': r.problems.count });
   const blank = r.input.blankLines > 0 ? ` ${count(r.input.blankLines)} empty line${r.input.blankLines === 1 ? ' was' : 's were'} skipped.` : '';
   if (r.problems.count === 0) {
-    box.append(h('p', { class: 'muted' }, `Every line gave a key (${count(r.input.lines)} lines, ${count(r.input.keys)} keys).${blank}`));
+    box.append(h('p', { class: 'muted' }, `Every line${r.status === 'complete' ? '' : ' read so far'} gave a key (${count(r.input.lines)} lines, ${count(r.input.keys)} keys).${blank}`));
   } else {
     const shown = r.problems.first.slice(0, 10);
     box.append(
@@ -106,7 +109,7 @@ function chartsOf(c: TopologyCharts, v: AnalysisTopicView, spec: AnalysisSpec, s
   if (charts.length === 0) box.append(h('p', { class: 'muted' }, `${v.topic} has no partitions, consumers or bundles to count keys on.`));
   for (const chart of charts) {
     const id = `${side}-${chart.kind}`;
-    const section = h('section', { class: 'share-section', 'data-chart': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, `${UNIT_TITLES[chart.kind]}${side === 'after' ? ' after the what-if' : ''}`));
+    const section = h('section', { class: 'share-section', 'data-section': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, `${UNIT_TITLES[chart.kind]}${side === 'after' ? ' after the what-if' : ''}`));
     section.append(renderShareChart(chart, id, spec.width, spec.ui), skewLine(chart, id));
     if (chart.kind === 'consumer' && c.unowned && c.unowned.keys > 0) {
       section.append(h('p', { class: 'warning', id: `${id}-unowned`, 'data-keys': c.unowned.keys }, `${count(c.unowned.keys)} keys (${pct(c.unowned.share)}) have a hash no consumer owns: the broker would not deliver them until one does.`));
@@ -123,7 +126,7 @@ const LABELS_H = 34;
 
 /** Bars: share of keys (solid) next to share of the hash space (outlined), and the even share as a dashed line. */
 export function renderShareChart(chart: ShareChart, id: string, width: number, ui: Ui): HTMLElement {
-  const left = 44;
+  const left = 58;
   const plotW = Math.max(120, width - left - 8);
   const n = chart.bars.length;
   const slot = plotW / Math.max(1, n);
@@ -150,10 +153,10 @@ export function renderShareChart(chart: ShareChart, id: string, width: number, u
       'data-key-share': b.keyShare,
       'data-hash-share': b.hashShare ?? '',
     });
+    // A transparent slot behind the bars catches the pointer over the whole column.
+    g.append(svg('rect', { class: 'slot', x: px(left + i * slot), y: 0, width: px(slot), height: CHART_H, fill: 'transparent' }));
     g.append(svg('rect', { class: `key-bar${b.hottest ? ' hot' : ''}`, x: px(x0), y: px(y(b.keyShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.keyShare))) }));
     if (b.hashShare !== null) g.append(svg('rect', { class: 'hash-bar', x: px(x0 + barW), y: px(y(b.hashShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.hashShare))) }));
-    // A transparent slot catches the pointer over the whole column.
-    g.append(svg('rect', { class: 'slot', x: px(left + i * slot), y: 0, width: px(slot), height: CHART_H, fill: 'transparent' }));
     if (i % step === 0 || b.hottest) {
       g.append(svg('text', { class: `bar-label${b.hottest ? ' hot' : ''}`, x: px(left + (i + 0.5) * slot), y: CHART_H + 14, 'text-anchor': 'middle' }, shortLabel(b.label, Math.max(4, Math.floor((slot * step) / 6.5)))));
     }
@@ -195,7 +198,7 @@ function tipLines(chart: ShareChart, b: ShareBar): string[] {
 function chartLabel(chart: ShareChart): string {
   const s = chart.skew;
   const head = `${UNIT_TITLES[chart.kind]}: ${count(chart.units)} ${chart.kind}s`;
-  const hot = chart.hottest ? `; busiest ${chart.hottest.unit} with ${count(chart.hottest.keys)} keys (${pct(chart.hottest.keyShare)})` : '';
+  const hot = chart.hottest ? `; busiest ${chart.hottest.label} with ${count(chart.hottest.keys)} keys (${pct(chart.hottest.keyShare)})` : '';
   const sk = s ? `; max over mean ${ratio(s.maxOverMean)}, coefficient of variation ${ratio(s.cv, 3)}` : '';
   return `${head}${hot}${sk}. The table below lists every figure.`;
 }
@@ -210,7 +213,7 @@ function skewLine(chart: ShareChart, id: string): HTMLElement {
     h('strong', {}, ratio(s.maxOverMean)),
     ', coefficient of variation ',
     h('strong', {}, ratio(s.cv, 3)),
-    ` · keys per ${chart.kind}: min ${count(s.min)}, mean ${s.mean.toFixed(1)}, max ${count(s.max)}${chart.hottest ? ` (${chart.hottest.unit})` : ''}.`,
+    ` · keys per ${chart.kind}: min ${count(s.min)}, mean ${s.mean.toFixed(1)}, max ${count(s.max)}${chart.hottest ? ` (${chart.hottest.label})` : ''}.`,
   );
 }
 
@@ -257,7 +260,11 @@ function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id 
   const note = hv.exact
     ? `Exact counts${status === 'complete' ? '' : ' of the part read'}.`
     : 'Counts are lower bounds (one pass over input that cannot be read twice, or stopped early); the upper bound is given where it differs.';
-  const complete = hv.complete ? ` No key left out occurs more than ${count(hv.unlistedMax)} times.` : ' Keys left out may occur as often as those listed.';
+  const complete = !hv.complete
+    ? ' Keys left out may occur as often as those listed.'
+    : hv.unlistedMax === 0
+      ? ' Every key that occurs is listed.'
+      : ` No key left out occurs more than ${count(hv.unlistedMax)} time${hv.unlistedMax === 1 ? '' : 's'}.`;
   box.append(h('p', { class: 'muted' }, note + complete));
   const head = ['#', 'key', 'count', 'share', ...(pulsar || v.before.partitions ? ['partition'] : []), ...(hasConsumer ? ['consumer'] : []), ...(hasAfter ? ['after the what-if'] : [])];
   const row = (r: HeavyRow) =>

@@ -1,0 +1,200 @@
+// UI scenarios of Analyze Keys, in code-server driven by Chromium: right-click the examples'
+// keys.txt, "Analyze Keys", take the guessed format in the quick pick, and read the figures in the
+// routing panel's Analysis view; then analyse the keys under a what-if step typed in the panel;
+// then a large file from the explorer's context menu, its partial figures, and Cancel in the panel.
+// Every expected figure is counted here key by key with the engine (dist/engine.js) on the
+// workspace's settings as they are on disk, never read from the panel first.
+// Screenshots: `analysis-*.png` in `artifacts`.
+//
+// Called by run-panel.mjs after the panel scenarios:
+//   await analyzeScenarios({ page, workspace, artifacts, scenario });
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { root, sleep } from './codeServer.mjs';
+
+const engine = () => createRequire(import.meta.url)(join(root, 'dist/engine.js'));
+const PAYMENTS = 'persistent://public/default/payments';
+
+export async function analyzeScenarios({ page, workspace, artifacts, scenario }) {
+  const frame = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+  const quickInput = () => page.locator('.quick-input-widget .quick-input-box input');
+  const palette = async (title) => {
+    await page.keyboard.press('F1');
+    await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
+    await quickInput().fill(`>${title}`);
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 10_000 });
+    await row.click();
+  };
+  const topology = () => {
+    const e = engine();
+    const { settings, problems } = e.parseSettings(JSON.parse(readFileSync(join(workspace, '.vscode/settings.json'), 'utf8')));
+    if (problems.length) throw new Error(`the workspace settings have problems: ${problems[0].path}: ${problems[0].message}`);
+    return new e.Topology(settings, []);
+  };
+  /** keys.txt as the analyser reads it: one key per line, no line after the final line break. */
+  const fileKeys = () => readFileSync(join(workspace, 'keys.txt'), 'utf8').replace(/\n$/, '').split('\n');
+  /** The panel as the user sees it, scrolled to `selector` where given (the view is taller than the panel). */
+  const shot = async (name, selector) => {
+    if (selector) await frame().locator(selector).first().scrollIntoViewIfNeeded();
+    await sleep(500);
+    await page.locator('iframe.webview.ready').screenshot({ path: join(artifacts, `analysis-${name}.png`) });
+  };
+  const tab = (topic) => frame().locator(`.topic-tabs [role="tab"][data-topic="${topic}"]`);
+  const view = (v) => frame().locator(`.view-tabs [role="tab"][data-view="${v}"]`);
+  /** The bars of a chart as { unit: keys }. */
+  const bars = (chart) =>
+    frame()
+      .locator(`.chart[data-chart="${chart}"] g.unit`)
+      .evaluateAll((els) => Object.fromEntries(els.map((el) => [el.getAttribute('data-unit'), Number(el.getAttribute('data-keys'))])));
+  const expectEqual = (got, want, what) => {
+    if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${what}: the panel shows ${JSON.stringify(got)}, the engine counts ${JSON.stringify(want)}`);
+  };
+
+  await scenario('analysis: right-click keys.txt, "Analyze Keys", and read the figures in the Analysis view', async () => {
+    await palette('View: Close All Editors');
+    // The bottom panel (output) would leave the routing panel little height for its screenshots.
+    await palette('View: Close Panel').catch(() => page.keyboard.press('Escape'));
+    await page.keyboard.press('Control+P');
+    await quickInput().waitFor({ state: 'visible' });
+    await quickInput().fill('keys.txt');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'keys.txt' }).first().click();
+    await page.locator('.tab.active', { hasText: 'keys.txt' }).waitFor();
+    const line = page.locator('.editor-instance .monaco-editor .view-line', { hasText: 'user-3' }).first();
+    await line.click({ button: 'right' });
+    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Analyze Keys$/ }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    // The format quick pick offers its guess first.
+    const first = page.locator('.quick-input-list .monaco-list-row').first();
+    await first.waitFor({ timeout: 10_000 });
+    const firstText = await first.innerText();
+    if (!/One key per line/.test(firstText) || !/guessed/.test(firstText)) throw new Error(`the first choice reads ${JSON.stringify(firstText)}`);
+    await page.screenshot({ path: join(artifacts, 'analysis-00-format-pick.png') });
+    await page.keyboard.press('Enter');
+
+    const status = frame().locator('#analysis-status[data-status="complete"]');
+    await status.waitFor({ timeout: 30_000 });
+    const keys = fileKeys();
+    const statusText = await status.textContent();
+    if (!statusText.includes(`Complete: ${keys.length} keys`)) throw new Error(`the status reads ${JSON.stringify(statusText)}`);
+    const t = topology();
+    const e = engine();
+    const count = (topic, f) => {
+      const out = {};
+      for (const k of keys) {
+        const v = f(t.topic(topic).route(e.stringKey(k)));
+        out[v] = (out[v] ?? 0) + 1;
+      }
+      return out;
+    };
+
+    // Kafka: keys per partition, every partition listed (zeros included), and the skew figures.
+    await tab('orders').click();
+    await frame().locator('.chart[data-chart="before-partition"]').waitFor();
+    const partitions = Object.fromEntries(Array.from({ length: 6 }, (_, p) => [String(p), 0]));
+    Object.assign(partitions, count('orders', (r) => r.partition));
+    expectEqual(await bars('before-partition'), partitions, 'orders: keys per partition');
+    const counts = Object.values(partitions);
+    const mean = keys.length / counts.length;
+    const maxOverMean = Math.max(...counts) / mean;
+    const cv = Math.sqrt(counts.reduce((s, c) => s + (c - mean) ** 2, 0) / counts.length) / mean;
+    const skew = frame().locator('#before-partition-skew');
+    const shown = [Number(await skew.getAttribute('data-max-over-mean')), Number(await skew.getAttribute('data-cv'))];
+    if (Math.abs(shown[0] - maxOverMean) > 1e-9 || Math.abs(shown[1] - cv) > 1e-9) throw new Error(`orders skew: the panel shows ${shown}, the counts give ${[maxOverMean, cv]}`);
+    const skewText = await skew.innerText();
+    if (!skewText.includes(maxOverMean.toFixed(2)) || !skewText.includes(cv.toFixed(3))) throw new Error(`the skew line reads ${JSON.stringify(skewText)}`);
+    // Each key of the file once: the heaviest-keys table lists them all, with their partition.
+    const rows = await frame().locator('#heavy tr.heavy-row').evaluateAll((els) => els.map((el) => [el.getAttribute('data-key'), Number(el.getAttribute('data-count')), el.querySelector('td.partition')?.textContent]));
+    if (rows.length !== new Set(keys).size) throw new Error(`the heaviest-keys table has ${rows.length} rows for ${new Set(keys).size} distinct keys`);
+    for (const [key, n, p] of rows) {
+      const want = keys.filter((k) => k === key).length;
+      if (n !== want || p !== String(t.topic('orders').route(e.stringKey(key)).partition)) throw new Error(`heavy key ${key}: ${n} in p${p}; the file has it ${want} times, the engine routes it to p${t.topic('orders').route(e.stringKey(key)).partition}`);
+    }
+    const problems = await frame().locator('#analysis-problems').getAttribute('data-count');
+    if (problems !== '0') throw new Error(`${problems} problem lines reported for a clean file`);
+    await shot('01-orders');
+    await shot('02-orders-skew-heavy', '#heavy');
+
+    // Pulsar: keys per consumer and per partition of payments.
+    await tab(PAYMENTS).click();
+    await frame().locator('.chart[data-chart="before-consumer"]').waitFor();
+    const consumers = Object.fromEntries(t.topic(PAYMENTS).subscription.consumers.map((c) => [c.id, 0]));
+    Object.assign(consumers, count(PAYMENTS, (r) => r.consumer));
+    expectEqual(await bars('before-consumer'), consumers, 'payments: keys per consumer');
+    const pp = Object.fromEntries(Array.from({ length: t.topic(PAYMENTS).partitions }, (_, p) => [String(p), 0]));
+    Object.assign(pp, count(PAYMENTS, (r) => r.partition));
+    expectEqual(await bars('before-partition'), pp, 'payments: keys per partition');
+    await frame().locator('.chart[data-chart="before-bundle"]').waitFor();
+    await shot('03-payments', '#before-consumer-title');
+  });
+
+  await scenario('analysis: the keys under a what-if step from the panel', async () => {
+    await tab(PAYMENTS).click();
+    await view('whatif').click();
+    await frame().locator('#whatif-name').fill('C9');
+    await frame().locator('#whatif-add').click();
+    await frame().locator('#whatif-moved-share').waitFor();
+    await view('analysis').click();
+    const go = frame().locator('#analysis-whatif-run');
+    await go.waitFor();
+    if (!(await go.innerText()).includes('+C9')) throw new Error(`the button reads ${await go.innerText()}`);
+    await go.click();
+    const moved = frame().locator('#whatif-moved-keys-share');
+    await moved.waitFor({ timeout: 30_000 });
+    await frame().locator('#whatif-status[data-status="complete"]').waitFor();
+    const e = engine();
+    const before = topology().topic(PAYMENTS);
+    const after = topology().topic(PAYMENTS);
+    if (!after.apply(e.parseEvent('+C9')).ok) throw new Error('the engine refuses +C9');
+    const keys = fileKeys();
+    const want = keys.filter((k) => before.route(e.stringKey(k)).consumer !== after.route(e.stringKey(k)).consumer || before.route(e.stringKey(k)).partition !== after.route(e.stringKey(k)).partition).length;
+    const got = Number(await moved.getAttribute('data-moved'));
+    if (got !== want) throw new Error(`moved keys: the panel shows ${got}, the engine ${want}`);
+    const perConsumer = Object.fromEntries(after.subscription.consumers.map((c) => [c.id, 0]));
+    for (const k of keys) perConsumer[after.route(e.stringKey(k)).consumer]++;
+    expectEqual(await bars('after-consumer'), perConsumer, 'payments after +C9: keys per consumer');
+    await shot('04-what-if', '#analysis-whatif-title');
+    await shot('05-what-if-consumers', '[data-section="after-consumer"]');
+    await view('whatif').click();
+    await frame().locator('#whatif-clear').click();
+  });
+
+  await scenario('analysis: a large file from the explorer shows partial figures while it runs, and Cancel in the panel stops it', async () => {
+    // Large enough (about 100 MB) that the first pass is still going after the checks and the screenshot.
+    const lines = 6_000_000;
+    const big = join(workspace, 'big-keys.txt');
+    writeFileSync(big, '');
+    for (let i = 0; i < lines; i += 200_000) {
+      let chunk = '';
+      for (let j = i; j < Math.min(lines, i + 200_000); j++) chunk += `customer-${(j * 7919) % 1_000_003}\n`;
+      appendFileSync(big, chunk);
+    }
+    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'big-keys.txt' }).first();
+    await row.waitFor({ timeout: 20_000 });
+    await row.click({ button: 'right' });
+    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Analyze Keys$/ }).first();
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'One key per line' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await tab('orders').click();
+    // Partial figures: the run is still going and the bars already count keys.
+    await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor({ timeout: 20_000 });
+    const running = await frame().locator('#analysis-status').textContent();
+    if (!/^Running: .* keys so far .*partial/.test(running)) throw new Error(`the running status reads ${JSON.stringify(running)}`);
+    const partial = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
+    if (!(partial > 0 && partial < lines)) throw new Error(`the partial bars count ${partial} keys`);
+    await shot('06-running');
+    await frame().locator('#analysis-cancel').click();
+    const status = frame().locator('#analysis-status[data-status="cancelled"]');
+    await status.waitFor({ timeout: 10_000 });
+    const text = await status.textContent();
+    if (!/^Cancelled: the figures cover only the [\d,]+ keys read before the stop/.test(text) || /Complete/.test(text)) throw new Error(`the cancelled status reads ${JSON.stringify(text)}`);
+    if ((await status.getAttribute('data-result-status')) !== 'cancelled') throw new Error('the figures of a cancelled run are not marked cancelled');
+    const counted = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
+    if (!(counted >= partial && counted < lines)) throw new Error(`after the cancel the bars count ${counted} of ${lines} keys`);
+    await shot('07-cancelled');
+  });
+}
