@@ -197,4 +197,20 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
     if (!(counted >= partial && counted < lines)) throw new Error(`after the cancel the bars count ${counted} of ${lines} keys`);
     await shot('07-cancelled');
   });
+
+  await scenario('analysis: screenshots in light and high-contrast themes', async () => {
+    await tab('orders').click();
+    for (const [theme, name] of [
+      ['Light Modern', 'light'],
+      ['Dark High Contrast', 'high-contrast'],
+      ['Dark Modern', 'dark'],
+    ]) {
+      await palette('Preferences: Color Theme');
+      await quickInput().fill(theme);
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await sleep(1500);
+      if (name !== 'dark') await shot(`08-${name}`, '.chart[data-chart="before-partition"]');
+    }
+  });
 }

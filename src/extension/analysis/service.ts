@@ -162,11 +162,13 @@ export class AnalysisService implements vscode.Disposable {
     });
   }
 
+  /** Drops the oldest finished runs beyond KEEP; never the latest base run (what-if runs need its input). */
   private prune(): void {
     const ids = [...this.runs.keys()];
+    const latestBase = [...this.runs.values()].filter((r) => !r.info.whatIf).pop()?.info.id;
     for (const old of ids.slice(0, Math.max(0, ids.length - KEEP))) {
       const r = this.runs.get(old)!;
-      if (r.info.status !== 'running') this.runs.delete(old);
+      if (r.info.status !== 'running' && old !== latestBase) this.runs.delete(old);
     }
   }
 
