@@ -8,7 +8,7 @@ import { murmur2 } from './kafka/murmur2';
 import { pulsarRoutingKey, type MessageKey } from './key';
 import { pulsarPartition } from './pulsar/producerRouting';
 import { createSelector, KeySharedSubscription, type Outcome } from './pulsar/keyShared/subscription';
-import { segmentAt, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { tableIndexAt, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import type { KafkaTopicConfig, Problem, PulsarTopicConfig, Settings, TopicConfig } from './settings';
 
 /** What `route` prints for one key on one topic (CONTRACT.md). */
@@ -32,6 +32,11 @@ export abstract class TopicState {
   abstract partitions: number;
   abstract apply(event: TopologyEvent): Outcome<void>;
   abstract route(key: MessageKey): RouteFields;
+  /**
+   * An independent state equal to this one (as replaying the same events from the settings would
+   * leave it): applying events to either does not change the other.
+   */
+  abstract clone(): TopicState;
   get name(): string {
     return this.config.name;
   }
@@ -57,6 +62,12 @@ export class KafkaTopicState extends TopicState {
     return { ok: true, value: undefined };
   }
 
+  clone(): KafkaTopicState {
+    const c = new KafkaTopicState(this.config);
+    c.partitions = this.partitions;
+    return c;
+  }
+
   route(key: MessageKey): RouteFields {
     return {
       topic: this.name,
@@ -71,12 +82,23 @@ export class PulsarTopicState extends TopicState {
   partitions: number;
   readonly subscription?: KeySharedSubscription;
   /** First partition of each selector group: partitions created later get fresh selectors. */
-  private readonly groupStarts: number[] = [0];
-  /** Hashes keys where there is no subscription, by the generation's default selector. */
+  private groupStarts: number[] = [0];
+  /** Hashes keys where there is no subscription, by the generation's default selector (never given consumers). */
   private readonly hashOnly: StickyKeyConsumerSelector;
 
-  constructor(readonly config: PulsarTopicConfig) {
+  constructor(
+    readonly config: PulsarTopicConfig,
+    /** For `clone()`: the subscription state to take instead of a new one. */
+    from?: { subscription?: KeySharedSubscription; groupStarts: number[]; partitions: number; hashOnly: StickyKeyConsumerSelector },
+  ) {
     super();
+    if (from) {
+      this.partitions = from.partitions;
+      this.subscription = from.subscription;
+      this.groupStarts = from.groupStarts;
+      this.hashOnly = from.hashOnly;
+      return;
+    }
     this.partitions = config.partitions;
     const sub = config.subscription;
     const selectorConfig = {
@@ -88,6 +110,15 @@ export class PulsarTopicState extends TopicState {
     } as const;
     if (sub) this.subscription = new KeySharedSubscription(selectorConfig);
     this.hashOnly = createSelector(selectorConfig);
+  }
+
+  clone(): PulsarTopicState {
+    return new PulsarTopicState(this.config, {
+      partitions: this.partitions,
+      subscription: this.subscription?.clone(),
+      groupStarts: this.groupStarts.slice(),
+      hashOnly: this.hashOnly,
+    });
   }
 
   /** Connects the configured consumers; each one the broker refuses is reported, not fatal. */
@@ -137,8 +168,9 @@ export class PulsarTopicState extends TopicState {
     const consumer = selector.select(stickyKeyHash);
     let range: [number, number] | null = null;
     if (consumer) {
-      const seg = segmentAt(selector.segments(), selector.slotOf(stickyKeyHash));
-      if (seg) range = [seg.start, seg.end];
+      const t = selector.segmentTable();
+      const i = tableIndexAt(t, selector.slotOf(stickyKeyHash));
+      if (i >= 0) range = [t.starts[i], t.ends[i]];
     }
     return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
   }

@@ -9,7 +9,7 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import type { Consumer, HashRange, Segment, StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { tableOf, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
 
 export type RangesById = Record<string, Array<[number, number]>>;
@@ -34,46 +34,79 @@ export interface OwnershipDiff {
  * for the consumers no longer in it and to `gained` for the new ones; ranges per consumer come
  * out ascending with adjacent ones merged (as `mergeOverlappingRanges` does).
  */
-export function diffOwnership(before: readonly Segment[], after: readonly Segment[], measure: HashRange): OwnershipDiff {
+export function diffOwnership(before: readonly Segment[] | SegmentTable, after: readonly Segment[] | SegmentTable, measure: HashRange): OwnershipDiff {
+  return diffTables(asTable(before), asTable(after), measure);
+}
+
+function asTable(x: readonly Segment[] | SegmentTable): SegmentTable {
+  return Array.isArray(x) ? tableOf(x as readonly Segment[]) : (x as SegmentTable);
+}
+
+const NONE: readonly Consumer[] = [];
+
+/**
+ * The diff as one sweep over both tables (ascending, non-overlapping), from the first boundary of
+ * either to the last: each elementary interval is a run between two consecutive boundaries
+ * (a segment's start or end + 1, on either side), where both sides' owners are constant.
+ */
+function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange): OwnershipDiff {
   const lost = new Map<Consumer, Array<[number, number]>>();
   const gained = new Map<Consumer, Array<[number, number]>>();
   let movedSize = 0;
-  // Boundaries where either side changes.
-  const cuts = new Set<number>();
-  for (const s of [...before, ...after]) {
-    cuts.add(s.start);
-    cuts.add(s.end + 1);
-  }
-  const points = [...cuts].sort((a, b) => a - b);
+  const bn = before.count;
+  const an = after.count;
+  if (bn === 0 && an === 0) return { lost, gained, movedSize };
+  let pos = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
+  const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
   let bi = 0;
   let ai = 0;
-  for (let i = 0; i + 1 < points.length; i++) {
-    const start = points[i];
-    const end = points[i + 1] - 1;
-    while (bi < before.length && before[bi].end < start) bi++;
-    while (ai < after.length && after[ai].end < start) ai++;
-    const b = bi < before.length && before[bi].start <= start ? before[bi].consumers : [];
-    const a = ai < after.length && after[ai].start <= start ? after[ai].consumers : [];
-    let changed = false;
-    for (const c of b) {
-      if (!a.includes(c)) {
-        add(lost, c, start, end);
-        changed = true;
+  while (pos <= last) {
+    // Skip segments that end before `pos` (and any with start > end, which cover nothing).
+    while (bi < bn && before.ends[bi] < pos) bi++;
+    while (ai < an && after.ends[ai] < pos) ai++;
+    const bIn = bi < bn && before.starts[bi] <= pos;
+    const aIn = ai < an && after.starts[ai] <= pos;
+    // The run ends before the next boundary on either side.
+    let end = last;
+    if (bi < bn) end = Math.min(end, bIn ? before.ends[bi] : before.starts[bi] - 1);
+    if (ai < an) end = Math.min(end, aIn ? after.ends[ai] : after.starts[ai] - 1);
+    const b = bIn ? before.owners[before.owner[bi]] : NONE;
+    const a = aIn ? after.owners[after.owner[ai]] : NONE;
+    if (b !== a && !(b.length === 1 && a.length === 1 && b[0] === a[0])) {
+      let changed = false;
+      for (const c of b) {
+        if (!a.includes(c)) {
+          add(lost, c, pos, end);
+          changed = true;
+        }
+      }
+      for (const c of a) {
+        if (!b.includes(c)) {
+          add(gained, c, pos, end);
+          changed = true;
+        }
+      }
+      if (changed) {
+        const lo = Math.max(pos, measure[0]);
+        const hi = Math.min(end, measure[1]);
+        if (hi >= lo) movedSize += hi - lo + 1;
       }
     }
-    for (const c of a) {
-      if (!b.includes(c)) {
-        add(gained, c, start, end);
-        changed = true;
-      }
-    }
-    if (changed) {
-      const lo = Math.max(start, measure[0]);
-      const hi = Math.min(end, measure[1]);
-      if (hi >= lo) movedSize += hi - lo + 1;
-    }
+    pos = end + 1;
   }
   return { lost, gained, movedSize };
+}
+
+function min(a: Float64Array, n: number): number {
+  let m = Infinity;
+  for (let i = 0; i < n; i++) if (a[i] < m) m = a[i];
+  return m;
+}
+
+function max(a: Float64Array, n: number): number {
+  let m = -Infinity;
+  for (let i = 0; i < n; i++) if (a[i] > m) m = a[i];
+  return m;
 }
 
 function add(map: Map<Consumer, Array<[number, number]>>, c: Consumer, start: number, end: number): void {
@@ -95,9 +128,9 @@ export function measureSize(m: HashRange): number {
 }
 
 /**
- * The selector's snapshot, copied so that later changes to the selector cannot alter it: the 3.0
- * ring's segments share its point lists, which `addConsumer` updates in place, so a snapshot taken
- * before an event would otherwise already show the consumer the event adds.
+ * The selector's snapshot, copied so that later changes to the selector cannot alter it (the
+ * selectors' own answers are frozen and their rings never change a list in place, but a copy keeps
+ * callers free to change theirs).
  */
 export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
   return selector.snapshot().map((s) => ({ start: s.start, end: s.end, consumers: [...s.consumers] }));
@@ -122,7 +155,8 @@ export function runWhatIf(topic: TopicState, events: TopologyEvent[], keys: Arra
   const steps: WhatIfStep[] = [];
   for (const event of events) {
     const selector = whatIfSelector(topic);
-    const snapBefore = selector ? takeSnapshot(selector) : [];
+    // Tables are never changed once built: the one taken before the event stays as it was.
+    const snapBefore = selector ? selector.snapshotTable() : undefined;
     const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
     const r = topic.apply(event);
     const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
@@ -132,7 +166,7 @@ export function runWhatIf(topic: TopicState, events: TopologyEvent[], keys: Arra
       const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
       step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
     } else if (selector) {
-      const d = diffOwnership(snapBefore, selector.snapshot(), selector.keyValues);
+      const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues);
       step.lost = byId(d.lost);
       step.gained = byId(d.gained);
       step.movedFraction = d.movedSize / measureSize(selector.keyValues);

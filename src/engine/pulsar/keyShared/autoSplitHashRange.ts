@@ -6,12 +6,14 @@
  */
 import {
   ConsumerAssignError,
-  frozenSegments,
-  mergeSegments,
+  only,
+  segmentsOfTable,
+  SegmentTableBuilder,
   type BrokerVersion,
   type Consumer,
   type HashRange,
   type Segment,
+  type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
@@ -48,8 +50,7 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   addConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
-    this.snapshotMemo = null;
+    this.changed();
     if (this.uppers.length === 0) {
       this.uppers.push(this.rangeSize);
       this.owners.push(consumer);
@@ -81,8 +82,7 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   removeConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
-    this.snapshotMemo = null;
+    this.changed();
     const i = this.owners.indexOf(consumer);
     if (i < 0) return;
     const top = this.uppers.length - 1;
@@ -112,34 +112,62 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     return this.owners[lo];
   }
 
+  private snapshotTableMemo: SegmentTable | null = null;
+  private segmentTableMemo: SegmentTable | null = null;
   /** `snapshot()` memoised like `segments()`. */
   private snapshotMemo: Segment[] | null = null;
-
-  snapshot(): Segment[] {
-    return (this.snapshotMemo ??= frozenSegments(this.computeSnapshot()));
-  }
-
-  private computeSnapshot(): Segment[] {
-    // `[prevKey + 1, key]`, starting at 0; the top range ends at rangeSize, as the broker reports it.
-    return mergeSegments(
-      this.uppers.map((upper, i) => ({
-        start: i === 0 ? 0 : this.uppers[i - 1] + 1,
-        end: upper,
-        consumers: [this.owners[i]],
-      })),
-    );
-  }
-
   /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
   private segmentsMemo: Segment[] | null = null;
 
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  private changed(): void {
+    this.snapshotTableMemo = null;
+    this.segmentTableMemo = null;
+    this.snapshotMemo = null;
+    this.segmentsMemo = null;
   }
 
-  private computeSegments(): Segment[] {
+  snapshotTable(): SegmentTable {
+    return (this.snapshotTableMemo ??= this.computeSnapshotTable());
+  }
+
+  snapshot(): Segment[] {
+    return (this.snapshotMemo ??= segmentsOfTable(this.snapshotTable()));
+  }
+
+  private computeSnapshotTable(): SegmentTable {
+    // `[prevKey + 1, key]`, starting at 0; the top range ends at rangeSize, as the broker reports it.
+    const b = new SegmentTableBuilder([], this.uppers.length);
+    for (let i = 0; i < this.uppers.length; i++) b.pushList(i === 0 ? 0 : this.uppers[i - 1] + 1, this.uppers[i], only(this.owners[i]));
+    return b.build();
+  }
+
+  segmentTable(): SegmentTable {
+    return (this.segmentTableMemo ??= this.computeSegmentTable());
+  }
+
+  segments(): Segment[] {
+    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
+  }
+
+  private computeSegmentTable(): SegmentTable {
     // Selection never reaches the top key, so the last range stops at the key hash range's end.
-    return this.snapshot().map((s) => (s.end > this.keyHashRange[1] ? { ...s, end: this.keyHashRange[1] } : s));
+    // (Clipped in place, not merged again: the same ranges as the snapshot otherwise.)
+    const snap = this.snapshotTable();
+    const hi = this.keyHashRange[1];
+    const ends = snap.ends.slice();
+    for (let i = 0; i < ends.length; i++) if (ends[i] > hi) ends[i] = hi;
+    return Object.freeze({ count: snap.count, starts: snap.starts, ends, owner: snap.owner, owners: snap.owners });
+  }
+
+  clone(): AutoSplitHashRangeSelector {
+    const c = new AutoSplitHashRangeSelector(this.brokerVersion, this.rangeSize);
+    c.uppers = this.uppers.slice();
+    c.owners = this.owners.slice();
+    c.snapshotTableMemo = this.snapshotTableMemo;
+    c.segmentTableMemo = this.segmentTableMemo;
+    c.snapshotMemo = this.snapshotMemo;
+    c.segmentsMemo = this.segmentsMemo;
+    return c;
   }
 
   /** The upper bounds and their owners, ascending (for tests and the panel). */

@@ -7,21 +7,38 @@
  */
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
+import { suffixedPointHashes } from './pointHashes';
+import { MAX_BATCH, addPoints, ceilingIndex, changePoints, EMPTY_RING, holdersAt, Members, ringSegmentTable, sortedPoints, type RingChange, type RingColumns } from './ringPoints';
 import {
-  frozenSegments,
-  mergeSegments,
+  EMPTY_TABLE,
+  only,
+  segmentsOfTable,
   type Consumer,
   type HashRange,
   type Segment,
+  type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
 import { stickyKeyHash3 } from './stickyKeyHash';
-import { SortedIntMap } from './sortedIntMap';
 
 const MAX_HASH = 0x7fffffff;
 
+/** The hash of one point, `Murmur3_32Hash(UTF-8(name + i))` (the reference for `pointHashes`). */
 export function ringPointHash3(name: string, i: number): number {
   return murmur3Masked(utf8(name + i));
+}
+
+const byName = (a: Consumer, b: Consumer): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** A point's list after consumers put a point there one at a time, as `addConsumer` does. */
+function join(current: readonly Consumer[] | undefined, added: readonly Consumer[]): readonly Consumer[] {
+  let list = current;
+  for (const c of added) {
+    if (list === undefined) list = only(c);
+    // Java's List.sort is stable: same-named consumers keep their connection order.
+    else if (!list.includes(c)) list = [...list, c].sort(byName);
+  }
+  return list!;
 }
 
 export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
@@ -29,7 +46,21 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   readonly brokerVersion = '3.0';
   readonly keyHashRange: HashRange = [0, MAX_HASH];
   readonly keyValues: HashRange = [0, MAX_HASH];
-  private readonly ring = new SortedIntMap<Consumer[]>();
+  /**
+   * Point -> its consumers, sorted by name. Lists are never changed once on the ring (where the
+   * broker's change in place, a change here puts a new list), so segments, snapshots and clones
+   * share them.
+   */
+  private ring: RingColumns = EMPTY_RING;
+  private members = new Members();
+  /**
+   * Changes not yet on `ring`, in order and all of one kind (joins, or leaves): applied as one
+   * batch when the ring is next read.
+   */
+  private joins: RingChange[] = [];
+  private leaves: RingChange[] = [];
+  /** The point hashes of each name (a pure function of the name, so clones share it). */
+  private pointHashCache = new Map<string, Int32Array>();
 
   constructor(readonly replicaPoints: number = 100) {}
 
@@ -41,30 +72,47 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     return stickyKeyHash;
   }
 
+  /** The hashes of a name's points, `i` = 0 .. replicaPoints - 1 (computed once per name). */
+  pointHashes(name: string): Int32Array {
+    let hashes = this.pointHashCache.get(name);
+    if (hashes === undefined) this.pointHashCache.set(name, (hashes = suffixedPointHashes(name, this.replicaPoints)));
+    return hashes;
+  }
+
   addConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
-    for (let i = 0; i < this.replicaPoints; i++) {
-      const hash = ringPointHash3(consumer.name, i);
-      const list = this.ring.get(hash);
-      if (list === undefined) {
-        this.ring.set(hash, [consumer]);
-      } else if (!list.includes(consumer)) {
-        list.push(consumer);
-        // Java's List.sort is stable: same-named consumers keep their connection order.
-        list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      }
-    }
+    this.changed();
+    if (this.leaves.length > 0 || this.joins.length >= MAX_BATCH) this.applyPending();
+    this.joins.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name) });
   }
 
   removeConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
-    for (let i = 0; i < this.replicaPoints; i++) {
-      const hash = ringPointHash3(consumer.name, i);
-      const list = this.ring.get(hash);
-      if (list === undefined) continue;
-      const rest = list.filter((c) => c !== consumer);
-      if (rest.length === 0) this.ring.delete(hash);
-      else this.ring.set(hash, rest);
+    this.changed();
+    if (this.joins.length > 0) this.applyPending();
+    this.leaves.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name) });
+  }
+
+  /** The ring with every change applied. */
+  private current(): RingColumns {
+    if (this.joins.length > 0 || this.leaves.length > 0) this.applyPending();
+    return this.ring;
+  }
+
+  private applyPending(): void {
+    if (this.joins.length > 0) {
+      this.ring = addPoints(this.ring, this.members, this.joins, join);
+      this.joins = [];
+    }
+    if (this.leaves.length > 0) {
+      // Each leaving consumer is taken out of the lists at its points; the lists keep their order,
+      // so several leaving at once is the same as one after the other.
+      const leaving = new Set(this.leaves.map((l) => l.consumer));
+      const at = sortedPoints(this.leaves.map((l) => l.hashes));
+      this.ring = changePoints(this.ring, this.members, at, (list) => {
+        if (!list.some((c) => leaving.has(c))) return list;
+        const rest = list.filter((c) => !leaving.has(c));
+        return rest.length === 0 ? undefined : rest.length === 1 ? only(rest[0]) : rest;
+      });
+      this.leaves = [];
     }
   }
 
@@ -74,39 +122,82 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   }
 
   /** The consumers of the point a hash lands on (ceiling, wrapping to the first point). */
-  listAt(hash: number): Consumer[] | undefined {
-    if (this.ring.size === 0) return undefined;
-    return (this.ring.ceiling(hash) ?? this.ring.first())![1];
+  listAt(hash: number): readonly Consumer[] | undefined {
+    const ring = this.current();
+    if (ring.keys.length === 0) return undefined;
+    const i = ceilingIndex(ring.keys, hash);
+    return holdersAt(ring, this.members, i < ring.keys.length ? i : 0);
   }
 
+  private tableMemo: SegmentTable | null = null;
   /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
   private segmentsMemo: Segment[] | null = null;
 
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  private changed(): void {
+    this.tableMemo = null;
+    this.segmentsMemo = null;
   }
 
-  private computeSegments(): Segment[] {
-    if (this.ring.size === 0) return [];
-    const segs: Segment[] = [];
-    let start = 0;
-    // Copies of the point lists: addConsumer changes them in place, as the broker does, and a
-    // caller's earlier result must not change with them.
-    for (const [point, list] of this.ring.entries()) {
-      segs.push({ start, end: point, consumers: [...list] });
-      start = point + 1;
-    }
-    // Above the last point a key wraps to the first point's consumers.
-    segs.push({ start, end: MAX_HASH, consumers: [...this.ring.first()![1]] });
-    return mergeSegments(segs);
+  segmentTable(): SegmentTable {
+    return (this.tableMemo ??= this.computeTable());
+  }
+
+  snapshotTable(): SegmentTable {
+    return this.segmentTable();
+  }
+
+  segments(): Segment[] {
+    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
   }
 
   snapshot(): Segment[] {
     return this.segments();
   }
 
+  private computeTable(): SegmentTable {
+    const { points, holder, lists } = this.pointColumns();
+    if (points.length === 0) return EMPTY_TABLE;
+    return ringSegmentTable(points, holder, lists, this.members.count, 0, MAX_HASH);
+  }
+
   /** Every point with its consumers, ascending (for the ring view). */
-  points(): Array<[number, Consumer[]]> {
-    return [...this.ring.entries()];
+  points(): Array<[number, readonly Consumer[]]> {
+    const ring = this.current();
+    const out: Array<[number, readonly Consumer[]]> = new Array(ring.keys.length);
+    for (let i = 0; i < ring.keys.length; i++) out[i] = [ring.keys[i], holdersAt(ring, this.members, i)];
+    return out;
+  }
+
+  /**
+   * The points ascending and, at the same index, their consumers as a code into `lists`, without
+   * an object per point. Never changed later.
+   */
+  pointColumns(): { points: Int32Array; holder: Int32Array; lists: ReadonlyArray<readonly Consumer[]> } {
+    const ring = this.current();
+    if (this.columnsMemo?.ring !== ring) {
+      // Codes: consumer numbers for one-consumer points, then the shared lists after them.
+      const singles = this.members.count;
+      const holder = new Int32Array(ring.holder.length);
+      for (let i = 0; i < holder.length; i++) {
+        const h = ring.holder[i];
+        holder[i] = h >= 0 ? h : singles + ~h;
+      }
+      this.columnsMemo = { ring, holder, lists: [...this.members.singles, ...ring.shared] };
+    }
+    return { points: ring.keys, holder: this.columnsMemo.holder, lists: this.columnsMemo.lists };
+  }
+
+  private columnsMemo: { ring: RingColumns; holder: Int32Array; lists: ReadonlyArray<readonly Consumer[]> } | null = null;
+
+  clone(): ConsistentHashing3Selector {
+    const c = new ConsistentHashing3Selector(this.replicaPoints);
+    c.ring = this.ring;
+    c.members = this.members.clone();
+    c.joins = this.joins.slice();
+    c.leaves = this.leaves.slice();
+    c.pointHashCache = this.pointHashCache;
+    c.tableMemo = this.tableMemo;
+    c.segmentsMemo = this.segmentsMemo;
+    return c;
   }
 }

@@ -7,27 +7,35 @@
  */
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
+import { suffixedPointHashes } from './pointHashes';
+import { MAX_BATCH, addPoints, changePoints, EMPTY_RING, holdersAt, Members, ringSegmentTable, sortedPoints, type RingChange, type RingColumns } from './ringPoints';
 import {
-  frozenSegments,
-  mergeSegments,
+  EMPTY_TABLE,
+  only,
+  segmentsOfTable,
   type Consumer,
   type HashRange,
   type Segment,
+  type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
-import { SortedIntMap } from './sortedIntMap';
 
 const KEY_HASH_RANGE: HashRange = [STICKY_KEY_HASH_NOT_SET + 1, DEFAULT_RANGE_SIZE - 1];
 
+/** The hash of one point (the reference for `pointHashes`). */
 export function ringPointHash4(name: string, nameIndex: number, i: number): number {
   return reduceIntoRange(murmur3Masked(utf8(`${name}\0${nameIndex}\0${i}`)), KEY_HASH_RANGE);
 }
 
-/** `HashRingPointEntry`: the selected consumer and the ones that collided with it, in order. */
-interface PointEntry {
-  selected: Consumer;
-  colliding: Consumer[];
+/**
+ * A point's `HashRingPointEntry` after consumers put a point there one at a time: the first one is
+ * the selected consumer, the later ones collide and queue behind it in order. Kept as that one
+ * sequence, `[selected, ...colliding]`.
+ */
+function join(current: readonly Consumer[] | undefined, added: readonly Consumer[]): readonly Consumer[] {
+  if (current === undefined && added.length === 1) return only(added[0]);
+  return current === undefined ? added.slice() : [...current, ...added];
 }
 
 export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
@@ -35,14 +43,24 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
   readonly brokerVersion = '4.0';
   readonly keyHashRange = KEY_HASH_RANGE;
   readonly keyValues = KEY_HASH_RANGE;
-  private readonly ring = new SortedIntMap<PointEntry>();
+  /**
+   * Point -> `[selected, ...colliding]`. Never changed once on the ring (a change puts a new
+   * sequence), so segments, snapshots and clones share them.
+   */
+  private ring: RingColumns = EMPTY_RING;
+  private members = new Members();
+  /** Changes not yet on `ring`, in order and all of one kind: applied as one batch when next read. */
+  private joins: RingChange[] = [];
+  private leaves: RingChange[] = [];
   /** Name index of each live consumer. */
-  private readonly nameIndexes = new Map<Consumer, number>();
+  private nameIndexes = new Map<Consumer, number>();
   /** Indexes in use per consumer name. */
-  private readonly usedIndexes = new Map<string, Set<number>>();
+  private usedIndexes = new Map<string, Set<number>>();
   /** Owner of each slot 1..65535 as an index into `slotOwners`, built lazily for fast select. */
   private slotTable: Int32Array | null = null;
   private slotOwners: Consumer[] = [];
+  /** Point hashes per `name \0 nameIndex \0` (a pure function of both, so clones share it). */
+  private pointHashCache = new Map<string, Int32Array>();
 
   constructor(readonly replicaPoints: number = 100) {}
 
@@ -59,43 +77,65 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     return this.nameIndexes.get(consumer) ?? -1;
   }
 
+  /** The points of a name at a name index, `i` = 0 .. replicaPoints - 1 (computed once per pair). */
+  pointHashes(name: string, nameIndex: number): Int32Array {
+    const prefix = `${name}\0${nameIndex}\0`;
+    let hashes = this.pointHashCache.get(prefix);
+    if (hashes === undefined) {
+      hashes = suffixedPointHashes(prefix, this.replicaPoints);
+      // reduceIntoRange(hash, [1, 65535]), inline: hash % 65535 + 1 is never 0.
+      const size = KEY_HASH_RANGE[1] - KEY_HASH_RANGE[0] + 1;
+      for (let i = 0; i < hashes.length; i++) hashes[i] = (hashes[i] % size) + KEY_HASH_RANGE[0];
+      this.pointHashCache.set(prefix, hashes);
+    }
+    return hashes;
+  }
+
   addConsumer(consumer: Consumer): void {
-    this.slotTable = null;
-    this.segmentsMemo = null;
+    this.changed();
     // The tracker allocates the index on the first of the consumer's points (none for 0 points).
     if (this.replicaPoints <= 0) return;
-    const index = this.allocateNameIndex(consumer);
-    for (let i = 0; i < this.replicaPoints; i++) {
-      const hash = ringPointHash4(consumer.name, index, i);
-      const existing = this.ring.get(hash);
-      if (existing === undefined) this.ring.set(hash, { selected: consumer, colliding: [] });
-      else existing.colliding.push(consumer);
-    }
+    if (this.leaves.length > 0 || this.joins.length >= MAX_BATCH) this.applyPending();
+    this.joins.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name, this.allocateNameIndex(consumer)) });
   }
 
   removeConsumer(consumer: Consumer): void {
     const index = this.nameIndexes.get(consumer);
     if (index === undefined) return;
-    this.slotTable = null;
-    this.segmentsMemo = null;
-    for (let i = 0; i < this.replicaPoints; i++) {
-      const hash = ringPointHash4(consumer.name, index, i);
-      const entry = this.ring.get(hash);
-      if (entry === undefined) continue;
-      if (entry.selected === consumer) {
-        // The first colliding consumer (possibly this same consumer, for a point it holds twice)
-        // is promoted; the entry goes when none is left.
-        const next = entry.colliding.shift();
-        if (next === undefined) this.ring.delete(hash);
-        else entry.selected = next;
-      } else {
-        entry.colliding = entry.colliding.filter((c) => c !== consumer);
-      }
-    }
+    this.changed();
+    if (this.joins.length > 0) this.applyPending();
+    this.leaves.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name, index) });
     this.nameIndexes.delete(consumer);
     const used = this.usedIndexes.get(consumer.name)!;
     used.delete(index);
     if (used.size === 0) this.usedIndexes.delete(consumer.name);
+  }
+
+  /** The ring with every change applied. */
+  private current(): RingColumns {
+    if (this.joins.length > 0 || this.leaves.length > 0) this.applyPending();
+    return this.ring;
+  }
+
+  private applyPending(): void {
+    if (this.joins.length > 0) {
+      this.ring = addPoints(this.ring, this.members, this.joins, join);
+      this.joins = [];
+    }
+    if (this.leaves.length > 0) {
+      // The broker, per point of a leaving consumer: if it is the selected one, the first colliding
+      // consumer is promoted (possibly itself again, for a point it holds twice), else it leaves the
+      // queue. Either way every place it held goes and the others keep their order, so several
+      // leaving at once is the same as one after the other.
+      const leaving = new Set(this.leaves.map((l) => l.consumer));
+      const at = sortedPoints(this.leaves.map((l) => l.hashes));
+      this.ring = changePoints(this.ring, this.members, at, (seq) => {
+        if (!seq.some((c) => leaving.has(c))) return seq;
+        const rest = seq.filter((c) => !leaving.has(c));
+        return rest.length === 0 ? undefined : rest.length === 1 ? only(rest[0]) : rest;
+      });
+      this.leaves = [];
+    }
   }
 
   private allocateNameIndex(consumer: Consumer): number {
@@ -109,7 +149,6 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
   }
 
   select(stickyKeyHash: number): Consumer | null {
-    if (this.ring.size === 0) return null;
     if (this.slotTable === null) this.buildSlotTable();
     return this.slotOwners[this.slotTable![stickyKeyHash]] ?? null;
   }
@@ -119,46 +158,100 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     const table = new Int32Array(KEY_HASH_RANGE[1] + 1).fill(-1);
     const owners: Consumer[] = [];
     const ids = new Map<Consumer, number>();
-    for (const seg of this.segments()) {
-      const c = seg.consumers[0];
+    const t = this.segmentTable();
+    for (let i = 0; i < t.count; i++) {
+      const c = t.owners[t.owner[i]][0];
       let id = ids.get(c);
       if (id === undefined) {
         id = owners.length;
         owners.push(c);
         ids.set(c, id);
       }
-      table.fill(id, seg.start, seg.end + 1);
+      table.fill(id, t.starts[i], t.ends[i] + 1);
     }
     this.slotTable = table;
     this.slotOwners = owners;
   }
 
+  private tableMemo: SegmentTable | null = null;
   /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
   private segmentsMemo: Segment[] | null = null;
 
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  private changed(): void {
+    this.slotTable = null;
+    this.tableMemo = null;
+    this.segmentsMemo = null;
   }
 
-  private computeSegments(): Segment[] {
-    if (this.ring.size === 0) return [];
-    const segs: Segment[] = [];
-    let start = KEY_HASH_RANGE[0];
-    for (const [point, entry] of this.ring.entries()) {
-      segs.push({ start, end: point, consumers: [entry.selected] });
-      start = point + 1;
-    }
-    // The wrap-around tail belongs to the first point's consumer.
-    segs.push({ start, end: KEY_HASH_RANGE[1], consumers: [this.ring.first()![1].selected] });
-    return mergeSegments(segs);
+  segmentTable(): SegmentTable {
+    return (this.tableMemo ??= this.computeTable());
+  }
+
+  snapshotTable(): SegmentTable {
+    return this.segmentTable();
+  }
+
+  segments(): Segment[] {
+    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
   }
 
   snapshot(): Segment[] {
     return this.segments();
   }
 
+  private computeTable(): SegmentTable {
+    const { points, selected } = this.pointColumns();
+    if (points.length === 0) return EMPTY_TABLE;
+    // Owner codes are consumer numbers: one consumer each, all different.
+    return ringSegmentTable(points, selected, this.members.singles, this.members.count, KEY_HASH_RANGE[0], KEY_HASH_RANGE[1]);
+  }
+
   /** Every point with its selected consumer and the queue behind it, ascending. */
   points(): Array<[number, Consumer, readonly Consumer[]]> {
-    return [...this.ring.entries()].map(([p, e]) => [p, e.selected, e.colliding]);
+    const ring = this.current();
+    const out: Array<[number, Consumer, readonly Consumer[]]> = new Array(ring.keys.length);
+    for (let i = 0; i < ring.keys.length; i++) {
+      const seq = holdersAt(ring, this.members, i);
+      out[i] = [ring.keys[i], seq[0], seq.slice(1)];
+    }
+    return out;
+  }
+
+  /**
+   * The points ascending and, at the same index, the number of the selected consumer (see
+   * `consumer(n)`), without an object per point; `holders(i)` is `[selected, ...colliding]`.
+   * Never changed later.
+   */
+  pointColumns(): { points: Int32Array; selected: Int32Array; consumer(n: number): Consumer; holders(i: number): readonly Consumer[] } {
+    const ring = this.current();
+    const members = this.members;
+    if (this.selectedMemo?.ring !== ring) {
+      const selected = new Int32Array(ring.holder.length);
+      for (let i = 0; i < selected.length; i++) {
+        const h = ring.holder[i];
+        selected[i] = h >= 0 ? h : members.numberOf(ring.shared[~h][0]);
+      }
+      this.selectedMemo = { ring, selected };
+    }
+    return { points: ring.keys, selected: this.selectedMemo.selected, consumer: (n) => members.consumer(n), holders: (i) => holdersAt(ring, members, i) };
+  }
+
+  private selectedMemo: { ring: RingColumns; selected: Int32Array } | null = null;
+
+  clone(): ConsistentHashing4Selector {
+    const c = new ConsistentHashing4Selector(this.replicaPoints);
+    c.ring = this.ring;
+    c.members = this.members.clone();
+    c.joins = this.joins.slice();
+    c.leaves = this.leaves.slice();
+    c.nameIndexes = new Map(this.nameIndexes);
+    c.usedIndexes = new Map([...this.usedIndexes].map(([name, used]) => [name, new Set(used)]));
+    // Built once and never changed: shared until either side changes and drops it.
+    c.slotTable = this.slotTable;
+    c.slotOwners = this.slotOwners;
+    c.pointHashCache = this.pointHashCache;
+    c.tableMemo = this.tableMemo;
+    c.segmentsMemo = this.segmentsMemo;
+    return c;
   }
 }

@@ -10,12 +10,15 @@
  */
 import {
   ConsumerAssignError,
-  frozenSegments,
-  mergeSegments,
+  NOBODY,
+  only,
+  segmentsOfTable,
+  SegmentTableBuilder,
   type BrokerVersion,
   type Consumer,
   type HashRange,
   type Segment,
+  type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
@@ -26,7 +29,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'sticky';
   readonly keyHashRange: HashRange;
   readonly keyValues: HashRange;
-  private readonly rangeMap = new SortedIntMap<Consumer>();
+  private rangeMap = new SortedIntMap<Consumer>();
 
   constructor(
     readonly brokerVersion: BrokerVersion,
@@ -47,7 +50,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   addConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
+    this.changed();
     this.validate(consumer);
     for (const [start, end] of consumer.ranges!) {
       this.rangeMap.set(start, consumer);
@@ -75,8 +78,11 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   }
 
   removeConsumer(consumer: Consumer): void {
-    this.segmentsMemo = null;
-    for (const [key, c] of [...this.rangeMap.entries()]) if (c === consumer) this.rangeMap.delete(key);
+    this.changed();
+    const keys = this.rangeMap.keys();
+    const owners = this.rangeMap.values();
+    // The arrays are a snapshot of the order: deleting from the map does not change them.
+    for (let i = 0; i < keys.length; i++) if (owners[i] === consumer) this.rangeMap.delete(keys[i]);
   }
 
   select(stickyKeyHash: number): Consumer | null {
@@ -87,31 +93,54 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
     return floor && ceiling && floor[1] === ceiling[1] ? floor[1] : null;
   }
 
+  private tableMemo: SegmentTable | null = null;
   /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
   private segmentsMemo: Segment[] | null = null;
 
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= frozenSegments(this.computeSegments()));
+  private changed(): void {
+    this.tableMemo = null;
+    this.segmentsMemo = null;
   }
 
-  private computeSegments(): Segment[] {
-    const [lo, hi] = this.keyHashRange;
-    const segs: Segment[] = [];
-    let prev: [number, Consumer] | undefined;
-    for (const entry of this.rangeMap.entries()) {
-      const [key, c] = entry;
-      const gapStart = prev ? prev[0] + 1 : Number.NEGATIVE_INFINITY;
-      const gapOwner = prev && prev[1] === c ? [c] : [];
-      segs.push({ start: Math.max(gapStart, lo), end: Math.min(key - 1, hi), consumers: gapOwner });
-      if (key >= lo && key <= hi) segs.push({ start: key, end: key, consumers: [c] });
-      prev = entry;
-    }
-    segs.push({ start: prev ? Math.max(prev[0] + 1, lo) : lo, end: hi, consumers: [] });
-    return mergeSegments(segs.filter((s) => s.start <= s.end));
+  segmentTable(): SegmentTable {
+    return (this.tableMemo ??= this.computeTable());
+  }
+
+  snapshotTable(): SegmentTable {
+    return this.segmentTable();
+  }
+
+  segments(): Segment[] {
+    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
   }
 
   snapshot(): Segment[] {
     return this.segments();
+  }
+
+  private computeTable(): SegmentTable {
+    const [lo, hi] = this.keyHashRange;
+    const keys = this.rangeMap.keys();
+    const owners = this.rangeMap.values();
+    const b = new SegmentTableBuilder([], keys.length * 2 + 1);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
+      const c = owners[i];
+      // The gap before this key: its consumer's where the previous key is the same consumer's.
+      const gapStart = i > 0 ? keys[i - 1] + 1 : Number.NEGATIVE_INFINITY;
+      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c ? only(c) : NOBODY);
+      if (key >= lo && key <= hi) b.pushList(key, key, only(c));
+    }
+    b.pushList(keys.length > 0 ? Math.max(keys[keys.length - 1] + 1, lo) : lo, hi, NOBODY);
+    return b.build();
+  }
+
+  clone(): ExclusiveHashRangeSelector {
+    const c = new ExclusiveHashRangeSelector(this.brokerVersion, this.rangeSize);
+    c.rangeMap = this.rangeMap.clone();
+    c.tableMemo = this.tableMemo;
+    c.segmentsMemo = this.segmentsMemo;
+    return c;
   }
 }
 

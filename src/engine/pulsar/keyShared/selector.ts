@@ -58,6 +58,182 @@ export interface StickyKeyConsumerSelector {
    * bookkeeping reaches past the selectable slots (AUTO_SPLIT's top key, `rangeSize`).
    */
   snapshot(): Segment[];
+  /**
+   * `segments()` as columns (no object per segment): what bulk readers use, because a ring of
+   * 100,000 points has about as many segments. Memoised like `segments()`; never changed later.
+   */
+  segmentTable(): SegmentTable;
+  /** `snapshot()` as columns, memoised and never changed later. */
+  snapshotTable(): SegmentTable;
+  /**
+   * An independent selector in the same state, as replaying the same history would leave it:
+   * later changes to either do not show in the other. Consumers are shared (identity matters).
+   */
+  clone(): StickyKeyConsumerSelector;
+}
+
+/**
+ * Ascending, non-overlapping segments as parallel columns: segment `i` is
+ * `[starts[i], ends[i]]`, owned by the list `owners[owner[i]]` (consumers in the order the broker
+ * picks among them; several segments share a list). Tables are immutable once built: every holder
+ * may keep one across later selector changes.
+ */
+export interface SegmentTable {
+  readonly count: number;
+  readonly starts: Float64Array;
+  readonly ends: Float64Array;
+  readonly owner: Int32Array;
+  readonly owners: ReadonlyArray<readonly Consumer[]>;
+}
+
+export const EMPTY_TABLE: SegmentTable = Object.freeze({
+  count: 0,
+  starts: new Float64Array(0),
+  ends: new Float64Array(0),
+  owner: new Int32Array(0),
+  owners: Object.freeze([]) as ReadonlyArray<readonly Consumer[]>,
+});
+
+/** The consumers of segment `i`. */
+export function consumersAt(t: SegmentTable, i: number): readonly Consumer[] {
+  return t.owners[t.owner[i]];
+}
+
+/**
+ * Builds a `SegmentTable` in one pass, merging as it goes exactly as `mergeSegments` does: an
+ * empty segment (start > end) is skipped, and a segment that continues the previous one with the
+ * same consumers in the same order extends it.
+ *
+ * Owners are given as codes into `owners`. Codes below `distinctBelow` stand for lists known to
+ * differ from every other code's (a ring's one-consumer lists), so only other pairs are compared
+ * element by element.
+ */
+export class SegmentTableBuilder {
+  private starts: Float64Array;
+  private ends: Float64Array;
+  private owner: Int32Array;
+  private n = 0;
+
+  constructor(
+    private readonly owners: Array<readonly Consumer[]> = [],
+    capacity = 16,
+    private readonly distinctBelow = 0,
+  ) {
+    this.starts = new Float64Array(Math.max(1, capacity));
+    this.ends = new Float64Array(Math.max(1, capacity));
+    this.owner = new Int32Array(Math.max(1, capacity));
+  }
+
+  /** The code of a list (by identity: a list added twice gets two codes, compared when merging). */
+  private readonly codes = new Map<readonly Consumer[], number>();
+  code(list: readonly Consumer[]): number {
+    let c = this.codes.get(list);
+    if (c === undefined) {
+      c = this.owners.length;
+      this.owners.push(list);
+      this.codes.set(list, c);
+    }
+    return c;
+  }
+
+  pushList(start: number, end: number, consumers: readonly Consumer[]): void {
+    if (start > end) return;
+    this.push(start, end, this.code(consumers));
+  }
+
+  push(start: number, end: number, code: number): void {
+    if (start > end) return;
+    const n = this.n;
+    if (n > 0 && this.ends[n - 1] + 1 === start) {
+      const last = this.owner[n - 1];
+      if (last === code || (last >= this.distinctBelow && code >= this.distinctBelow && sameConsumers(this.owners[last], this.owners[code]))) {
+        this.ends[n - 1] = end;
+        return;
+      }
+    }
+    if (n === this.starts.length) this.grow();
+    this.starts[n] = start;
+    this.ends[n] = end;
+    this.owner[n] = code;
+    this.n = n + 1;
+  }
+
+  private grow(): void {
+    const n = this.n;
+    const s = new Float64Array(n * 2);
+    s.set(this.starts);
+    this.starts = s;
+    const e = new Float64Array(n * 2);
+    e.set(this.ends);
+    this.ends = e;
+    const o = new Int32Array(n * 2);
+    o.set(this.owner);
+    this.owner = o;
+  }
+
+  build(): SegmentTable {
+    const n = this.n;
+    return Object.freeze({
+      count: n,
+      starts: this.starts.slice(0, n),
+      ends: this.ends.slice(0, n),
+      owner: this.owner.slice(0, n),
+      owners: Object.freeze(this.owners),
+    });
+  }
+}
+
+/** Segments as columns, as given (not merged): for readers that take either form. */
+export function tableOf(segments: readonly Segment[]): SegmentTable {
+  const n = segments.length;
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  const owner = new Int32Array(n);
+  const owners: Array<readonly Consumer[]> = new Array(n);
+  for (let i = 0; i < n; i++) {
+    starts[i] = segments[i].start;
+    ends[i] = segments[i].end;
+    owner[i] = i;
+    owners[i] = segments[i].consumers;
+  }
+  return { count: n, starts, ends, owner, owners };
+}
+
+/** The table's segments as frozen objects (the `segments()` form). */
+export function segmentsOfTable(t: SegmentTable): Segment[] {
+  const out: Segment[] = new Array(t.count);
+  for (let i = 0; i < t.count; i++) {
+    out[i] = Object.freeze({ start: t.starts[i], end: t.ends[i], consumers: Object.freeze(t.owners[t.owner[i]]) as Consumer[] });
+  }
+  return Object.freeze(out) as Segment[];
+}
+
+/** A frozen empty owner list (a gap nobody owns). */
+export const NOBODY: readonly Consumer[] = Object.freeze([]);
+
+const onlyLists = new WeakMap<Consumer, readonly Consumer[]>();
+
+/**
+ * The frozen one-element list `[c]`, the same array every time: segments owned by one consumer
+ * share it instead of allocating a list per segment (a ring has 100,000 of them).
+ */
+export function only(c: Consumer): readonly Consumer[] {
+  let list = onlyLists.get(c);
+  if (list === undefined) onlyLists.set(c, (list = Object.freeze([c])));
+  return list;
+}
+
+/** The index of the segment holding `slot`, or -1. */
+export function tableIndexAt(t: SegmentTable, slot: number): number {
+  let lo = 0;
+  let hi = t.count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (slot < t.starts[mid]) hi = mid - 1;
+    else if (slot > t.ends[mid]) lo = mid + 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /**
@@ -85,7 +261,10 @@ export function mergeSegments(segments: Segment[]): Segment[] {
 }
 
 export function sameConsumers(a: readonly Consumer[], b: readonly Consumer[]): boolean {
-  return a.length === b.length && a.every((c, i) => c === b[i]);
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The segment holding `slot` (segments ascending and non-overlapping), or undefined. */

@@ -37,12 +37,25 @@ export class KeySharedSubscription {
   /** Live consumers in connection order. */
   private live: Consumer[] = [];
   /** How many consumers of each name ever connected (refused ones not counted). */
-  private readonly nameCounts = new Map<string, number>();
+  private nameCounts = new Map<string, number>();
   /** Selectors that follow this subscription (one per group of partitions, see Topology). */
-  private readonly selectors: StickyKeyConsumerSelector[];
+  private selectors: StickyKeyConsumerSelector[];
 
   constructor(readonly config: SelectorConfig) {
     this.selectors = [createSelector(config)];
+  }
+
+  /**
+   * An independent subscription in the same state, as replaying the same connection history
+   * would leave it (same consumer objects, ids, selector layouts): a what-if runs on a clone
+   * instead of connecting every consumer again.
+   */
+  clone(): KeySharedSubscription {
+    const c = new KeySharedSubscription(this.config);
+    c.live = this.live.slice();
+    c.nameCounts = new Map(this.nameCounts);
+    c.selectors = this.selectors.map((s) => s.clone());
+    return c;
   }
 
   get consumers(): readonly Consumer[] {

@@ -1,0 +1,76 @@
+/**
+ * The hashes of a consumer's ring point strings, `prefix + i` for i = 0, 1, ..., computed in one
+ * go: the prefix is encoded to UTF-8 once, and MurmurHash3 runs over its whole 4-byte blocks once;
+ * each point only continues from there with the prefix's last 0-3 bytes and the decimal digits of
+ * `i`. The suffix is ASCII, so the bytes are exactly those of the whole string encoded (a
+ * surrogate at the end of the prefix stays unpaired either way), as Java's `getBytes(UTF_8)` gives
+ * them. The result equals `murmur3Masked(utf8(prefix + i))` (checked by a unit test).
+ */
+import { Utf8Scratch } from '../../bytes';
+
+const C1 = 0xcc9e2d51;
+const C2 = 0x1b873593;
+
+const scratch = new Utf8Scratch();
+
+/** `Murmur3_32Hash` (MurmurHash3 x86_32, seed 0, masked to 31 bits) of `UTF-8(prefix + i)`, i in [0, count). */
+export function suffixedPointHashes(prefix: string, count: number): Int32Array {
+  // As many points as a `for (i = 0; i < count; i++)` loop makes.
+  const points = count > 0 ? Math.ceil(count) : 0;
+  const out = new Int32Array(points);
+  if (points === 0) return out;
+  const n = scratch.encode(prefix);
+  const bytes = scratch.bytes;
+  // The state after the prefix's whole blocks, the same for every point.
+  const whole = n & ~3;
+  let h0 = 0;
+  for (let i = 0; i < whole; i += 4) {
+    let k = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
+    k = Math.imul(k, C1);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, C2);
+    h0 ^= k;
+    h0 = (h0 << 13) | (h0 >>> 19);
+    h0 = (Math.imul(h0, 5) + 0xe6546b64) | 0;
+  }
+  // The rest of the prefix, then the digits of i (at most 10 for an int).
+  const tail = new Uint8Array(16);
+  const rest = n - whole;
+  for (let j = 0; j < rest; j++) tail[j] = bytes[whole + j];
+  for (let i = 0; i < points; i++) {
+    let digits = 1;
+    for (let x = i; x >= 10; x = Math.floor(x / 10)) digits++;
+    for (let j = rest + digits - 1, x = i; j >= rest; j--, x = Math.floor(x / 10)) tail[j] = 48 + (x % 10);
+    const len = rest + digits;
+    let h = h0;
+    const blocks = len & ~3;
+    let j = 0;
+    for (; j < blocks; j += 4) {
+      let k = tail[j] | (tail[j + 1] << 8) | (tail[j + 2] << 16) | (tail[j + 3] << 24);
+      k = Math.imul(k, C1);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, C2);
+      h ^= k;
+      h = (h << 13) | (h >>> 19);
+      h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    }
+    const left = len & 3;
+    if (left > 0) {
+      let k = tail[j];
+      if (left > 1) k ^= tail[j + 1] << 8;
+      if (left > 2) k ^= tail[j + 2] << 16;
+      k = Math.imul(k, C1);
+      k = (k << 15) | (k >>> 17);
+      k = Math.imul(k, C2);
+      h ^= k;
+    }
+    h ^= whole + len;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    out[i] = h & 0x7fffffff;
+  }
+  return out;
+}

@@ -1,0 +1,305 @@
+/**
+ * A hash ring's points as sorted columns, changed in batches. The broker's `TreeMap` takes one put
+ * per point; here a batch of consumers joining (1,000 consumers x 100 points when the panel opens)
+ * is one radix sort and one merge, and the columns hold numbers, not an object per point:
+ * `holder[i]` is the number of the point's only consumer (the common case), or `~k` for the
+ * list `shared[k]` where several consumers meet at the point.
+ *
+ * Columns are immutable once built (a batch builds new ones), so selectors, their clones and the
+ * tables they hand out share them freely.
+ */
+import { only, sameConsumers, type Consumer, type SegmentTable } from './selector';
+
+export interface RingColumns {
+  /** Point hashes, ascending, distinct (non-negative integers below 2^31). */
+  readonly keys: Int32Array;
+  /** Per point: a consumer number (see `Members`), or `~k` for `shared[k]`. */
+  readonly holder: Int32Array;
+  /** The points' lists of two or more consumers. */
+  readonly shared: ReadonlyArray<readonly Consumer[]>;
+}
+
+export const EMPTY_RING: RingColumns = Object.freeze({ keys: new Int32Array(0), holder: new Int32Array(0), shared: Object.freeze([]) });
+
+/** Numbers for the consumers a selector has seen, in the order it first saw them. */
+export class Members {
+  private readonly consumers: Consumer[] = [];
+  /** `only(consumers[i])`, the shared one-consumer list. */
+  private readonly singleLists: Array<readonly Consumer[]> = [];
+  private readonly numbers = new Map<Consumer, number>();
+
+  get count(): number {
+    return this.consumers.length;
+  }
+
+  numberOf(c: Consumer): number {
+    let n = this.numbers.get(c);
+    if (n === undefined) {
+      n = this.consumers.length;
+      this.consumers.push(c);
+      this.singleLists.push(only(c));
+      this.numbers.set(c, n);
+    }
+    return n;
+  }
+
+  consumer(n: number): Consumer {
+    return this.consumers[n];
+  }
+
+  /** The one-consumer lists, by number (shared: do not change). */
+  get singles(): ReadonlyArray<readonly Consumer[]> {
+    return this.singleLists;
+  }
+
+  clone(): Members {
+    const m = new Members();
+    m.consumers.push(...this.consumers);
+    m.singleLists.push(...this.singleLists);
+    for (const [c, n] of this.numbers) m.numbers.set(c, n);
+    return m;
+  }
+}
+
+/** The consumers at a point. */
+export function holdersAt(ring: RingColumns, members: Members, i: number): readonly Consumer[] {
+  const h = ring.holder[i];
+  return h >= 0 ? members.singles[h] : ring.shared[~h];
+}
+
+/** Consumers per batch: a point's hash (below 2^31) and its consumer's place share one double. */
+const BATCH_SCALE = 2 ** 21;
+export const MAX_BATCH = BATCH_SCALE;
+
+/** A consumer joining or leaving, with its number and the hashes of its points in point order. */
+export interface RingChange {
+  readonly consumer: Consumer;
+  readonly number: number;
+  readonly hashes: Int32Array;
+}
+
+/**
+ * The ring after the consumers of `batch` joined in order. `join(current, added)` gives a point's
+ * list from its current one (undefined for a new point) and the consumers that put a point there,
+ * in joining order (one twice if two of its points share the hash), exactly as putting them one
+ * at a time would leave it. `added` is reused after the call: `join` copies what it keeps. A new point of one consumer is that consumer's without asking `join`.
+ */
+export function addPoints(
+  ring: RingColumns,
+  members: Members,
+  batch: readonly RingChange[],
+  join: (current: readonly Consumer[] | undefined, added: readonly Consumer[]) => readonly Consumer[],
+): RingColumns {
+  let m = 0;
+  for (const c of batch) m += c.hashes.length;
+  // (hash, place in the batch) packed into one double, exact below 2^53, and sorted natively
+  // (stable for the consumers at one point: their places ascend).
+  if (batch.length > BATCH_SCALE) throw new RangeError(`at most ${BATCH_SCALE} consumers per batch`);
+  const occ = new Float64Array(m);
+  let o = 0;
+  for (let b = 0; b < batch.length; b++) {
+    const hashes = batch[b].hashes;
+    for (let i = 0; i < hashes.length; i++) occ[o++] = hashes[i] * BATCH_SCALE + b;
+  }
+  occ.sort();
+  const sk = new Int32Array(m);
+  const sw = new Int32Array(m);
+  for (let x = 0; x < m; x++) {
+    const h = Math.floor(occ[x] / BATCH_SCALE);
+    sk[x] = h;
+    sw[x] = occ[x] - h * BATCH_SCALE;
+  }
+  const { keys, holder } = ring;
+  const n = keys.length;
+  const outKeys = new Int32Array(n + m);
+  const outHolder = new Int32Array(n + m);
+  const shared = keptShared(ring);
+  let r = 0;
+  let i = 0;
+  let j = 0;
+  // The consumers at one point, reused (`join` copies what it keeps).
+  const added: Consumer[] = [];
+  while (j < m) {
+    const h = sk[j];
+    while (i < n && keys[i] < h) {
+      const hh = holder[i];
+      outKeys[r] = keys[i++];
+      outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
+    }
+    let g = j + 1;
+    while (g < m && sk[g] === h) g++;
+    const here = i < n && keys[i] === h;
+    outKeys[r] = h;
+    if (!here && g === j + 1) {
+      outHolder[r++] = batch[sw[j]].number;
+    } else {
+      added.length = 0;
+      for (let x = j; x < g; x++) added.push(batch[sw[x]].consumer);
+      const list = join(here ? holdersAt(ring, members, i) : undefined, added);
+      outHolder[r++] = list.length === 1 ? members.numberOf(list[0]) : shared.add(list);
+    }
+    if (here) i++;
+    j = g;
+  }
+  while (i < n) {
+    const hh = holder[i];
+    outKeys[r] = keys[i++];
+    outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
+  }
+  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists };
+}
+
+/**
+ * The ring after `leave(list)` at the given points (ascending; a point may repeat): it returns the
+ * point's new list, or undefined when the point goes.
+ */
+export function changePoints(
+  ring: RingColumns,
+  members: Members,
+  points: Int32Array,
+  leave: (current: readonly Consumer[]) => readonly Consumer[] | undefined,
+): RingColumns {
+  const { keys, holder } = ring;
+  const outKeys = new Int32Array(keys.length);
+  const outHolder = new Int32Array(keys.length);
+  const shared = keptShared(ring);
+  let r = 0;
+  let p = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    while (p < points.length && points[p] < k) p++;
+    if (p < points.length && points[p] === k) {
+      const list = leave(holdersAt(ring, members, i));
+      if (list === undefined || list.length === 0) continue;
+      outKeys[r] = k;
+      outHolder[r++] = list.length === 1 ? members.numberOf(list[0]) : shared.add(list);
+    } else {
+      const hh = holder[i];
+      outKeys[r] = k;
+      outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
+    }
+  }
+  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists };
+}
+
+/** The shared lists carried into new columns, renumbered as they are met (dropped ones go). */
+function keptShared(ring: RingColumns): { lists: Array<readonly Consumer[]>; code(h: number): number; add(list: readonly Consumer[]): number } {
+  const lists: Array<readonly Consumer[]> = [];
+  return {
+    lists,
+    code(h: number): number {
+      if (h >= 0) return h;
+      lists.push(ring.shared[~h]);
+      return ~(lists.length - 1);
+    },
+    add(list: readonly Consumer[]): number {
+      lists.push(list);
+      return ~(lists.length - 1);
+    },
+  };
+}
+
+/**
+ * The segments of a ring over `[lo, hi]`: each point owns the values from the previous point
+ * (exclusive, or `lo`) up to itself, and the values above the last point wrap to the first point.
+ * `codes[i]` is point i's owner list in `owners`; codes below `distinctBelow` are lists known to
+ * differ from every other code's. Adjacent segments with the same consumers in the same order
+ * merge, as `SegmentTableBuilder` merges them.
+ */
+export function ringSegmentTable(
+  keys: Int32Array,
+  codes: Int32Array,
+  owners: ReadonlyArray<readonly Consumer[]>,
+  distinctBelow: number,
+  lo: number,
+  hi: number,
+): SegmentTable {
+  const n = keys.length;
+  const starts = new Float64Array(n + 1);
+  const ends = new Float64Array(n + 1);
+  const owner = new Int32Array(n + 1);
+  let c = 0;
+  let start = lo;
+  for (let i = 0; i <= n; i++) {
+    // i === n: the wrap-around tail, the first point's.
+    const end = i < n ? keys[i] : hi;
+    const code = i < n ? codes[i] : codes[0];
+    if (i === n && start > end) break;
+    if (c > 0) {
+      const last = owner[c - 1];
+      if (last === code || (last >= distinctBelow && code >= distinctBelow && sameConsumers(owners[last], owners[code]))) {
+        ends[c - 1] = end;
+        start = end + 1;
+        continue;
+      }
+    }
+    starts[c] = start;
+    ends[c] = end;
+    owner[c++] = code;
+    start = end + 1;
+  }
+  return Object.freeze({ count: c, starts: starts.slice(0, c), ends: ends.slice(0, c), owner: owner.slice(0, c), owners: Object.freeze(owners.slice()) });
+}
+
+/** The index of the least key >= `hash`, or `keys.length`. */
+export function ceilingIndex(keys: Int32Array, hash: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid] < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The points of the `hashes` lists, ascending, each once. */
+export function sortedPoints(hashes: readonly Int32Array[]): Int32Array {
+  let m = 0;
+  for (const h of hashes) m += h.length;
+  const all = new Int32Array(m);
+  let o = 0;
+  for (const h of hashes) {
+    all.set(h, o);
+    o += h.length;
+  }
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < m; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
+  return all.slice(0, n);
+}
+
+/**
+ * Sorts `keys` (non-negative int32) ascending, carrying `values` along, stably: a least-significant
+ * digit radix sort, 11 bits a pass (two passes for 16-bit keys, three for 31-bit ones). The inputs
+ * are used as scratch.
+ */
+export function radixSort(keys: Int32Array, values: Int32Array): [Int32Array, Int32Array] {
+  const n = keys.length;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (keys[i] > max) max = keys[i];
+  let k: Int32Array = keys;
+  let v: Int32Array = values;
+  let k2: Int32Array = new Int32Array(n);
+  let v2: Int32Array = new Int32Array(n);
+  const count = new Int32Array(2048);
+  for (let shift = 0; shift === 0 || max >>> shift > 0; shift += 11) {
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(k[i] >>> shift) & 2047]++;
+    let sum = 0;
+    for (let d = 0; d < 2048; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const p = count[(k[i] >>> shift) & 2047]++;
+      k2[p] = k[i];
+      v2[p] = v[i];
+    }
+    [k, k2] = [k2, k];
+    [v, v2] = [v2, v];
+    if (shift >= 22) break;
+  }
+  return [k, v];
+}
