@@ -101,7 +101,7 @@ export class Models {
   whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
     const key = JSON.stringify([name, events]);
     if (this.whatIfCache?.key !== key) {
-      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name)) };
+      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name)) };
     }
     return this.whatIfCache.value;
   }
@@ -114,7 +114,7 @@ export class Models {
     let value: OrderingNote | { error: string } | null;
     try {
       const w = this.whatIf(name, events);
-      value = w ? orderingNote(this.settings, name, events, this.shownKeys, w) : null;
+      value = w ? orderingNote(this.settings, name, events, this.shownKeys, w, this.topic(name)) : null;
     } catch (e) {
       value = { error: (e as Error).message };
     }

@@ -9,7 +9,7 @@ import { formatEvent, type TopologyEvent } from '../../engine/events';
 import { explainWhatIf } from '../../engine/ordering/whatIfExplain';
 import type { OrderingGeneration } from '../../engine/ordering/types';
 import type { Settings } from '../../engine/settings';
-import { PulsarTopicState } from '../../engine/topology';
+import { PulsarTopicState, type TopicState } from '../../engine/topology';
 import type { WhatIfResult } from '../../engine/whatIf';
 import type { ShownKey } from './topicView';
 import { topicFromSettings } from './whatIfView';
@@ -28,10 +28,12 @@ export function orderingNote(
   events: readonly TopologyEvent[],
   keys: readonly ShownKey[],
   result: WhatIfResult,
+  /** The topic's state before the steps, where the caller has it (the panel does); left unchanged. */
+  base?: TopicState,
 ): OrderingNote | null {
   if (events.length === 0) return null;
   const config = settings.topics.find((t) => t.name === topicName);
-  const before = topicFromSettings(settings, topicName);
+  const before = base ?? topicFromSettings(settings, topicName);
   if (!config || !before) return null;
   const consumers = before instanceof PulsarTopicState ? (before.subscription?.consumers ?? []) : [];
   const notes = explainWhatIf(

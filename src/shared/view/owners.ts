@@ -42,14 +42,19 @@ export class ColorMap {
 export class OwnerTable {
   readonly owners: OwnerInfo[] = [{ ids: [], label: 'nobody', color: -1, values: 0, share: 0 }];
   private readonly single = new Map<Consumer, number>();
-  /** Shared sets by their first consumer, compared element by element (no string keys: a 3.0 ring of 1,000 consumers has tens of thousands of shared points). */
-  private readonly shared = new Map<Consumer, Array<{ list: readonly Consumer[]; index: number }>>();
+  /**
+   * Shared sets by their first two consumers (as numbers, no string keys: a 3.0 ring of 1,000
+   * consumers has thousands of shared points), the rest compared element by element.
+   */
+  private readonly shared = new Map<number, Array<{ list: readonly Consumer[]; index: number }>>();
+  /** A number per consumer for those keys (not an owner index: that would list it as an owner). */
+  private readonly numbers = new Map<Consumer, number>();
 
   constructor(private readonly colors: ColorMap) {}
 
   /** Registers consumers up front so that owners come in connection order. */
   addConsumers(consumers: readonly Consumer[]): void {
-    for (const c of consumers) this.indexOf([c]);
+    for (const c of consumers) this.indexOfOne(c);
   }
 
   /** The index of one consumer (no array needed: 100,000 ring points call this). */
@@ -63,14 +68,19 @@ export class OwnerTable {
     return i;
   }
 
+  private numberOf(c: Consumer): number {
+    let n = this.numbers.get(c);
+    if (n === undefined) this.numbers.set(c, (n = this.numbers.size));
+    return n;
+  }
+
   indexOf(consumers: readonly Consumer[]): number {
     if (consumers.length === 0) return 0;
     if (consumers.length === 1) return this.indexOfOne(consumers[0]);
-    let candidates = this.shared.get(consumers[0]);
-    if (candidates === undefined) this.shared.set(consumers[0], (candidates = []));
-    for (const c of candidates) {
-      if (c.list.length === consumers.length && c.list.every((x, j) => x === consumers[j])) return c.index;
-    }
+    const key = this.numberOf(consumers[0]) * 2 ** 26 + this.numberOf(consumers[1]);
+    let candidates = this.shared.get(key);
+    if (candidates === undefined) this.shared.set(key, (candidates = []));
+    for (const c of candidates) if (sameList(c.list, consumers)) return c.index;
     const ids = consumers.map((c) => c.id);
     const index = this.owners.length;
     // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
@@ -78,4 +88,10 @@ export class OwnerTable {
     candidates.push({ list: [...consumers], index });
     return index;
   }
+}
+
+function sameList(a: readonly Consumer[], b: readonly Consumer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

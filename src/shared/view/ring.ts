@@ -13,11 +13,11 @@ import type { ZoomWindow } from './segments';
 export interface RingModel {
   space: [number, number];
   /** Point hashes, ascending. */
-  points: Float64Array;
+  points: Int32Array;
   /** Owner index (into the shared owner table) of each point. */
   owner: Int32Array;
-  /** 4.x: consumers queued behind a point's holder (promoted when it leaves), by point index. */
-  queued: Map<number, string[]>;
+  /** 4.x: the consumers queued behind a point's holder (promoted when it leaves), by point index. */
+  queued(point: number): string[];
 }
 
 export function isRingSelector(s: StickyKeyConsumerSelector): s is ConsistentHashing3Selector | ConsistentHashing4Selector {
@@ -26,27 +26,29 @@ export function isRingSelector(s: StickyKeyConsumerSelector): s is ConsistentHas
 
 export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashing4Selector, table: OwnerTable): RingModel {
   const space: [number, number] = [selector.keyHashRange[0], selector.keyHashRange[1]];
-  const queued = new Map<number, string[]>();
+  // The selector's columns are never changed: the model may hold them. Owner sets are interned in
+  // the order their first point comes, as one lookup per point would.
   if (selector instanceof ConsistentHashing3Selector) {
-    const pts = selector.points();
-    const points = new Float64Array(pts.length);
-    const owner = new Int32Array(pts.length);
-    for (let i = 0; i < pts.length; i++) {
-      points[i] = pts[i][0];
-      owner[i] = table.indexOf(pts[i][1]);
+    const { points, holder, lists } = selector.pointColumns();
+    const index = new Int32Array(lists.length).fill(-1);
+    const owner = new Int32Array(points.length);
+    for (let i = 0; i < points.length; i++) {
+      const c = holder[i];
+      owner[i] = index[c] >= 0 ? index[c] : (index[c] = table.indexOf(lists[c]));
     }
-    return { space, points, owner, queued };
+    return { space, points, owner, queued: () => [] };
   }
-  const pts = selector.points();
-  const points = new Float64Array(pts.length);
-  const owner = new Int32Array(pts.length);
-  for (let i = 0; i < pts.length; i++) {
-    const [p, selected, colliding] = pts[i];
-    points[i] = p;
-    owner[i] = table.indexOfOne(selected);
-    if (colliding.length > 0) queued.set(i, colliding.map((c) => c.id));
+  const cols = selector.pointColumns();
+  const { points, selected } = cols;
+  const index = new Map<number, number>();
+  const owner = new Int32Array(points.length);
+  for (let i = 0; i < points.length; i++) {
+    const c = selected[i];
+    let o = index.get(c);
+    if (o === undefined) index.set(c, (o = table.indexOfOne(cols.consumer(c))));
+    owner[i] = o;
   }
-  return { space, points, owner, queued };
+  return { space, points, owner, queued: (i) => (i >= 0 && i < points.length ? cols.holders(i).slice(1).map((c) => c.id) : []) };
 }
 
 /** The index of the point a hash lands on: the first point >= hash, wrapping to the first. -1 for an empty ring. */
@@ -101,42 +103,46 @@ export interface PointBin {
 /** Bins the points inside `w` into `bins` equal steps; empty bins are left out. */
 export function binPoints(ring: RingModel, w: ZoomWindow, bins: number): PointBin[] {
   const out: PointBin[] = [];
-  const n = ring.points.length;
+  const { points, owner } = ring;
+  const n = points.length;
   if (n === 0 || bins <= 0) return out;
   const span = w.to - w.from + 1;
-  // Points per owner in the current bin, in a flat array with the owners touched listed.
+  // Points per owner in the current bin, in a flat array with the owners touched listed; one pass
+  // with no call per point (100,000 points go through here on first paint).
   let owners = 0;
-  for (let i = 0; i < n; i++) if (ring.owner[i] >= owners) owners = ring.owner[i] + 1;
+  for (let i = 0; i < n; i++) if (owner[i] >= owners) owners = owner[i] + 1;
   const counts = new Int32Array(owners);
-  const touched: number[] = [];
-  let cur: PointBin | null = null;
-  const close = (): void => {
-    if (!cur) return;
-    let best = touched[0];
-    for (const o of touched) if (counts[o] > counts[best]) best = o;
-    cur.owner = best;
-    cur.mixed = touched.length > 1;
-    out.push(cur);
-    for (const o of touched) counts[o] = 0;
-    touched.length = 0;
-    cur = null;
-  };
-  let i = lowerBound(ring.points, w.from);
-  for (; i < n && ring.points[i] <= w.to; i++) {
-    const b = Math.min(bins - 1, Math.floor(((ring.points[i] - w.from) * bins) / span));
-    if (!cur || cur.bin !== b) {
-      close();
-      cur = { bin: b, count: 0, owner: 0, mixed: false, first: i };
+  const touched = new Int32Array(owners);
+  let nTouched = 0;
+  let bin = -1;
+  let count = 0;
+  let first = 0;
+  for (let i = lowerBound(points, w.from); i <= n; i++) {
+    const more = i < n && points[i] <= w.to;
+    const b = more ? Math.min(bins - 1, Math.floor(((points[i] - w.from) * bins) / span)) : -1;
+    if (bin >= 0 && (!more || b !== bin)) {
+      // Close the bin: drawn in the owner with most points in it.
+      let best = touched[0];
+      for (let t = 0; t < nTouched; t++) if (counts[touched[t]] > counts[best]) best = touched[t];
+      out.push({ bin, count, owner: best, mixed: nTouched > 1, first });
+      for (let t = 0; t < nTouched; t++) counts[touched[t]] = 0;
+      nTouched = 0;
+      bin = -1;
     }
-    cur.count++;
-    const o = ring.owner[i];
-    if (counts[o]++ === 0) touched.push(o);
+    if (!more) break;
+    if (bin < 0) {
+      bin = b;
+      count = 0;
+      first = i;
+    }
+    count++;
+    const o = owner[i];
+    if (counts[o]++ === 0) touched[nTouched++] = o;
   }
-  close();
   return out;
 }
 
-function lowerBound(a: Float64Array, v: number): number {
+function lowerBound(a: Int32Array, v: number): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {

@@ -3,7 +3,7 @@
  * before/after of a what-if), kept in typed arrays so that 100,000 segments cost little, and laid
  * out for a given zoom window and pixel width with one run per pixel column at most.
  */
-import type { Consumer, HashRange, Segment } from '../../engine/pulsar/keyShared/selector';
+import { tableOf, type Consumer, type HashRange, type Segment, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import { OwnerTable, type OwnerInfo } from './owners';
 
 export interface SegmentsModel {
@@ -20,44 +20,61 @@ export interface SegmentsModel {
 }
 
 /**
- * Builds the model from a selector's segments (ascending, non-overlapping). Whatever the segments
- * leave uncovered within `space` becomes "nobody"'s, so the model always covers the space.
+ * Builds the model from a selector's segments (ascending, non-overlapping; objects or the
+ * selector's columns). Whatever the segments leave uncovered within `space` becomes "nobody"'s,
+ * so the model always covers the space.
  */
 export function buildSegments(
-  segments: readonly Segment[],
+  segments: readonly Segment[] | SegmentTable,
   space: HashRange,
   keyValues: HashRange,
   table: OwnerTable,
   consumers: readonly Consumer[] = [],
 ): SegmentsModel {
   table.addConsumers(consumers);
+  const src = Array.isArray(segments) ? tableOf(segments as readonly Segment[]) : (segments as SegmentTable);
   const [lo, hi] = space;
-  const cap = segments.length * 2 + 1;
+  const cap = src.count * 2 + 1;
   const starts = new Float64Array(cap);
   const ends = new Float64Array(cap);
   const owner = new Int32Array(cap);
   let n = 0;
   let next = lo;
-  const push = (s: number, e: number, o: number): void => {
-    // Adjacent runs of the same owner merge (a gap next to nobody's segment, say).
-    if (n > 0 && owner[n - 1] === o && ends[n - 1] + 1 === s) {
-      ends[n - 1] = e;
-      return;
-    }
-    starts[n] = s;
-    ends[n] = e;
-    owner[n] = o;
-    n++;
-  };
-  for (const seg of segments) {
-    const s = Math.max(seg.start, lo);
-    const e = Math.min(seg.end, hi);
+  // Owner sets interned in the order their first segment comes, as one lookup per segment would.
+  const index = new Int32Array(src.owners.length).fill(-1);
+  for (let i = 0; i < src.count; i++) {
+    const s = Math.max(src.starts[i], lo);
+    const e = Math.min(src.ends[i], hi);
     if (e < s || e < next) continue;
-    if (s > next) push(next, s - 1, 0);
-    push(Math.max(s, next), e, table.indexOf(seg.consumers));
+    // Each piece pushed merges with the previous run where it continues it with the same owner
+    // (a gap next to nobody's segment, say).
+    if (s > next) {
+      if (n > 0 && owner[n - 1] === 0 && ends[n - 1] + 1 === next) ends[n - 1] = s - 1;
+      else {
+        starts[n] = next;
+        ends[n] = s - 1;
+        owner[n++] = 0;
+      }
+    }
+    const from = Math.max(s, next);
+    const code = src.owner[i];
+    const o = index[code] >= 0 ? index[code] : (index[code] = table.indexOf(src.owners[code]));
+    if (n > 0 && owner[n - 1] === o && ends[n - 1] + 1 === from) ends[n - 1] = e;
+    else {
+      starts[n] = from;
+      ends[n] = e;
+      owner[n++] = o;
+    }
     next = e + 1;
   }
-  if (next <= hi) push(next, hi, 0);
+  if (next <= hi) {
+    if (n > 0 && owner[n - 1] === 0 && ends[n - 1] + 1 === next) ends[n - 1] = hi;
+    else {
+      starts[n] = next;
+      ends[n] = hi;
+      owner[n++] = 0;
+    }
+  }
   const model: SegmentsModel = {
     space: [lo, hi],
     keyValues: [keyValues[0], keyValues[1]],
@@ -72,15 +89,19 @@ export function buildSegments(
 }
 
 function computeShares(m: SegmentsModel): void {
-  for (const o of m.owners) o.values = 0;
+  // Summed per owner index first: one typed-array add per segment instead of a property update.
+  const values = new Float64Array(m.owners.length);
   const [vlo, vhi] = m.keyValues;
   for (let i = 0; i < m.count; i++) {
     const s = Math.max(m.starts[i], vlo);
     const e = Math.min(m.ends[i], vhi);
-    if (e >= s) m.owners[m.owner[i]].values += e - s + 1;
+    if (e >= s) values[m.owner[i]] += e - s + 1;
   }
   const total = vhi - vlo + 1;
-  for (const o of m.owners) o.share = o.values / total;
+  m.owners.forEach((o, i) => {
+    o.values = values[i];
+    o.share = o.values / total;
+  });
 }
 
 /** The index of the segment holding `slot`, or -1 outside the space. */
@@ -195,65 +216,96 @@ export function layoutSegments(m: SegmentsModel, w: ZoomWindow, width: number): 
   const runs: Run[] = [];
   if (m.count === 0 || width <= 0) return runs;
   const span = w.to - w.from + 1;
-  // Multiply before dividing: (span * width) / span is exactly width, so the runs end at width.
-  const px = (v: number): number => ((v - w.from) * width) / span;
-  let i = Math.max(0, segmentIndexAt(m, w.from));
-  // The column being accumulated from partial segments: cover per owner in a flat array, with
-  // the owners touched listed, so 100 segments per column cost no allocation.
+  const { starts, ends, owner } = m;
+  // One pass, no closures or calls per segment (100,000 segments go through here on first paint).
+  // The column being accumulated from partial segments: cover per owner in a flat array, with the
+  // owners touched listed, so 100 segments per column cost no allocation.
   let col = -1;
   const cover = new Float64Array(m.owners.length);
-  const touched: number[] = [];
+  const touched = new Int32Array(m.owners.length);
+  let nTouched = 0;
   let colFirst = 0;
   let colLast = 0;
-  const flush = (): void => {
-    if (col < 0) return;
-    let best = touched[0];
-    for (const o of touched) if (cover[o] > cover[best]) best = o;
-    pushRun(runs, { x0: col, x1: col + 1, owner: best, mixed: touched.length > 1, first: colFirst, last: colLast });
-    for (const o of touched) cover[o] = 0;
-    touched.length = 0;
-    col = -1;
-  };
-  const addToColumn = (c: number, owner: number, amount: number, seg: number): void => {
-    if (c !== col) {
-      flush();
-      col = c;
-      colFirst = seg;
-    }
-    colLast = seg;
-    if (cover[owner] === 0) touched.push(owner);
-    // A sliver too thin to register still counts as present.
-    cover[owner] += amount > 0 ? amount : Number.MIN_VALUE;
-  };
-  for (; i < m.count && m.starts[i] <= w.to; i++) {
-    const a = px(Math.max(m.starts[i], w.from));
-    const b = px(Math.min(m.ends[i], w.to) + 1);
-    const o = m.owner[i];
+  let i = Math.max(0, segmentIndexAt(m, w.from));
+  for (; i <= m.count; i++) {
+    // i === count: flush the last column.
+    const inView = i < m.count && starts[i] <= w.to;
+    // Multiply before dividing: (span * width) / span is exactly width, so the runs end at width.
+    const a = inView ? ((Math.max(starts[i], w.from) - w.from) * width) / span : 0;
+    const b = inView ? ((Math.min(ends[i], w.to) + 1 - w.from) * width) / span : 0;
+    const o = inView ? owner[i] : 0;
     const ca = Math.floor(a);
     const cb = Math.ceil(b) - 1; // last column touched
-    if (ca === cb) {
+    // What to do, in order: add a head piece to the current column (or start one), push full
+    // columns as a run (flushing the column first), add a tail piece.
+    let headAmount = -1;
+    let fullFrom = 0;
+    let fullTo = -1;
+    let tailAmount = -1;
+    if (!inView) {
+      // Flush only.
+    } else if (ca === cb) {
       // Inside one column, or exactly filling it.
       if (b - a >= 1 && col !== ca) {
-        flush();
-        pushRun(runs, { x0: ca, x1: ca + 1, owner: o, mixed: false, first: i, last: i });
-      } else addToColumn(ca, o, b - a, i);
-      continue;
+        fullFrom = ca;
+        fullTo = ca;
+      } else headAmount = b - a;
+    } else {
+      // The partial head column, the full middle columns, the partial tail column.
+      fullFrom = ca;
+      if (a > ca || col === ca) {
+        headAmount = ca + 1 - a;
+        fullFrom = ca + 1;
+      }
+      fullTo = b < cb + 1 ? cb - 1 : cb;
+      if (fullTo < cb) tailAmount = b - cb;
     }
-    // The partial head column, the full middle columns, the partial tail column.
-    let fullFrom = ca;
-    if (a > ca || col === ca) {
-      addToColumn(ca, o, ca + 1 - a, i);
-      fullFrom = ca + 1;
+    if (headAmount >= 0) {
+      if (ca !== col) {
+        if (col >= 0) {
+          pushColumn(runs, col, cover, touched, nTouched, colFirst, colLast);
+          nTouched = 0;
+        }
+        col = ca;
+        colFirst = i;
+      }
+      colLast = i;
+      if (cover[o] === 0) touched[nTouched++] = o;
+      // A sliver too thin to register still counts as present.
+      cover[o] += headAmount > 0 ? headAmount : Number.MIN_VALUE;
     }
-    const fullTo = b < cb + 1 ? cb - 1 : cb;
-    if (fullTo >= fullFrom) {
-      flush();
+    if (fullTo >= fullFrom || !inView) {
+      if (col >= 0) {
+        pushColumn(runs, col, cover, touched, nTouched, colFirst, colLast);
+        nTouched = 0;
+        col = -1;
+      }
+      if (!inView) break;
       pushRun(runs, { x0: fullFrom, x1: fullTo + 1, owner: o, mixed: false, first: i, last: i });
     }
-    if (fullTo < cb) addToColumn(cb, o, b - cb, i);
+    if (tailAmount >= 0) {
+      if (cb !== col) {
+        if (col >= 0) {
+          pushColumn(runs, col, cover, touched, nTouched, colFirst, colLast);
+          nTouched = 0;
+        }
+        col = cb;
+        colFirst = i;
+      }
+      colLast = i;
+      if (cover[o] === 0) touched[nTouched++] = o;
+      cover[o] += tailAmount > 0 ? tailAmount : Number.MIN_VALUE;
+    }
   }
-  flush();
   return runs;
+}
+
+/** Closes a column shared by several segments: one run in the owner holding most of it. */
+function pushColumn(runs: Run[], col: number, cover: Float64Array, touched: Int32Array, n: number, first: number, last: number): void {
+  let best = touched[0];
+  for (let t = 0; t < n; t++) if (cover[touched[t]] > cover[best]) best = touched[t];
+  pushRun(runs, { x0: col, x1: col + 1, owner: best, mixed: n > 1, first, last });
+  for (let t = 0; t < n; t++) cover[touched[t]] = 0;
 }
 
 function pushRun(runs: Run[], r: Run): void {

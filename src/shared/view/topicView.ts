@@ -70,7 +70,7 @@ export function buildTopicView(topic: TopicState, keys: readonly ShownKey[], col
   if (selector && topic instanceof PulsarTopicState && topic.subscription) {
     const table = new OwnerTable(colors);
     const live = topic.subscription.consumers;
-    const segments = buildSegments(selector.segments(), selector.keyHashRange, selector.keyValues, table, live);
+    const segments = buildSegments(selector.segmentTable(), selector.keyHashRange, selector.keyValues, table, live);
     const ring = isRingSelector(selector) ? buildRing(selector, table) : null;
     sel = {
       algorithm: selector.algorithm,

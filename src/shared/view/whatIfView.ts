@@ -1,13 +1,13 @@
 /**
  * The what-if editor's model: the topic before and after hypothetical steps, side by side, with
- * what moved. The steps run through the engine's `runWhatIf` on a topology built afresh from the
- * settings, so every figure is the engine's.
+ * what moved. The steps run through the engine's `runWhatIf` on a clone of the topic's state (or a
+ * topology built afresh from the settings), so every figure is the engine's.
  */
 import type { TopologyEvent } from '../../engine/events';
-import type { Consumer, Segment } from '../../engine/pulsar/keyShared/selector';
+import type { Consumer, SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
-import { diffOwnership, measureSize, runWhatIf, takeSnapshot, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
+import { diffOwnership, measureSize, runWhatIf, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
 import type { ConsumerSetting } from '../protocol';
 import { ColorMap } from './owners';
 import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
@@ -50,18 +50,24 @@ export function buildWhatIf(
   colors: ColorMap = new ColorMap(),
   /** The topic's view as the settings give it, where the caller has it already (the panel does). */
   beforeView?: TopicViewModel,
+  /**
+   * The topic's state as the settings give it, where the caller has it already (the panel does):
+   * the steps then run on a clone of it instead of on a topology built again from the settings.
+   * Left unchanged.
+   */
+  base?: TopicState,
 ): WhatIfViewModel | undefined {
-  const afterTopic = topicFromSettings(settings, topicName);
+  const afterTopic = base ? base.clone() : topicFromSettings(settings, topicName);
   if (!afterTopic) return undefined;
   let before = beforeView;
   if (!before) {
-    const beforeTopic = topicFromSettings(settings, topicName);
+    const beforeTopic = base ?? topicFromSettings(settings, topicName);
     if (!beforeTopic) return undefined;
     before = buildTopicView(beforeTopic, keys, colors);
   }
   const selector = whatIfSelector(afterTopic);
-  // A copy: the 3.0 ring's segments share its point lists, which the steps change in place.
-  const snapBefore = selector ? takeSnapshot(selector) : [];
+  // Tables are never changed once built: this one still shows the state before the steps.
+  const snapBefore = selector?.snapshotTable();
   const result = runWhatIf(
     afterTopic,
     [...events],
@@ -70,11 +76,11 @@ export function buildWhatIf(
   const after = buildTopicView(afterTopic, keys, colors);
   let movedRanges: Array<[number, number]> = [];
   let movedFraction: number | null = null;
-  if (selector) {
-    const d = diffOwnership(snapBefore, selector.snapshot(), selector.keyValues);
+  if (selector && snapBefore) {
+    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues);
     movedFraction = d.movedSize / measureSize(selector.keyValues);
     const all: Array<[number, number]> = [];
-    for (const m of [d.lost, d.gained]) for (const ranges of m.values()) all.push(...ranges);
+    for (const m of [d.lost, d.gained]) for (const ranges of m.values()) for (const r of ranges) all.push(r);
     movedRanges = mergeRanges(all, selector.keyHashRange);
   }
   const movedKeys = result.keys.filter((k) => k.moved).length;
@@ -141,16 +147,18 @@ export function rebuildDifference(settings: Settings, topicName: string, after: 
   const a = whatIfSelector(after);
   const b = rebuilt && whatIfSelector(rebuilt);
   if (!a || !b) return null;
+  // Consumers are compared by id: the rebuilt topology has its own consumer objects.
   const canon = new Map<string, Consumer>();
-  const byId = (segs: Segment[]): Segment[] =>
-    segs.map((s) => ({
-      ...s,
-      consumers: s.consumers.map((c) => {
-        let k = canon.get(c.id);
-        if (!k) canon.set(c.id, (k = c));
-        return k;
+  const byId = (t: SegmentTable): SegmentTable => ({
+    ...t,
+    owners: t.owners.map((list) =>
+      list.map((c) => {
+        let x = canon.get(c.id);
+        if (!x) canon.set(c.id, (x = c));
+        return x;
       }),
-    }));
-  const d = diffOwnership(byId(a.segments()), byId(b.segments()), a.keyValues);
+    ),
+  });
+  const d = diffOwnership(byId(a.segmentTable()), byId(b.segmentTable()), a.keyValues);
   return d.movedSize / measureSize(a.keyValues);
 }

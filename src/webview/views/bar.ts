@@ -86,15 +86,23 @@ export function renderBar(spec: BarSpec): HTMLElement {
     while (mi < moved.length && moved[mi][1] < s) mi++;
     return mi < moved.length && moved[mi][0] <= e;
   };
+  // One path per colour class (a rectangle per run inside it), not an element per run: a full ring
+  // is a run per pixel column, and a thousand elements cost more to lay out and paint than to build.
+  const byClass = new Map<string, string[]>();
+  const labels: SVGTextElement[] = [];
   for (const r of runs) {
     const o = m.owners[r.owner];
     const faded = moved && !touchesMoved(Math.max(m.starts[r.first], w.from), Math.min(m.ends[r.last], w.to));
     const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}${faded ? ' faded' : ''}`;
-    gRuns.append(svg('rect', { class: cls, x: r.x0, y: barY, width: r.x1 - r.x0, height: BAR_H }));
+    let d = byClass.get(cls);
+    if (!d) byClass.set(cls, (d = []));
+    d.push(`M${r.x0} ${barY}h${r.x1 - r.x0}v${BAR_H}h${r.x0 - r.x1}z`);
     if (!r.mixed && r.x1 - r.x0 > 44 && o.ids.length > 0) {
-      gRuns.append(svg('text', { class: 'seg-label', x: px((r.x0 + r.x1) / 2), y: barY + BAR_H / 2 + 4, 'text-anchor': 'middle' }, fit(o.label, r.x1 - r.x0)));
+      labels.push(svg('text', { class: 'seg-label', x: px((r.x0 + r.x1) / 2), y: barY + BAR_H / 2 + 4, 'text-anchor': 'middle' }, fit(o.label, r.x1 - r.x0)));
     }
   }
+  for (const [cls, d] of byClass) gRuns.append(svg('path', { class: cls, d: d.join('') }));
+  gRuns.append(...labels);
   root.append(gRuns);
 
   if (spec.moved) {
