@@ -79,12 +79,22 @@ async function palette(title) {
 }
 
 async function openFile(name) {
-  await page.keyboard.press('Control+P');
-  await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
-  await quickInput().fill(name);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-  await row.waitFor({ timeout: 10_000 });
-  await row.click();
+  // Quick Open lists files only once VS Code's file search answers, which on a loaded machine can
+  // take longer than a first try waits: give it one more try before calling it a failure.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.keyboard.press('Control+P');
+      await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
+      await quickInput().fill(name);
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+      await row.waitFor({ timeout: 20_000 });
+      await row.click();
+      break;
+    } catch (e) {
+      await page.keyboard.press('Escape').catch(() => {});
+      if (attempt >= 2) throw e;
+    }
+  }
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 10_000 });
   await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
 }
