@@ -133,7 +133,11 @@ export function measureSize(m: HashRange): number {
  * callers free to change theirs).
  */
 export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
-  return selector.snapshot().map((s) => ({ start: s.start, end: s.end, consumers: [...s.consumers] }));
+  // Straight from the columns: no frozen segment objects made only to be copied.
+  const t = selector.snapshotTable();
+  const out: Segment[] = new Array(t.count);
+  for (let i = 0; i < t.count; i++) out[i] = { start: t.starts[i], end: t.ends[i], consumers: t.owners[t.owner[i]].slice() };
+  return out;
 }
 
 /** The subscription selector a what-if describes (partition 0's), if the topic has one. */

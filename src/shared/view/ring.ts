@@ -28,27 +28,17 @@ export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashi
   const space: [number, number] = [selector.keyHashRange[0], selector.keyHashRange[1]];
   // The selector's columns are never changed: the model may hold them. Owner sets are interned in
   // the order their first point comes, as one lookup per point would.
-  if (selector instanceof ConsistentHashing3Selector) {
-    const { points, holder, lists } = selector.pointColumns();
-    const index = new Int32Array(lists.length).fill(-1);
-    const owner = new Int32Array(points.length);
-    for (let i = 0; i < points.length; i++) {
-      const c = holder[i];
-      owner[i] = index[c] >= 0 ? index[c] : (index[c] = table.indexOf(lists[c]));
-    }
-    return { space, points, owner, queued: () => [] };
-  }
   const cols = selector.pointColumns();
-  const { points, selected } = cols;
-  const index = new Map<number, number>();
+  const { points, holder, sharedCode, lists } = cols;
+  const index = new Int32Array(lists.length).fill(-1);
   const owner = new Int32Array(points.length);
   for (let i = 0; i < points.length; i++) {
-    const c = selected[i];
-    let o = index.get(c);
-    if (o === undefined) index.set(c, (o = table.indexOfOne(cols.consumer(c))));
-    owner[i] = o;
+    const h = holder[i];
+    const c = h >= 0 ? h : sharedCode[~h];
+    owner[i] = index[c] >= 0 ? index[c] : (index[c] = table.indexOf(lists[c]));
   }
-  return { space, points, owner, queued: (i) => (i >= 0 && i < points.length ? cols.holders(i).slice(1).map((c) => c.id) : []) };
+  const queued = selector instanceof ConsistentHashing4Selector ? (i: number) => (i >= 0 && i < points.length ? cols.holders(i).slice(1).map((c) => c.id) : []) : () => [];
+  return { space, points, owner, queued };
 }
 
 /** The index of the point a hash lands on: the first point >= hash, wrapping to the first. -1 for an empty ring. */

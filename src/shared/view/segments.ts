@@ -34,6 +34,8 @@ export function buildSegments(
   table.addConsumers(consumers);
   const src = Array.isArray(segments) ? tableOf(segments as readonly Segment[]) : (segments as SegmentTable);
   const [lo, hi] = space;
+  const covering = coveringModel(src, lo, hi, keyValues, table);
+  if (covering) return covering;
   const cap = src.count * 2 + 1;
   const starts = new Float64Array(cap);
   const ends = new Float64Array(cap);
@@ -86,6 +88,38 @@ export function buildSegments(
   };
   computeShares(model);
   return model;
+}
+
+/**
+ * The model of a table that already covers `[lo, hi]` in contiguous segments with a different
+ * owner set each from the next (a ring's): its columns are taken as they are and only the owners
+ * mapped, with the shares summed in the same pass. Undefined when the table is not like that
+ * (then the general path fills gaps and merges, with the same result where both apply).
+ */
+function coveringModel(src: SegmentTable, lo: number, hi: number, keyValues: HashRange, table: OwnerTable): SegmentsModel | undefined {
+  const n = src.count;
+  if (n === 0 || src.starts[0] !== lo || src.ends[n - 1] !== hi) return undefined;
+  const { starts, ends } = src;
+  const owner = new Int32Array(n);
+  const index = new Int32Array(src.owners.length).fill(-1);
+  const values = new Float64Array(table.owners.length + src.owners.length);
+  const [vlo, vhi] = keyValues;
+  for (let i = 0; i < n; i++) {
+    if ((i > 0 && starts[i] !== ends[i - 1] + 1) || starts[i] > ends[i]) return undefined;
+    const code = src.owner[i];
+    const o = index[code] >= 0 ? index[code] : (index[code] = table.indexOf(src.owners[code]));
+    if (i > 0 && owner[i - 1] === o) return undefined;
+    owner[i] = o;
+    const s = starts[i] > vlo ? starts[i] : vlo;
+    const e = ends[i] < vhi ? ends[i] : vhi;
+    if (e >= s) values[o] += e - s + 1;
+  }
+  const total = vhi - vlo + 1;
+  table.owners.forEach((o, i) => {
+    o.values = values[i];
+    o.share = o.values / total;
+  });
+  return { space: [lo, hi], keyValues: [keyValues[0], keyValues[1]], count: n, starts, ends, owner, owners: table.owners };
 }
 
 function computeShares(m: SegmentsModel): void {

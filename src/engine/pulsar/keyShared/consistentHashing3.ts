@@ -8,7 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, ceilingIndex, changePoints, EMPTY_RING, holdersAt, Members, ringSegmentTable, sortedPoints, type RingChange, type RingColumns } from './ringPoints';
+import { MAX_BATCH, addPoints, ceilingIndex, changePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, sortedPoints, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
 import {
   EMPTY_TABLE,
   only,
@@ -28,17 +28,29 @@ export function ringPointHash3(name: string, i: number): number {
   return murmur3Masked(utf8(name + i));
 }
 
-const byName = (a: Consumer, b: Consumer): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-
 /** A point's list after consumers put a point there one at a time, as `addConsumer` does. */
 function join(current: readonly Consumer[] | undefined, added: readonly Consumer[]): readonly Consumer[] {
   let list = current;
   for (const c of added) {
     if (list === undefined) list = only(c);
-    // Java's List.sort is stable: same-named consumers keep their connection order.
-    else if (!list.includes(c)) list = [...list, c].sort(byName);
+    else if (!list.includes(c)) list = insertByName(list, c);
   }
   return list!;
+}
+
+/**
+ * `list` (sorted by name) with `c` added and sorted again, as the broker's add-then-`sort` does:
+ * Java's List.sort is stable, so `c` goes after every consumer whose name is not greater than its
+ * own (same-named consumers keep their connection order).
+ */
+function insertByName(list: readonly Consumer[], c: Consumer): readonly Consumer[] {
+  let k = list.length;
+  while (k > 0 && list[k - 1].name > c.name) k--;
+  const out = new Array<Consumer>(list.length + 1);
+  for (let i = 0; i < k; i++) out[i] = list[i];
+  out[k] = c;
+  for (let i = k; i < list.length; i++) out[i + 1] = list[i];
+  return out;
 }
 
 export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
@@ -155,9 +167,8 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   }
 
   private computeTable(): SegmentTable {
-    const { points, holder, lists } = this.pointColumns();
-    if (points.length === 0) return EMPTY_TABLE;
-    return ringSegmentTable(points, holder, lists, this.members.count, 0, MAX_HASH);
+    const cols = this.pointColumns();
+    return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, 0, MAX_HASH);
   }
 
   /** Every point with its consumers, ascending (for the ring view). */
@@ -168,26 +179,14 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     return out;
   }
 
-  /**
-   * The points ascending and, at the same index, their consumers as a code into `lists`, without
-   * an object per point. Never changed later.
-   */
-  pointColumns(): { points: Int32Array; holder: Int32Array; lists: ReadonlyArray<readonly Consumer[]> } {
+  /** The points and their consumer lists, without an object per point (see `PointColumns`). */
+  pointColumns(): PointColumns {
     const ring = this.current();
-    if (this.columnsMemo?.ring !== ring) {
-      // Codes: consumer numbers for one-consumer points, then the shared lists after them.
-      const singles = this.members.count;
-      const holder = new Int32Array(ring.holder.length);
-      for (let i = 0; i < holder.length; i++) {
-        const h = ring.holder[i];
-        holder[i] = h >= 0 ? h : singles + ~h;
-      }
-      this.columnsMemo = { ring, holder, lists: [...this.members.singles, ...ring.shared] };
-    }
-    return { points: ring.keys, holder: this.columnsMemo.holder, lists: this.columnsMemo.lists };
+    if (this.columnsMemo?.ring !== ring) this.columnsMemo = { ring, cols: pointColumns(ring, this.members, 'all') };
+    return this.columnsMemo.cols;
   }
 
-  private columnsMemo: { ring: RingColumns; holder: Int32Array; lists: ReadonlyArray<readonly Consumer[]> } | null = null;
+  private columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
 
   clone(): ConsistentHashing3Selector {
     const c = new ConsistentHashing3Selector(this.replicaPoints);

@@ -8,11 +8,12 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, changePoints, EMPTY_RING, holdersAt, Members, ringSegmentTable, sortedPoints, type RingChange, type RingColumns } from './ringPoints';
+import { MAX_BATCH, addPoints, changePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, sortedPoints, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
 import {
   EMPTY_TABLE,
   only,
   segmentsOfTable,
+  tableIndexAt,
   type Consumer,
   type HashRange,
   type Segment,
@@ -22,6 +23,9 @@ import {
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
 
 const KEY_HASH_RANGE: HashRange = [STICKY_KEY_HASH_NOT_SET + 1, DEFAULT_RANGE_SIZE - 1];
+
+/** Selections answered by a search before the 65,535-slot table is built (a panel routes ten keys; bulk routing routes millions). */
+const SEARCHES_BEFORE_TABLE = 256;
 
 /** The hash of one point (the reference for `pointHashes`). */
 export function ringPointHash4(name: string, nameIndex: number, i: number): number {
@@ -82,10 +86,7 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     const prefix = `${name}\0${nameIndex}\0`;
     let hashes = this.pointHashCache.get(prefix);
     if (hashes === undefined) {
-      hashes = suffixedPointHashes(prefix, this.replicaPoints);
-      // reduceIntoRange(hash, [1, 65535]), inline: hash % 65535 + 1 is never 0.
-      const size = KEY_HASH_RANGE[1] - KEY_HASH_RANGE[0] + 1;
-      for (let i = 0; i < hashes.length; i++) hashes[i] = (hashes[i] % size) + KEY_HASH_RANGE[0];
+      hashes = suffixedPointHashes(prefix, this.replicaPoints, KEY_HASH_RANGE);
       this.pointHashCache.set(prefix, hashes);
     }
     return hashes;
@@ -148,8 +149,19 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     return index;
   }
 
+  /** Selections since the last change: a few are searched, many pay for the slot table. */
+  private selects = 0;
+
   select(stickyKeyHash: number): Consumer | null {
-    if (this.slotTable === null) this.buildSlotTable();
+    if (this.slotTable === null) {
+      if (this.selects++ < SEARCHES_BEFORE_TABLE) {
+        // The segment holding the slot, as the table would give it (none outside 1..65535).
+        const t = this.segmentTable();
+        const i = Number.isInteger(stickyKeyHash) ? tableIndexAt(t, stickyKeyHash) : -1;
+        return i >= 0 ? t.owners[t.owner[i]][0] : null;
+      }
+      this.buildSlotTable();
+    }
     return this.slotOwners[this.slotTable![stickyKeyHash]] ?? null;
   }
 
@@ -179,6 +191,7 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
 
   private changed(): void {
     this.slotTable = null;
+    this.selects = 0;
     this.tableMemo = null;
     this.segmentsMemo = null;
   }
@@ -200,10 +213,9 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
   }
 
   private computeTable(): SegmentTable {
-    const { points, selected } = this.pointColumns();
-    if (points.length === 0) return EMPTY_TABLE;
-    // Owner codes are consumer numbers: one consumer each, all different.
-    return ringSegmentTable(points, selected, this.members.singles, this.members.count, KEY_HASH_RANGE[0], KEY_HASH_RANGE[1]);
+    // Owned by the selected consumer: codes are consumer numbers, all different.
+    const cols = this.pointColumns();
+    return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, KEY_HASH_RANGE[0], KEY_HASH_RANGE[1]);
   }
 
   /** Every point with its selected consumer and the queue behind it, ascending. */
@@ -218,25 +230,16 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
   }
 
   /**
-   * The points ascending and, at the same index, the number of the selected consumer (see
-   * `consumer(n)`), without an object per point; `holders(i)` is `[selected, ...colliding]`.
-   * Never changed later.
+   * The points and their selected consumers, without an object per point (see `PointColumns`);
+   * `holders(i)` is `[selected, ...colliding]`.
    */
-  pointColumns(): { points: Int32Array; selected: Int32Array; consumer(n: number): Consumer; holders(i: number): readonly Consumer[] } {
+  pointColumns(): PointColumns {
     const ring = this.current();
-    const members = this.members;
-    if (this.selectedMemo?.ring !== ring) {
-      const selected = new Int32Array(ring.holder.length);
-      for (let i = 0; i < selected.length; i++) {
-        const h = ring.holder[i];
-        selected[i] = h >= 0 ? h : members.numberOf(ring.shared[~h][0]);
-      }
-      this.selectedMemo = { ring, selected };
-    }
-    return { points: ring.keys, selected: this.selectedMemo.selected, consumer: (n) => members.consumer(n), holders: (i) => holdersAt(ring, members, i) };
+    if (this.columnsMemo?.ring !== ring) this.columnsMemo = { ring, cols: pointColumns(ring, this.members, 'first') };
+    return this.columnsMemo.cols;
   }
 
-  private selectedMemo: { ring: RingColumns; selected: Int32Array } | null = null;
+  private columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
 
   clone(): ConsistentHashing4Selector {
     const c = new ConsistentHashing4Selector(this.replicaPoints);

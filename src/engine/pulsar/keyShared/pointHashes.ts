@@ -7,14 +7,18 @@
  * them. The result equals `murmur3Masked(utf8(prefix + i))` (checked by a unit test).
  */
 import { Utf8Scratch } from '../../bytes';
+import { STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
 const scratch = new Utf8Scratch();
 
-/** `Murmur3_32Hash` (MurmurHash3 x86_32, seed 0, masked to 31 bits) of `UTF-8(prefix + i)`, i in [0, count). */
-export function suffixedPointHashes(prefix: string, count: number): Int32Array {
+/**
+ * `Murmur3_32Hash` (MurmurHash3 x86_32, seed 0, masked to 31 bits) of `UTF-8(prefix + i)`, i in
+ * [0, count); with `range`, each reduced into it as `reduceIntoRange` does (4.x points).
+ */
+export function suffixedPointHashes(prefix: string, count: number, range?: readonly [number, number]): Int32Array {
   // As many points as a `for (i = 0; i < count; i++)` loop makes.
   const points = count > 0 ? Math.ceil(count) : 0;
   const out = new Int32Array(points);
@@ -33,14 +37,25 @@ export function suffixedPointHashes(prefix: string, count: number): Int32Array {
     h0 = (h0 << 13) | (h0 >>> 19);
     h0 = (Math.imul(h0, 5) + 0xe6546b64) | 0;
   }
-  // The rest of the prefix, then the digits of i (at most 10 for an int).
+  // The rest of the prefix (0-3 bytes), then the digits of i (at most 10 for an int).
   const tail = new Uint8Array(16);
   const rest = n - whole;
   for (let j = 0; j < rest; j++) tail[j] = bytes[whole + j];
+  // i in decimal, counted up in place: '0', '1', ..., '9', '10', ...
+  tail[rest] = 48;
+  let digits = 1;
   for (let i = 0; i < points; i++) {
-    let digits = 1;
-    for (let x = i; x >= 10; x = Math.floor(x / 10)) digits++;
-    for (let j = rest + digits - 1, x = i; j >= rest; j--, x = Math.floor(x / 10)) tail[j] = 48 + (x % 10);
+    if (i > 0) {
+      let j = rest + digits - 1;
+      while (j >= rest && tail[j] === 57) tail[j--] = 48;
+      if (j >= rest) tail[j]++;
+      else {
+        // 9...9 + 1: one digit more, 1 followed by zeros.
+        tail[rest] = 49;
+        tail[rest + digits] = 48;
+        digits++;
+      }
+    }
     const len = rest + digits;
     let h = h0;
     const blocks = len & ~3;
@@ -71,6 +86,14 @@ export function suffixedPointHashes(prefix: string, count: number): Int32Array {
     h = Math.imul(h, 0xc2b2ae35);
     h ^= h >>> 16;
     out[i] = h & 0x7fffffff;
+  }
+  if (range) {
+    const size = range[1] - range[0] + 1;
+    for (let i = 0; i < points; i++) {
+      // reduceIntoRange, inline (100,000 points): 0, "not set", becomes 1.
+      const r = (out[i] % size) + range[0];
+      out[i] = r === STICKY_KEY_HASH_NOT_SET ? 1 : r;
+    }
   }
   return out;
 }

@@ -17,9 +17,17 @@ export interface RingColumns {
   readonly holder: Int32Array;
   /** The points' lists of two or more consumers. */
   readonly shared: ReadonlyArray<readonly Consumer[]>;
+  /** The number of each shared list's first consumer. */
+  readonly sharedLead: readonly number[];
 }
 
-export const EMPTY_RING: RingColumns = Object.freeze({ keys: new Int32Array(0), holder: new Int32Array(0), shared: Object.freeze([]) });
+export const EMPTY_RING: RingColumns = Object.freeze({ keys: new Int32Array(0), holder: new Int32Array(0), shared: Object.freeze([]), sharedLead: Object.freeze([]) });
+
+/** The number of the first consumer at point `i` (the selected one, in a 4.x ring). */
+export function leadAt(ring: RingColumns, i: number): number {
+  const h = ring.holder[i];
+  return h >= 0 ? h : ring.sharedLead[~h];
+}
 
 /** Numbers for the consumers a selector has seen, in the order it first saw them. */
 export class Members {
@@ -69,6 +77,8 @@ export function holdersAt(ring: RingColumns, members: Members, i: number): reado
 
 /** Consumers per batch: a point's hash (below 2^31) and its consumer's place share one double. */
 const BATCH_SCALE = 2 ** 21;
+/** The same for 16-bit hashes in an int32: 15 bits for the place. */
+const SMALL_SCALE = 2 ** 15;
 export const MAX_BATCH = BATCH_SCALE;
 
 /** A consumer joining or leaving, with its number and the hashes of its points in point order. */
@@ -91,50 +101,55 @@ export function addPoints(
   join: (current: readonly Consumer[] | undefined, added: readonly Consumer[]) => readonly Consumer[],
 ): RingColumns {
   let m = 0;
-  for (const c of batch) m += c.hashes.length;
-  // (hash, place in the batch) packed into one double, exact below 2^53, and sorted natively
-  // (stable for the consumers at one point: their places ascend).
+  let max = 0;
+  for (const c of batch) {
+    m += c.hashes.length;
+    for (let i = 0; i < c.hashes.length; i++) if (c.hashes[i] > max) max = c.hashes[i];
+  }
   if (batch.length > BATCH_SCALE) throw new RangeError(`at most ${BATCH_SCALE} consumers per batch`);
-  const occ = new Float64Array(m);
+  // Each occurrence is (hash, place in the batch) packed into one number and sorted natively, so
+  // the consumers at one point come in batch order. 16-bit hashes (4.x) and a batch of up to 2^15
+  // fit an int32, which cold code handles without boxing doubles; 31-bit ones take a double.
+  const small = max < 1 << 16 && batch.length <= SMALL_SCALE;
+  const scale = small ? SMALL_SCALE : BATCH_SCALE;
+  const occ = small ? new Int32Array(m) : new Float64Array(m);
   let o = 0;
   for (let b = 0; b < batch.length; b++) {
     const hashes = batch[b].hashes;
-    for (let i = 0; i < hashes.length; i++) occ[o++] = hashes[i] * BATCH_SCALE + b;
+    if (small) for (let i = 0; i < hashes.length; i++) occ[o++] = (hashes[i] << 15) | b;
+    else for (let i = 0; i < hashes.length; i++) occ[o++] = hashes[i] * BATCH_SCALE + b;
   }
   occ.sort();
-  const sk = new Int32Array(m);
-  const sw = new Int32Array(m);
-  for (let x = 0; x < m; x++) {
-    const h = Math.floor(occ[x] / BATCH_SCALE);
-    sk[x] = h;
-    sw[x] = occ[x] - h * BATCH_SCALE;
-  }
+  const numbers = new Int32Array(batch.length);
+  for (let b = 0; b < batch.length; b++) numbers[b] = batch[b].number;
   const { keys, holder } = ring;
   const n = keys.length;
   const outKeys = new Int32Array(n + m);
   const outHolder = new Int32Array(n + m);
-  const shared = keptShared(ring);
+  const shared = keptShared(ring, members);
   let r = 0;
   let i = 0;
   let j = 0;
   // The consumers at one point, reused (`join` copies what it keeps).
   const added: Consumer[] = [];
   while (j < m) {
-    const h = sk[j];
+    const h = Math.floor(occ[j] / scale);
     while (i < n && keys[i] < h) {
       const hh = holder[i];
       outKeys[r] = keys[i++];
       outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
     }
+    // The occurrences of h are occ[j .. g), their places ascending.
+    const next = (h + 1) * scale;
     let g = j + 1;
-    while (g < m && sk[g] === h) g++;
+    while (g < m && occ[g] < next) g++;
     const here = i < n && keys[i] === h;
     outKeys[r] = h;
     if (!here && g === j + 1) {
-      outHolder[r++] = batch[sw[j]].number;
+      outHolder[r++] = numbers[occ[j] - h * scale];
     } else {
       added.length = 0;
-      for (let x = j; x < g; x++) added.push(batch[sw[x]].consumer);
+      for (let x = j; x < g; x++) added.push(batch[occ[x] - h * scale].consumer);
       const list = join(here ? holdersAt(ring, members, i) : undefined, added);
       outHolder[r++] = list.length === 1 ? members.numberOf(list[0]) : shared.add(list);
     }
@@ -146,7 +161,7 @@ export function addPoints(
     outKeys[r] = keys[i++];
     outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
   }
-  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists };
+  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists, sharedLead: shared.leads };
 }
 
 /**
@@ -162,7 +177,7 @@ export function changePoints(
   const { keys, holder } = ring;
   const outKeys = new Int32Array(keys.length);
   const outHolder = new Int32Array(keys.length);
-  const shared = keptShared(ring);
+  const shared = keptShared(ring, members);
   let r = 0;
   let p = 0;
   for (let i = 0; i < keys.length; i++) {
@@ -179,41 +194,75 @@ export function changePoints(
       outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
     }
   }
-  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists };
+  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists, sharedLead: shared.leads };
 }
 
 /** The shared lists carried into new columns, renumbered as they are met (dropped ones go). */
-function keptShared(ring: RingColumns): { lists: Array<readonly Consumer[]>; code(h: number): number; add(list: readonly Consumer[]): number } {
+function keptShared(
+  ring: RingColumns,
+  members: Members,
+): { lists: Array<readonly Consumer[]>; leads: number[]; code(h: number): number; add(list: readonly Consumer[]): number } {
   const lists: Array<readonly Consumer[]> = [];
+  const leads: number[] = [];
   return {
     lists,
+    leads,
     code(h: number): number {
       if (h >= 0) return h;
       lists.push(ring.shared[~h]);
+      leads.push(ring.sharedLead[~h]);
       return ~(lists.length - 1);
     },
     add(list: readonly Consumer[]): number {
       lists.push(list);
+      leads.push(members.numberOf(list[0]));
       return ~(lists.length - 1);
     },
   };
 }
 
 /**
+ * A ring's points as a selector hands them out, without an object per point: point `i` is owned
+ * by the list `lists[code]`, where `code` is `holder[i]` when that is >= 0 and
+ * `sharedCode[~holder[i]]` otherwise. Codes below `distinct` stand for lists known to differ from
+ * every other code's. Never changed later.
+ */
+export interface PointColumns {
+  readonly points: Int32Array;
+  readonly holder: Int32Array;
+  readonly sharedCode: Int32Array;
+  readonly lists: ReadonlyArray<readonly Consumer[]>;
+  readonly distinct: number;
+  /** Every consumer at point `i`, in the ring's order (4.x: `[selected, ...colliding]`). */
+  holders(i: number): readonly Consumer[];
+}
+
+/**
+ * The columns with each point owned by all its consumers (3.x: a key picks among them) or only by
+ * the first (4.x: the selected one, the others queue).
+ */
+export function pointColumns(ring: RingColumns, members: Members, owner: 'all' | 'first'): PointColumns {
+  const singles = members.count;
+  const sharedCode = new Int32Array(ring.shared.length);
+  for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = owner === 'all' ? singles + k : ring.sharedLead[k];
+  return {
+    points: ring.keys,
+    holder: ring.holder,
+    sharedCode,
+    lists: owner === 'all' ? [...members.singles, ...ring.shared] : members.singles.slice(),
+    distinct: singles,
+    holders: (i) => holdersAt(ring, members, i),
+  };
+}
+
+/**
  * The segments of a ring over `[lo, hi]`: each point owns the values from the previous point
  * (exclusive, or `lo`) up to itself, and the values above the last point wrap to the first point.
- * `codes[i]` is point i's owner list in `owners`; codes below `distinctBelow` are lists known to
- * differ from every other code's. Adjacent segments with the same consumers in the same order
- * merge, as `SegmentTableBuilder` merges them.
+ * Adjacent segments with the same consumers in the same order merge, as `SegmentTableBuilder`
+ * merges them.
  */
-export function ringSegmentTable(
-  keys: Int32Array,
-  codes: Int32Array,
-  owners: ReadonlyArray<readonly Consumer[]>,
-  distinctBelow: number,
-  lo: number,
-  hi: number,
-): SegmentTable {
+export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): SegmentTable {
+  const { points: keys, holder, sharedCode, lists: owners, distinct } = cols;
   const n = keys.length;
   const starts = new Float64Array(n + 1);
   const ends = new Float64Array(n + 1);
@@ -223,11 +272,12 @@ export function ringSegmentTable(
   for (let i = 0; i <= n; i++) {
     // i === n: the wrap-around tail, the first point's.
     const end = i < n ? keys[i] : hi;
-    const code = i < n ? codes[i] : codes[0];
+    const h = holder[i < n ? i : 0];
+    const code = h >= 0 ? h : sharedCode[~h];
     if (i === n && start > end) break;
     if (c > 0) {
       const last = owner[c - 1];
-      if (last === code || (last >= distinctBelow && code >= distinctBelow && sameConsumers(owners[last], owners[code]))) {
+      if (last === code || (last >= distinct && code >= distinct && sameConsumers(owners[last], owners[code]))) {
         ends[c - 1] = end;
         start = end + 1;
         continue;
