@@ -151,7 +151,10 @@ export class App {
   }
 
   private width(): number {
-    const w = this.main.clientWidth || document.body.clientWidth || window.innerWidth;
+    // Until the first view is attached, the root's width is the one the view will get (nothing
+    // between them has padding); the body's is wider by its padding, and measuring that made the
+    // first picture be drawn twice (the resize observer saw the real width and drew it again).
+    const w = (this.main.isConnected ? this.main.clientWidth : this.root.clientWidth) || document.body.clientWidth || window.innerWidth;
     return Math.max(320, Math.floor(w) - 4);
   }
 
