@@ -1,0 +1,404 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConsistentHashing3Selector, ringPointHash3 } from '../../src/engine/pulsar/keyShared/consistentHashing3';
+import { ConsistentHashing4Selector, ringPointHash4 } from '../../src/engine/pulsar/keyShared/consistentHashing4';
+import { suffixedPointHashes } from '../../src/engine/pulsar/keyShared/pointHashes';
+import { SortedIntMap } from '../../src/engine/pulsar/keyShared/sortedIntMap';
+import { createSelector, KeySharedSubscription, type SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
+import {
+  ConsumerAssignError,
+  segmentAt,
+  segmentsOfTable,
+  tableIndexAt,
+  type Consumer,
+  type HashRange,
+  type Segment,
+  type StickyKeyConsumerSelector,
+} from '../../src/engine/pulsar/keyShared/selector';
+import { diffOwnership } from '../../src/engine/whatIf';
+import { murmur3Masked } from '../../src/engine/pulsar/murmur3';
+import { utf8 } from '../../src/engine/bytes';
+import { randInt, randomString, rng } from './helpers';
+
+// The selectors keep their points as sorted columns changed in batches, memoise columns and
+// tables, and clone. These tests hold them to plain one-change-at-a-time models of the brokers'
+// data structures (written here from the broker's description, not from the engine), replay
+// histories with reads at random moments (so batches of every size happen), and check clones
+// against replays.
+
+const ids = (list: readonly Consumer[]) => list.map((c) => c.id).join('+');
+const layout = (segs: readonly Segment[]) => segs.map((s) => [s.start, s.end, ids(s.consumers)]);
+
+/** 3.x: TreeMap<hash, List<Consumer>>, each list sorted by name after every add (stable). */
+class Ring3Model {
+  readonly map = new Map<number, Consumer[]>();
+  constructor(readonly points: number) {}
+  add(c: Consumer): void {
+    for (let i = 0; i < this.points; i++) {
+      const h = ringPointHash3(c.name, i);
+      const list = this.map.get(h);
+      if (!list) this.map.set(h, [c]);
+      else if (!list.includes(c)) {
+        list.push(c);
+        list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }
+    }
+  }
+  remove(c: Consumer): void {
+    for (let i = 0; i < this.points; i++) {
+      const h = ringPointHash3(c.name, i);
+      const list = this.map.get(h);
+      if (!list) continue;
+      const rest = list.filter((x) => x !== c);
+      if (rest.length) this.map.set(h, rest);
+      else this.map.delete(h);
+    }
+  }
+  sorted(): Array<[number, Consumer[]]> {
+    return [...this.map].sort((a, b) => a[0] - b[0]);
+  }
+  /** The ceiling point's list (wrapping to the first), then `list[h % size]`; `pts` is `sorted()`. */
+  select(h: number, pts: Array<[number, Consumer[]]>): Consumer | null {
+    if (pts.length === 0) return null;
+    const list = (pts.find(([p]) => p >= h) ?? pts[0])[1];
+    return list[h % list.length];
+  }
+}
+
+/** 4.x: TreeMap<hash, {selected, colliding FIFO}>, name indexes from the lowest free one. */
+class Ring4Model {
+  readonly map = new Map<number, { selected: Consumer; colliding: Consumer[] }>();
+  private readonly used = new Map<string, Set<number>>();
+  private readonly index = new Map<Consumer, number>();
+  constructor(readonly points: number) {}
+  add(c: Consumer): void {
+    const used = this.used.get(c.name) ?? new Set<number>();
+    this.used.set(c.name, used);
+    let k = 0;
+    while (used.has(k)) k++;
+    used.add(k);
+    this.index.set(c, k);
+    for (let i = 0; i < this.points; i++) {
+      const h = ringPointHash4(c.name, k, i);
+      const e = this.map.get(h);
+      if (!e) this.map.set(h, { selected: c, colliding: [] });
+      else e.colliding.push(c);
+    }
+  }
+  remove(c: Consumer): void {
+    const k = this.index.get(c);
+    if (k === undefined) return;
+    for (let i = 0; i < this.points; i++) {
+      const h = ringPointHash4(c.name, k, i);
+      const e = this.map.get(h);
+      if (!e) continue;
+      if (e.selected === c) {
+        const next = e.colliding.shift();
+        if (next === undefined) this.map.delete(h);
+        else e.selected = next;
+      } else e.colliding = e.colliding.filter((x) => x !== c);
+    }
+    this.index.delete(c);
+    this.used.get(c.name)!.delete(k);
+  }
+  sorted(): Array<[number, Consumer, Consumer[]]> {
+    return [...this.map].sort((a, b) => a[0] - b[0]).map(([p, e]) => [p, e.selected, [...e.colliding]]);
+  }
+  /** The ceiling point's selected consumer (wrapping to the first); `pts` is `sorted()`. */
+  select(h: number, pts: Array<[number, Consumer, Consumer[]]>): Consumer | null {
+    if (!Number.isInteger(h) || h < 1 || h > 65535) return null;
+    if (pts.length === 0) return null;
+    return (pts.find(([p]) => p >= h) ?? pts[0])[1];
+  }
+}
+
+/** Segments from a model's sorted points: each point owns up to itself, the top wraps to the first. */
+function modelSegments(points: Array<[number, readonly Consumer[]]>, lo: number, hi: number): Segment[] {
+  const out: Segment[] = [];
+  const push = (start: number, end: number, consumers: readonly Consumer[]) => {
+    if (start > end) return;
+    const last = out[out.length - 1];
+    if (last && last.end + 1 === start && ids(last.consumers) === ids(consumers) && last.consumers.every((c, i) => c === consumers[i])) last.end = end;
+    else out.push({ start, end, consumers: [...consumers] });
+  };
+  let start = lo;
+  for (const [p, list] of points) {
+    push(start, p, list);
+    start = p + 1;
+  }
+  if (points.length) push(start, hi, points[0][1]);
+  return out;
+}
+
+/** Names that collide on the 3.x ring (`consumer-1` + `10` is `consumer-11` + `0`) and repeat. */
+function pickName(r: () => number): string {
+  const p = r();
+  if (p < 0.5) return `consumer-${randInt(r, 0, 30)}`;
+  if (p < 0.8) return ['a', 'b', 'ключ', '😀', 'x\ud800'][randInt(r, 0, 4)];
+  return randomString(r, 8);
+}
+
+describe('ring selectors against one-change-at-a-time models of the broker', () => {
+  for (const version of ['3.0', '4.0'] as const) {
+    test(`${version}: points, queues, selection and segments after every step of random histories, read at random moments`, () => {
+      for (let seed = 1; seed <= 6; seed++) {
+        const r = rng(seed * 101 + (version === '3.0' ? 0 : 7));
+        const points = randInt(r, 1, 60);
+        const s = version === '3.0' ? new ConsistentHashing3Selector(points) : new ConsistentHashing4Selector(points);
+        const m3 = new Ring3Model(points);
+        const m4 = new Ring4Model(points);
+        const live: Consumer[] = [];
+        let n = 0;
+        for (let step = 0; step < 120; step++) {
+          if (live.length > 0 && r() < 0.35) {
+            const c = live.splice(randInt(r, 0, live.length - 1), 1)[0];
+            s.removeConsumer(c);
+            m3.remove(c);
+            m4.remove(c);
+          } else {
+            const c: Consumer = { id: `c${++n}`, name: pickName(r) };
+            s.addConsumer(c);
+            m3.add(c);
+            m4.add(c);
+            live.push(c);
+          }
+          // Read only now and then: several changes then go in as one batch.
+          if (r() < 0.3 || step === 119) {
+            if (s instanceof ConsistentHashing3Selector) {
+              const expected = m3.sorted();
+              assert.deepEqual(s.points().map(([p, l]) => [p, ids(l)]), expected.map(([p, l]) => [p, ids(l)]));
+              assert.deepEqual(layout(s.segments()), layout(modelSegments(expected, 0, 0x7fffffff)));
+              for (let k = 0; k < 50; k++) {
+                const h = randInt(r, 0, 0x7fffffff);
+                assert.equal(s.select(h), m3.select(h, expected));
+              }
+            } else {
+              const expected = m4.sorted();
+              assert.deepEqual(
+                s.points().map(([p, sel, q]) => [p, sel.id, ids(q)]),
+                expected.map(([p, sel, q]) => [p, sel.id, ids(q)]),
+              );
+              assert.deepEqual(layout(s.segments()), layout(modelSegments(expected.map(([p, sel]) => [p, [sel]]), 1, 65535)));
+              for (let k = 0; k < 50; k++) {
+                const h = randInt(r, -2, 65537);
+                assert.equal(s.select(h), m4.select(h, expected));
+              }
+            }
+          }
+        }
+      }
+    });
+  }
+
+  test('4.0: a consumer holding a point twice (its own points collide) leaves it cleanly', () => {
+    // Find a name whose 4.0 points collide among themselves at some point count.
+    let name = '';
+    let points = 0;
+    for (let i = 0; !name; i++) {
+      const hs = suffixedPointHashes(`n${i}\u00000\u0000`, 400, [1, 65535]);
+      if (new Set(hs).size < hs.length) [name, points] = [`n${i}`, 400];
+    }
+    const s = new ConsistentHashing4Selector(points);
+    const m = new Ring4Model(points);
+    const a: Consumer = { id: 'a', name };
+    const b: Consumer = { id: 'b', name: 'other' };
+    for (const c of [a, b]) {
+      s.addConsumer(c);
+      m.add(c);
+    }
+    assert.ok(s.points().some(([, sel, q]) => sel === a && q.includes(a)));
+    s.removeConsumer(a);
+    m.remove(a);
+    assert.deepEqual(
+      s.points().map(([p, sel, q]) => [p, sel.id, ids(q)]),
+      m.sorted().map(([p, sel, q]) => [p, sel.id, ids(q)]),
+    );
+  });
+
+  test('4.0: the first selections search the segments, later ones use the slot table; both agree on every slot', () => {
+    const s = new ConsistentHashing4Selector(30);
+    for (let i = 0; i < 40; i++) s.addConsumer({ id: `c${i}`, name: `c${i % 25}` });
+    const searched = Array.from({ length: 300 }, (_, i) => s.select(i * 219 + 1));
+    const byTable = Array.from({ length: 300 }, (_, i) => s.select(i * 219 + 1));
+    assert.deepEqual(byTable.map((c) => c?.id), searched.map((c) => c?.id));
+    const t = s.segmentTable();
+    for (let h = 0; h <= 65536; h++) {
+      const i = tableIndexAt(t, h);
+      assert.equal(s.select(h), i < 0 ? null : t.owners[t.owner[i]][0]);
+    }
+  });
+});
+
+test('point hashes from a prefix midstate equal Murmur3_32 of the whole string, reduced where asked', () => {
+  const r = rng(5);
+  const prefixes = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'ü', '😀', 'x\ud800', '\udc00', 'q'.repeat(29), 'ü'.repeat(27) + '\ud800'];
+  for (let i = 0; i < 20; i++) prefixes.push(randomString(r, 40));
+  for (const p of prefixes) {
+    const count = randInt(r, 1, 1100);
+    const hs = suffixedPointHashes(p, count);
+    const reduced = suffixedPointHashes(p, count, [1, 65535]);
+    assert.equal(hs.length, count);
+    for (let i = 0; i < count; i++) {
+      const h = murmur3Masked(utf8(p + i));
+      assert.equal(hs[i], h, `${JSON.stringify(p)} + ${i}`);
+      assert.equal(reduced[i], (h % 65535) + 1);
+    }
+  }
+  // As many points as a for loop below `count` makes.
+  assert.equal(suffixedPointHashes('x', 2.5).length, 3);
+  assert.equal(suffixedPointHashes('x', 0).length, 0);
+  assert.equal(suffixedPointHashes('x', -3).length, 0);
+});
+
+describe('SortedIntMap', () => {
+  test('keys() and values() equal entries() and a plain sorted model after random puts, deletes and re-puts, with clones independent', () => {
+    const r = rng(77);
+    const m = new SortedIntMap<string>();
+    const model = new Map<number, string>();
+    const clones: Array<[SortedIntMap<string>, Array<[number, string]>]> = [];
+    const sorted = (x: Map<number, string>) => [...x].sort((a, b) => a[0] - b[0]);
+    for (let step = 0; step < 3000; step++) {
+      const k = randInt(r, 0, 400);
+      const p = r();
+      if (p < 0.5) {
+        m.set(k, `v${step}`);
+        model.set(k, `v${step}`);
+      } else if (p < 0.8) {
+        m.delete(k);
+        model.delete(k);
+      }
+      if (r() < 0.1) {
+        const keys = [...m.keys()];
+        const values = [...m.values()];
+        assert.deepEqual(keys.map((x, i) => [x, values[i]]), sorted(model));
+        assert.deepEqual([...m.entries()], sorted(model));
+        assert.equal(m.size, model.size);
+        const probe = randInt(r, -5, 405);
+        const exp = sorted(model);
+        assert.deepEqual(m.ceiling(probe), exp.find(([x]) => x >= probe));
+        assert.deepEqual(m.floor(probe), [...exp].reverse().find(([x]) => x <= probe));
+      }
+      if (r() < 0.01) clones.push([m.clone(), sorted(model)]);
+    }
+    // Clones kept what they had when taken, whatever happened to the original since.
+    for (const [c, expected] of clones) assert.deepEqual([...c.entries()], expected);
+  });
+});
+
+const CONFIGS: Array<[string, SelectorConfig]> = [
+  ['auto-split 3.0', { brokerVersion: '3.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 }],
+  ['auto-split 4.0, range 64', { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: false, replicaPoints: 100, hashRangeSize: 64 }],
+  ['ring 3.0', { brokerVersion: '3.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 25, hashRangeSize: 65536 }],
+  ['ring 4.0', { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 25, hashRangeSize: 65536 }],
+  ['sticky 3.0', { brokerVersion: '3.0', keySharedMode: 'STICKY', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 }],
+  ['sticky 4.0', { brokerVersion: '4.0', keySharedMode: 'STICKY', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 }],
+];
+
+type Op = ['+', Consumer] | ['-', Consumer];
+
+function randomOps(r: () => number, cfg: SelectorConfig, count: number, live: Consumer[], first: number): Op[] {
+  const ops: Op[] = [];
+  let n = first;
+  for (let i = 0; i < count; i++) {
+    if (live.length > 0 && r() < 0.35) ops.push(['-', live.splice(randInt(r, 0, live.length - 1), 1)[0]]);
+    else {
+      const start = randInt(r, 0, 65000);
+      const ranges: HashRange[] = [[start, start + randInt(r, 0, 400)]];
+      const c: Consumer = { id: `k${++n}`, name: pickName(r), ranges: cfg.keySharedMode === 'STICKY' ? ranges : undefined };
+      ops.push(['+', c]);
+      live.push(c);
+    }
+  }
+  return ops;
+}
+
+function apply(s: StickyKeyConsumerSelector, ops: readonly Op[]): void {
+  for (const [op, c] of ops) {
+    if (op === '-') s.removeConsumer(c);
+    else {
+      try {
+        s.addConsumer(c);
+      } catch (e) {
+        if (!(e instanceof ConsumerAssignError)) throw e;
+      }
+    }
+  }
+}
+
+function state(s: StickyKeyConsumerSelector, r: () => number): unknown {
+  const probes = Array.from({ length: 64 }, () => randInt(r, 0, s.keyHashRange[1]));
+  return { segments: layout(s.segments()), snapshot: layout(s.snapshot()), select: probes.map((h) => s.select(h)?.id ?? null) };
+}
+
+describe('clone() equals replaying the history', () => {
+  for (const [label, cfg] of CONFIGS) {
+    test(`${label}: a clone changed further equals a fresh selector fed the whole history; the original stays as it was`, () => {
+      const r = rng(label.length * 31 + 9);
+      for (let round = 0; round < 5; round++) {
+        const live: Consumer[] = [];
+        const prefix = randomOps(r, cfg, randInt(r, 0, 40), live, 0);
+        const original = createSelector(cfg);
+        apply(original, prefix);
+        if (r() < 0.5) original.segments(); // sometimes read first: memos and columns then exist
+        const clone = original.clone();
+        const more = randomOps(r, cfg, randInt(r, 1, 30), live, 1000);
+        apply(clone, more);
+        const replayAll = createSelector(cfg);
+        apply(replayAll, [...prefix, ...more]);
+        const replayPrefix = createSelector(cfg);
+        apply(replayPrefix, prefix);
+        const seed = randInt(r, 1, 1e6);
+        assert.deepEqual(state(clone, rng(seed)), state(replayAll, rng(seed)));
+        assert.deepEqual(state(original, rng(seed)), state(replayPrefix, rng(seed)));
+      }
+    });
+  }
+
+  test('a subscription clone keeps ids, name counts and selectors, and goes its own way', () => {
+    const cfg = CONFIGS[3][1];
+    const sub = new KeySharedSubscription(cfg);
+    for (const n of ['a', 'b', 'a', 'c']) sub.connect(n);
+    sub.disconnect('a#2');
+    const copy = sub.clone();
+    assert.equal(copy.connect('a').ok && copy.consumers.at(-1)!.id, 'a#3');
+    assert.deepEqual(sub.consumers.map((c) => c.id), ['a', 'b', 'c']);
+    assert.deepEqual(copy.consumers.map((c) => c.id), ['a', 'b', 'c', 'a#3']);
+    const replay = new KeySharedSubscription(cfg);
+    for (const n of ['a', 'b', 'a', 'c']) replay.connect(n);
+    replay.disconnect('a#2');
+    replay.connect('a');
+    assert.deepEqual(layout(copy.selector.segments()), layout(replay.selector.segments()));
+  });
+});
+
+describe('segment tables', () => {
+  for (const [label, cfg] of CONFIGS) {
+    test(`${label}: the tables are the segments and snapshot as columns; lookups and diffs agree`, () => {
+      const r = rng(label.length * 13 + 1);
+      const s = createSelector(cfg);
+      const live: Consumer[] = [];
+      let before: Segment[] = s.snapshot();
+      let beforeTable = s.snapshotTable();
+      for (let step = 0; step < 40; step++) {
+        apply(s, randomOps(r, cfg, 1, live, step * 10));
+        assert.deepEqual(layout(segmentsOfTable(s.segmentTable())), layout(s.segments()));
+        assert.deepEqual(layout(segmentsOfTable(s.snapshotTable())), layout(s.snapshot()));
+        const t = s.segmentTable();
+        for (let k = 0; k < 30; k++) {
+          const slot = randInt(r, -1, s.keyHashRange[1] + 1);
+          const i = tableIndexAt(t, slot);
+          const seg = segmentAt(s.segments(), slot);
+          assert.deepEqual(i < 0 ? undefined : [t.starts[i], t.ends[i]], seg && [seg.start, seg.end]);
+        }
+        // The diff reads tables and segment arrays alike; a table taken earlier still shows the earlier state.
+        const a = diffOwnership(before, s.snapshot(), s.keyValues);
+        const b = diffOwnership(beforeTable, s.snapshotTable(), s.keyValues);
+        assert.equal(a.movedSize, b.movedSize);
+        assert.deepEqual([...a.lost].map(([c, x]) => [c.id, x]), [...b.lost].map(([c, x]) => [c.id, x]));
+        assert.deepEqual([...a.gained].map(([c, x]) => [c.id, x]), [...b.gained].map(([c, x]) => [c.id, x]));
+        before = s.snapshot();
+        beforeTable = s.snapshotTable();
+      }
+    });
+  }
+});
