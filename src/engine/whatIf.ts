@@ -9,7 +9,7 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { tableOf, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { columnsOf, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
 
 export type RangesById = Record<string, Array<[number, number]>>;
@@ -39,7 +39,7 @@ export function diffOwnership(before: readonly Segment[] | SegmentTable, after: 
 }
 
 function asTable(x: readonly Segment[] | SegmentTable): SegmentTable {
-  return Array.isArray(x) ? tableOf(x as readonly Segment[]) : (x as SegmentTable);
+  return Array.isArray(x) ? columnsOf(x as readonly Segment[]) : (x as SegmentTable);
 }
 
 const NONE: readonly Consumer[] = [];
@@ -128,16 +128,12 @@ export function measureSize(m: HashRange): number {
 }
 
 /**
- * The selector's snapshot, copied so that later changes to the selector cannot alter it (the
- * selectors' own answers are frozen and their rings never change a list in place, but a copy keeps
- * callers free to change theirs).
+ * The selector's snapshot as it is now. Later changes to the selector cannot alter it: the answer
+ * is frozen (segments and their consumer lists), and a change makes the selector answer anew
+ * instead of changing it. Taken twice without a change in between, it is the same array.
  */
 export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
-  // Straight from the columns: no frozen segment objects made only to be copied.
-  const t = selector.snapshotTable();
-  const out: Segment[] = new Array(t.count);
-  for (let i = 0; i < t.count; i++) out[i] = { start: t.starts[i], end: t.ends[i], consumers: t.owners[t.owner[i]].slice() };
-  return out;
+  return selector.snapshot();
 }
 
 /** The subscription selector a what-if describes (partition 0's), if the topic has one. */

@@ -199,13 +199,23 @@ export function tableOf(segments: readonly Segment[]): SegmentTable {
   return { count: n, starts, ends, owner, owners };
 }
 
+/** The tables frozen segment arrays were made from, so readers given the array can use the columns. */
+const tablesOfSegments = new WeakMap<readonly Segment[], SegmentTable>();
+
 /** The table's segments as frozen objects (the `segments()` form). */
 export function segmentsOfTable(t: SegmentTable): Segment[] {
   const out: Segment[] = new Array(t.count);
   for (let i = 0; i < t.count; i++) {
     out[i] = Object.freeze({ start: t.starts[i], end: t.ends[i], consumers: Object.freeze(t.owners[t.owner[i]]) as Consumer[] });
   }
-  return Object.freeze(out) as Segment[];
+  Object.freeze(out);
+  tablesOfSegments.set(out, t);
+  return out;
+}
+
+/** The columns of segments: the table they were made from, or the segments as given (not merged). */
+export function columnsOf(segments: readonly Segment[]): SegmentTable {
+  return tablesOfSegments.get(segments) ?? tableOf(segments);
 }
 
 /** A frozen empty owner list (a gap nobody owns). */
