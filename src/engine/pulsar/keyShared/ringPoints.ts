@@ -151,7 +151,9 @@ export function addPoints(
       added.length = 0;
       for (let x = j; x < g; x++) added.push(batch[occ[x] - h * scale].consumer);
       const list = join(here ? holdersAt(ring, members, i) : undefined, added);
-      outHolder[r++] = list.length === 1 ? members.numberOf(list[0]) : shared.add(list);
+      // The lead is the first added consumer's number where the list starts with it (no lookup).
+      const first = numbers[occ[j] - h * scale];
+      outHolder[r++] = list.length === 1 ? members.numberOf(list[0]) : shared.add(list, !here && list[0] === added[0] ? first : -1);
     }
     if (here) i++;
     j = g;
@@ -201,7 +203,7 @@ export function changePoints(
 function keptShared(
   ring: RingColumns,
   members: Members,
-): { lists: Array<readonly Consumer[]>; leads: number[]; code(h: number): number; add(list: readonly Consumer[]): number } {
+): { lists: Array<readonly Consumer[]>; leads: number[]; code(h: number): number; add(list: readonly Consumer[], lead?: number): number } {
   const lists: Array<readonly Consumer[]> = [];
   const leads: number[] = [];
   return {
@@ -213,9 +215,9 @@ function keptShared(
       leads.push(ring.sharedLead[~h]);
       return ~(lists.length - 1);
     },
-    add(list: readonly Consumer[]): number {
+    add(list: readonly Consumer[], lead = -1): number {
       lists.push(list);
-      leads.push(members.numberOf(list[0]));
+      leads.push(lead >= 0 ? lead : members.numberOf(list[0]));
       return ~(lists.length - 1);
     },
   };
