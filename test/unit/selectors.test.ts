@@ -56,6 +56,9 @@ describe('AUTO_SPLIT hash ranges', () => {
     const s = new AutoSplitHashRangeSelector('3.0', 4);
     for (const n of ['C1', 'C2', 'C3', 'C4']) s.addConsumer(consumer(n));
     assert.deepEqual(layout(s.snapshot()), [[0, 1, 'C3'], [2, 2, 'C2'], [3, 3, 'C4'], [4, 4, 'C1']]);
+    // C1 keeps only the top key, which no hash reaches: selection gives it nothing.
+    assert.deepEqual(layout(s.segments()), [[0, 1, 'C3'], [2, 2, 'C2'], [3, 3, 'C4']]);
+    assert.equal(s.select(3)!.id, 'C4');
     assert.throws(() => s.addConsumer(consumer('C5')), (e: Error) => e instanceof ConsumerAssignError && e.message === 'No more range can assigned to new consumer, assigned consumers 4');
     assert.deepEqual(layout(s.snapshot()), [[0, 1, 'C3'], [2, 2, 'C2'], [3, 3, 'C4'], [4, 4, 'C1']]);
   });

@@ -151,12 +151,15 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
 
   private computeSegmentTable(): SegmentTable {
     // Selection never reaches the top key, so the last range stops at the key hash range's end.
-    // (Clipped in place, not merged again: the same ranges as the snapshot otherwise.)
+    // (Clipped in place, not merged again: the same ranges as the snapshot otherwise.) Where the
+    // last range is the top key alone (a consumer squeezed to [rangeSize, rangeSize] once the
+    // ranges run out), its owner gets no selectable slot at all and the range is dropped.
     const snap = this.snapshotTable();
     const hi = this.keyHashRange[1];
-    const ends = snap.ends.slice();
-    for (let i = 0; i < ends.length; i++) if (ends[i] > hi) ends[i] = hi;
-    return Object.freeze({ count: snap.count, starts: snap.starts, ends, owner: snap.owner, owners: snap.owners });
+    const count = snap.count > 0 && snap.starts[snap.count - 1] > hi ? snap.count - 1 : snap.count;
+    const ends = snap.ends.slice(0, count);
+    for (let i = 0; i < count; i++) if (ends[i] > hi) ends[i] = hi;
+    return Object.freeze({ count, starts: snap.starts.slice(0, count), ends, owner: snap.owner.slice(0, count), owners: snap.owners });
   }
 
   clone(): AutoSplitHashRangeSelector {
