@@ -10,19 +10,42 @@ import { Utf8Scratch } from '../bytes';
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
+/** One 4-byte block `k` mixed into the state `h` (the body step of MurmurHash3 x86_32). */
+export function mixBlock(h: number, k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, C2);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+/** The 1-3 tail bytes `k` mixed into `h` (no rotation of `h` after them). */
+export function mixTail(h: number, k: number): number {
+  k = Math.imul(k, C1);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, C2);
+  return h ^ k;
+}
+
+/** The final avalanche with the total byte length, as an unsigned 32-bit number. */
+export function fmix(h: number, length: number): number {
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /** MurmurHash3 x86_32 with seed 0 over `data[0..length)`, as an unsigned 32-bit number. */
 export function murmur3(data: Uint8Array, length: number = data.length): number {
   let h = 0;
   const blocks = length & ~3;
   let i = 0;
   for (; i < blocks; i += 4) {
-    let k = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    h = mixBlock(h, data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
   }
   let k = 0;
   switch (length & 3) {
@@ -34,18 +57,9 @@ export function murmur3(data: Uint8Array, length: number = data.length): number 
     // falls through
     case 1:
       k ^= data[i];
-      k = Math.imul(k, C1);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, C2);
-      h ^= k;
+      h = mixTail(h, k);
   }
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix(h, length);
 }
 
 const scratch = new Utf8Scratch();
@@ -72,13 +86,7 @@ export function murmur3OfString(s: string): number {
     const c2 = s.charCodeAt(i + 2);
     const c3 = s.charCodeAt(i + 3);
     if ((c0 | c1 | c2 | c3) > 0x7f) return murmur3OfEncoded(s);
-    let k = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    h = mixBlock(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
   }
   const rest = length & 3;
   if (rest > 0) {
@@ -86,19 +94,9 @@ export function murmur3OfString(s: string): number {
     const c1 = rest > 1 ? s.charCodeAt(i + 1) : 0;
     const c2 = rest > 2 ? s.charCodeAt(i + 2) : 0;
     if ((c0 | c1 | c2) > 0x7f) return murmur3OfEncoded(s);
-    let k = c0 ^ (c1 << 8) ^ (c2 << 16);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h ^= k;
+    h = mixTail(h, c0 ^ (c1 << 8) ^ (c2 << 16));
   }
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return fmix(h, length);
 }
 
 /** Pulsar's `Murmur3_32Hash.makeHash(bytes)`: the raw hash masked with `Integer.MAX_VALUE`. */

@@ -7,10 +7,8 @@
  * them. The result equals `murmur3Masked(utf8(prefix + i))` (checked by a unit test).
  */
 import { Utf8Scratch } from '../../bytes';
+import { fmix, mixBlock, mixTail } from '../murmur3';
 import { STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
-
-const C1 = 0xcc9e2d51;
-const C2 = 0x1b873593;
 
 const scratch = new Utf8Scratch();
 
@@ -29,13 +27,7 @@ export function suffixedPointHashes(prefix: string, count: number, range?: reado
   const whole = n & ~3;
   let h0 = 0;
   for (let i = 0; i < whole; i += 4) {
-    let k = bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24);
-    k = Math.imul(k, C1);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, C2);
-    h0 ^= k;
-    h0 = (h0 << 13) | (h0 >>> 19);
-    h0 = (Math.imul(h0, 5) + 0xe6546b64) | 0;
+    h0 = mixBlock(h0, bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24));
   }
   // The rest of the prefix (0-3 bytes), then the digits of i (at most 10 for an int).
   const tail = new Uint8Array(16);
@@ -61,31 +53,16 @@ export function suffixedPointHashes(prefix: string, count: number, range?: reado
     const blocks = len & ~3;
     let j = 0;
     for (; j < blocks; j += 4) {
-      let k = tail[j] | (tail[j + 1] << 8) | (tail[j + 2] << 16) | (tail[j + 3] << 24);
-      k = Math.imul(k, C1);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, C2);
-      h ^= k;
-      h = (h << 13) | (h >>> 19);
-      h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+      h = mixBlock(h, tail[j] | (tail[j + 1] << 8) | (tail[j + 2] << 16) | (tail[j + 3] << 24));
     }
     const left = len & 3;
     if (left > 0) {
       let k = tail[j];
       if (left > 1) k ^= tail[j + 1] << 8;
       if (left > 2) k ^= tail[j + 2] << 16;
-      k = Math.imul(k, C1);
-      k = (k << 15) | (k >>> 17);
-      k = Math.imul(k, C2);
-      h ^= k;
+      h = mixTail(h, k);
     }
-    h ^= whole + len;
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    out[i] = h & 0x7fffffff;
+    out[i] = fmix(h, whole + len) & 0x7fffffff;
   }
   if (range) {
     const size = range[1] - range[0] + 1;
