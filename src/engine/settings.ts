@@ -8,6 +8,7 @@ import type { HashingScheme } from './pulsar/producerRouting';
 import type { BrokerVersion } from './pulsar/keyShared/selector';
 import { FULL_UPPER_BOUND, hex8, javaLongDecode, MAX_BUNDLE_COUNT, NamespaceBundles } from './pulsar/namespaceBundles';
 import { namespaceNameProblem } from './pulsar/topicName';
+import { parseKafkaGroups, parseTopicId, KAFKA_GROUPS, type KafkaGroupSetting } from './kafka/groupSettings';
 
 /** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
 export { equalBoundaries } from './pulsar/namespaceBundles';
@@ -17,6 +18,8 @@ export interface KafkaTopicConfig {
   system: 'kafka';
   partitions: number;
   partitioner: 'java';
+  /** Kafka's topic id (canonical base64 text), when given: the KIP-848 uniform assignor depends on it. */
+  topicId?: string;
 }
 
 export interface ConsumerConfig {
@@ -69,6 +72,8 @@ export function namespaceBundles(ns: NamespaceConfig): NamespaceBundles {
 export interface Settings {
   topics: TopicConfig[];
   namespaces: NamespaceConfig[];
+  /** `keyRouting.kafkaGroups` (absent: none). */
+  kafkaGroups?: KafkaGroupSetting[];
 }
 
 export interface Problem {
@@ -79,6 +84,7 @@ export interface Problem {
 
 export const TOPICS = 'keyRouting.topics';
 export const NAMESPACES = 'keyRouting.pulsarNamespaces';
+export { KAFKA_GROUPS };
 
 /** Upper bound on partitions: Kafka and Pulsar accept far fewer in practice. */
 export const MAX_PARTITIONS = 100_000;
@@ -91,7 +97,8 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: Pro
   if (!isObject(raw)) problems.push({ path: '(settings)', message: 'must be a JSON object' });
   const topics = parseTopics(obj[TOPICS], problems);
   const namespaces = parseNamespaces(obj[NAMESPACES], problems);
-  return { settings: { topics, namespaces }, problems };
+  const kafkaGroups = parseKafkaGroups(obj[KAFKA_GROUPS], topics, problems);
+  return { settings: { topics, namespaces, kafkaGroups }, problems };
 }
 
 export function parseTopics(raw: unknown, problems: Problem[]): TopicConfig[] {
@@ -139,8 +146,9 @@ function parseTopic(t: unknown, path: string, problems: Problem[]): TopicConfig 
     if (partitioner !== 'java') {
       problems.push({ path: `${path}.partitioner`, message: `must be "java" (got ${show(partitioner)}); other clients' partitioners are not supported yet` });
     }
+    const topicId = parseTopicId(t.topicId, `${path}.topicId`, problems);
     if (problems.length > before) return undefined;
-    return { name: name as string, system, partitions: partitions!, partitioner: 'java' };
+    return { name: name as string, system, partitions: partitions!, partitioner: 'java', ...(topicId ? { topicId } : {}) };
   }
   const partitions = intIn(t.partitions ?? 0, 0, MAX_PARTITIONS, `${path}.partitions`, problems, 0);
   const hashingScheme = oneOf(t.hashingScheme, ['JavaStringHash', 'Murmur3_32Hash'] as const, 'JavaStringHash', `${path}.hashingScheme`, problems);
