@@ -123,8 +123,16 @@ export interface GroupStep {
   rounds: Owners[];
   before: Owners;
   after: Owners;
-  /** Partitions whose owner differs between `before` and `after`, topic by topic, ascending. */
+  /**
+   * Partitions whose owner differs between `before` and `after`, topic by topic, ascending; a
+   * partition created by the event counts only in `changed` (from null), not as moved.
+   */
   changed: OwnerChange[];
+}
+
+/** Partitions that had an owner before the step and another (or none) after it. */
+export function movedPartitions(step: GroupStep): OwnerChange[] {
+  return step.changed.filter((c) => c.from !== null);
 }
 
 /**

@@ -52,6 +52,10 @@ export function parseTopicId(raw: unknown, path: string, problems: Problem[]): s
     problems.push({ path, message: `is not a Kafka topic id: ${u}` });
     return undefined;
   }
+  if (u.msbHi === 0 && u.msbLo === 0 && u.lsbHi === 0 && (u.lsbLo === 0 || u.lsbLo === 1)) {
+    problems.push({ path, message: `${JSON.stringify(raw)} is reserved (Uuid.ZERO_UUID / METADATA_TOPIC_ID); no user topic has it` });
+    return undefined;
+  }
   return u.text;
 }
 

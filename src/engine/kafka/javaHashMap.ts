@@ -758,6 +758,11 @@ export class JavaHashSet<K> {
     return this.map.delete(e);
   }
 
+  /** `Iterator.remove()`: a tree bin's root is not moved. */
+  deleteWhileIterating(e: K): boolean {
+    return this.map.deleteWhileIterating(e);
+  }
+
   [Symbol.iterator](): IterableIterator<K> {
     return this.map.keys();
   }
