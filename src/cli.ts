@@ -12,6 +12,7 @@ import { whatIfCommand } from './cli/whatIf';
 import { compareCommand } from './cli/compare';
 import { orderingCommand } from './cli/ordering';
 import { analyzeCommand } from './cli/analyze';
+import { assignmentCommand } from './cli/assignment';
 
 const OPTIONS = {
   config: {},
@@ -25,6 +26,7 @@ const OPTIONS = {
   help: { flag: true },
   explain: { flag: true },
   generation: {},
+  group: {},
 };
 
 type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) => void | Promise<void>;
@@ -39,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   compare: compareCommand,
   ordering: orderingCommand,
   analyze: analyzeCommand,
+  assignment: assignmentCommand,
 };
 
 const USAGE = `usage: key-routing COMMAND [options]
@@ -48,10 +51,12 @@ const USAGE = `usage: key-routing COMMAND [options]
   split   --algorithm range_equally_divide|topic_count_equally_divide|specified_positions_divide|flow_or_qps_equally_divide --input FILE
   assign-chunks --input FILE
   what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex] [--explain]   keys on stdin (optional)
+  what-if --config FILE --group NAME --then EVENT [--then EVENT]... [--topic NAME] [--key-format utf8|hex]   a Kafka group's rebalances; keys on stdin (optional)
+  assignment --config FILE --group NAME [--then EVENT]... [--topic NAME]   a Kafka group's partition owners
   compare --config FILE --topic NAME --then EVENT        the change under AUTO_SPLIT, consistent hashing 3.0/4.0 and STICKY
   ordering --input SCENARIO.json [--generation 3.0|3.1|4.0]   what each consumer may receive next after a change, and why
   analyze --config FILE [--topic NAME] [--column N|NAME | --field NAME] [--key-format utf8|hex] [--then EVENT]... [--input FILE]   keys on stdin or --input
-EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
+EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N; for a Kafka group +ID | +ID:TOPIC,... (joins, or changes an existing member's subscription) | -ID | partitions=N`;
 
 export async function main(argv: string[]): Promise<number> {
   const chunks: string[] = [];

@@ -5,21 +5,17 @@ import { PulsarTopicState } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
 import { keyFormat, lineKey, readStdinLines } from './io';
 import { topologyArgs } from './topologyArgs';
+import { groupWhatIfCommand } from './groupWhatIf';
 
 export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): void {
   const format = keyFormat(single(args, 'key-format'));
+  if (single(args, 'group') !== undefined) {
+    groupWhatIfCommand(args, write, stdinKeys(format));
+    return;
+  }
   const { topics, events } = topologyArgs(args, true);
   if (events.length === 0) throw new UsageError('--then is required: what-if needs at least one event');
-  // Keys are optional: read stdin only when it is not a terminal.
-  const lines = process.stdin.isTTY ? [] : readStdinLines();
-  const keys = [];
-  for (const line of lines) {
-    try {
-      keys.push(lineKey(line, format));
-    } catch (e) {
-      process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
-    }
-  }
+  const keys = stdinKeys(format);
   const topic = topics[0];
   // --explain: the state before the events, for the ordering notes.
   const explain = args.options.has('explain');
@@ -37,4 +33,18 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
   if (notes.generation) out.orderingGeneration = notes.generation;
   if (notes.assumption) out.orderingAssumption = notes.assumption;
   write(JSON.stringify(out) + '\n');
+}
+
+/** Keys are optional: stdin is read only when it is not a terminal; a bad key is reported and skipped. */
+function stdinKeys(format: ReturnType<typeof keyFormat>): Array<ReturnType<typeof lineKey>> {
+  const lines = process.stdin.isTTY ? [] : readStdinLines();
+  const keys = [];
+  for (const line of lines) {
+    try {
+      keys.push(lineKey(line, format));
+    } catch (e) {
+      process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
+    }
+  }
+  return keys;
 }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { HOVER_LANGUAGES, type RoutingConfig } from './config';
 import { dialectOf, keyAtPosition } from './keyExtraction';
-import { shortNames, showKey, type KeyRoutes } from './routeFormat';
+import { groupMembers, shortNames, showKey, type KeyRoutes } from './routeFormat';
 import { routeKeys } from './settingsModel';
 
 /** Lines longer than this are not scanned (minified files, data dumps). */
@@ -68,12 +68,13 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
   md.appendCodeblock(showKey(k.label, 80), 'text');
   const cell = (s: string) => s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
   const rows = k.routes.map((r) => {
-    const consumer = r.hasSubscription ? (r.consumer ?? 'nobody (unowned)') : '';
+    const consumer = r.hasSubscription ? (r.consumer ?? 'nobody (unowned)') : groupMembers(r);
     const range = r.range ? `${r.range[0]}-${r.range[1]}` : '';
     const hash = r.system === 'kafka' ? `murmur2 ${r.hash}` : `${r.stickyKeyHash}`;
     return `| ${cell(names.get(r.topic) ?? r.topic)}${r.stale ? ' \\*' : ''} | ${r.partition ?? '-'} | ${cell(consumer)} | ${range} | ${hash} |`;
   });
-  md.appendMarkdown(['', '| topic | partition | consumer | range | hash |', '|---|---|---|---|---|', ...rows].join('\n'));
+  const withGroups = k.routes.some((r) => r.groups);
+  md.appendMarkdown(['', `| topic | partition | ${withGroups ? 'consumer / group: member' : 'consumer'} | range | hash |`, '|---|---|---|---|---|', ...rows].join('\n'));
   if (k.routes.some((r) => r.stale)) md.appendMarkdown('\n\n\\* invalid entry: its last good settings are used');
   return md;
 }

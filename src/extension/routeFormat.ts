@@ -2,8 +2,9 @@
  * Route results as people read them (pure: no `vscode`): the one-line summary of a notification
  * or status bar, and the aligned table of the output channel.
  *
- *   user-1 → orders p2 · payments p3 → C4 [32769-49152]
+ *   user-1 → orders p2 → billing: m2 · payments p3 → C4 [32769-49152]
  */
+import type { GroupRouteFields } from '../engine/kafka/groupTopology';
 import type { RouteFields } from '../engine/topology';
 
 /** One key's routes over the configured topics, in settings order. */
@@ -13,7 +14,7 @@ export interface KeyRoutes {
   routes: TopicRoute[];
 }
 
-export interface TopicRoute extends RouteFields {
+export interface TopicRoute extends RouteFields, GroupRouteFields {
   /** Whether the topic has a Key_Shared subscription (so "no consumer" means unowned). */
   hasSubscription: boolean;
   /** True where the topic's current entry is invalid and its last good settings are used. */
@@ -41,10 +42,23 @@ export function showKey(label: string, max = 60): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
-/** `orders p2`, `payments p3 → C4 [32769-49152]`, `invoices → nobody (hash 61234 unowned)`. */
+/**
+ * The members of a Kafka route's consumer groups: `billing: m2, audit: nobody`, with
+ * ` (observed)` when a broker reported them. Empty when no group consumes the topic.
+ */
+export function groupMembers(r: TopicRoute, separator = ': '): string {
+  if (!r.groups) return '';
+  const s = Object.entries(r.groups)
+    .map(([g, m]) => `${g}${separator}${m ?? 'nobody'}`)
+    .join(', ');
+  return r.observed ? `${s} (observed)` : s;
+}
+
+/** `orders p2 → billing: m2`, `payments p3 → C4 [32769-49152]`, `invoices → nobody (hash 61234 unowned)`. */
 export function formatTopicRoute(r: TopicRoute, topicLabel: string): string {
   let s = topicLabel;
   if (r.partition !== null) s += ` p${r.partition}`;
+  if (r.groups) s += ` → ${groupMembers(r)}`;
   if (r.hasSubscription) {
     if (r.consumer) s += ` → ${r.consumer}${r.range ? ` [${r.range[0]}-${r.range[1]}]` : ''}`;
     else s += ` → nobody (hash ${r.stickyKeyHash} unowned)`;
@@ -69,7 +83,9 @@ export function summarizeMany(keys: readonly KeyRoutes[], topics: number): strin
 
 /** The aligned table of the output channel: one row per key per topic. */
 export function routeTable(keys: readonly KeyRoutes[]): string {
-  const header = ['key', 'topic', 'partition', 'hash', 'consumer', 'range'];
+  // Kafka consumer groups get a column of their own where any topic has one.
+  const withGroups = keys.some((k) => k.routes.some((r) => r.groups));
+  const header = ['key', 'topic', 'partition', 'hash', 'consumer', ...(withGroups ? ['group: member'] : []), 'range'];
   const rows: string[][] = [];
   for (const k of keys) {
     for (const r of k.routes) {
@@ -79,6 +95,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
         r.partition === null ? '-' : String(r.partition),
         String(r.system === 'kafka' ? r.hash : r.stickyKeyHash),
         r.hasSubscription ? (r.consumer ?? '(nobody)') : '-',
+        ...(withGroups ? [groupMembers(r) || '-'] : []),
         r.range ? `${r.range[0]}-${r.range[1]}` : '-',
       ]);
     }
@@ -88,6 +105,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
   if (keys.some((k) => k.routes.some((r) => r.stale))) out.push('* the topic\'s entry is invalid; its last good settings are used');
   out.push('hash: Kafka murmur2 (signed 32-bit); Pulsar the sticky key hash (makeStickyKeyHash). range: the owner\'s hash range holding the key.');
+  if (withGroups) out.push('group: member: the consumer-group member that owns the key\'s partition (keyRouting.kafkaGroups).');
   return out.join('\n');
 }
 
@@ -96,6 +114,7 @@ export function statusText(k: KeyRoutes, names: Map<string, string>, max = 80): 
   const parts = k.routes.map((r) => {
     let s = names.get(r.topic) ?? r.topic;
     if (r.partition !== null) s += ` p${r.partition}`;
+    if (r.groups) s += `→${groupMembers(r, ':')}`;
     if (r.hasSubscription) s += r.consumer ? `→${r.consumer}` : '→nobody';
     return s;
   });
