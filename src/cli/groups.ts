@@ -1,5 +1,5 @@
 /** Consumer groups on the command line: `--group`, and `--then` events applied to groups. */
-import type { ConsumerGroupState } from '../engine/kafka/consumerGroup';
+import { parseGroupEvent, type ConsumerGroupState } from '../engine/kafka/consumerGroup';
 import { applyGroupEvent } from '../engine/kafka/groupTopology';
 import type { Topology } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
@@ -25,5 +25,15 @@ export function applyToGroupsReported(groups: readonly ConsumerGroupState[], tex
   for (const { group, outcome } of results) {
     if (!outcome.ok) process.stderr.write(`key-routing: --then ${text}: group ${group.name}: ${outcome.error}\n`);
   }
+  const mine = groups.filter((g) => topic === undefined || g.config.topics.includes(topic));
+  const e = parseGroupEvent(text, topic);
+  if (results.length === 0 && mine.length > 0 && typeof e !== 'string' && e.kind === 'leave') {
+    process.stderr.write(`key-routing: --then ${text}: no group${topic ? ` of ${topic}` : ''} has a member ${e.id} (groups: ${mine.map((g) => g.name).join(', ')})\n`);
+  }
   return results.length;
+}
+
+/** Kafka topics that some group consumes: member events are the groups', not the topic's. */
+export function hasGroups(groups: readonly ConsumerGroupState[], topic: string): boolean {
+  return groups.some((g) => g.config.topics.includes(topic));
 }

@@ -2,16 +2,16 @@
 import { single, type ParsedArgs } from './args';
 import { keyFormat, lineKey, readStdinLines } from './io';
 import { applyReported, topologyArgs } from './topologyArgs';
-import { applyToGroupsReported } from './groups';
+import { applyToGroupsReported, hasGroups } from './groups';
 import { groupRouteFields } from '../engine/kafka/groupTopology';
 
 export function routeCommand(args: ParsedArgs, write: (s: string) => void): void {
   const format = keyFormat(single(args, 'key-format'));
   const { topology, topics, events } = topologyArgs(args, false);
   for (const { text, event } of events) {
-    // A member event that some Kafka group takes is the group's, not a Pulsar consumer's on a Kafka topic.
-    const taken = applyToGroupsReported(topology.groups, text, single(args, 'topic'));
-    applyReported(event.kind !== 'partitions' && taken > 0 ? topics.filter((t) => t.config.system === 'pulsar') : topics, text, event);
+    // A member event on a Kafka topic that groups consume is the groups' (reported there), not the topic's.
+    applyToGroupsReported(topology.groups, text, single(args, 'topic'));
+    applyReported(event.kind === 'partitions' ? topics : topics.filter((t) => t.config.system === 'pulsar' || !hasGroups(topology.groups, t.name)), text, event);
   }
   for (const line of readStdinLines()) {
     let parsed;

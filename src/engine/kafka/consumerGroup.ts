@@ -154,7 +154,8 @@ export class ConsumerGroupState {
   private readonly counts = new Map<string, number>();
   /** The coordinator's topic metadata (shared with the KIP-848 simulation). */
   private readonly metadata = new Map<string, TopicMetadata>();
-  private readonly sim: ClassicGroup | ConsumerProtocolGroup | null;
+  /** Null where the range assignors are computed directly (too many partitions to follow one by one). */
+  private sim: ClassicGroup | ConsumerProtocolGroup | null;
   /** Member ids in join order, with their subscriptions (for the direct range computation and for output). */
   private readonly subscriptions = new Map<string, string[]>();
   private current: Owners;
@@ -324,6 +325,10 @@ export class ConsumerGroupState {
       const n = this.counts.get(event.topic);
       if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
       if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
+      const total = [...this.counts.values()].reduce((a, b) => a + b, 0) - n + event.count;
+      if (total > MAX_SIMULATED_PARTITIONS && this.assignor !== 'range' && this.assignor !== 'server-range') {
+        return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
+      }
       return { change: 'partitions' };
     }
     if (event.kind === 'leave') return this.subscriptions.has(event.id) ? { change: 'leave' } : `group ${this.name} has no member ${event.id}`;
@@ -344,6 +349,8 @@ export class ConsumerGroupState {
       case 'partitions':
         this.counts.set(event.topic, event.count);
         this.metadata.get(event.topic)!.count = event.count;
+        // A range group past the limit is computed directly from now on (the assignor keeps no state).
+        if (this.sim !== null && this.direct()) this.sim = null;
         break;
       case 'leave':
         this.subscriptions.delete(event.id);
