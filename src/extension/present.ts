@@ -28,6 +28,8 @@ export class LastRoute implements vscode.Disposable {
   private routesValue: KeyRoutes[] = [];
   private readonly changed = new vscode.EventEmitter<KeyRoutes[]>();
   readonly onDidChange = this.changed.event;
+  /** The last summary shown in a notification (for the API and its tests). */
+  lastSummary: string | undefined;
   private readonly sub: vscode.Disposable;
 
   constructor(private readonly config: RoutingConfig) {
@@ -81,6 +83,7 @@ export function routeAndPresent(s: Services, keys: KeyInput[], origin: string): 
   s.output.appendLine(`${origin}: ${keys.length} key${keys.length === 1 ? '' : 's'} on ${topics.length} topic${topics.length === 1 ? '' : 's'}`);
   s.output.appendLine(routeTable(routes));
   const message = routes.length === 1 ? summarize(routes[0], names) : summarizeMany(routes, topics.length);
+  s.results.lastSummary = message;
   if (routes.length > 1) s.output.show(true);
   void vscode.window.showInformationMessage(message, 'Open Panel', 'Show Output').then((choice) => {
     if (choice === 'Open Panel') void vscode.commands.executeCommand('keyRouting.openPanel');
