@@ -35,7 +35,7 @@ export function rebalanceProtocol(a: AssignorName): RebalanceProtocol {
 }
 
 /** Past this many partitions over a group's topics, only the range assignors (computed directly) are followed. */
-export const MAX_SIMULATED_PARTITIONS = 100_000;
+export const MAX_SIMULATED_PARTITIONS = 50_000;
 
 export interface GroupMemberConfig {
   id: string;

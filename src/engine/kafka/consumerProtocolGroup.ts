@@ -150,8 +150,15 @@ export class ConsumerProtocolGroup {
     for (const [name, t] of this.topics) byId.set(t.id.text, name);
     const idOf = (name: string): Uuid | undefined => this.topics.get(name)?.id;
     const nameOf = (id: Uuid): string | undefined => byId.get(id.text);
-    const assigned = new Set<string>();
-    for (const a of this.targets.values()) for (const [topicId, set] of a.partitions) for (const p of set) assigned.add(`${topicId.text}:${p}`);
+    // The inverted target assignment: which partitions some member's target holds, per topic.
+    const assigned = new Map<string, Set<number>>();
+    for (const a of this.targets.values()) {
+      for (const [topicId, set] of a.partitions) {
+        let held = assigned.get(topicId.text);
+        if (!held) assigned.set(topicId.text, (held = new Set()));
+        for (const p of set) held.add(p);
+      }
+    }
 
     const groupSpec: GroupSpec = {
       memberIds,
@@ -161,7 +168,7 @@ export class ConsumerProtocolGroup {
         assignment: this.targets.get(memberId) ?? EMPTY_ASSIGNMENT,
       }),
       memberAssignment: (memberId) => this.targets.get(memberId) ?? EMPTY_ASSIGNMENT,
-      isPartitionAssigned: (topicId, p) => assigned.has(`${topicId.text}:${p}`),
+      isPartitionAssigned: (topicId, p) => assigned.get(topicId.text)?.has(p) ?? false,
     };
     const describer = {
       numPartitions: (id: Uuid): number => {

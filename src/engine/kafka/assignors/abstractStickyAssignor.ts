@@ -308,6 +308,13 @@ class GeneralAssignmentBuilder {
   private readonly sorted: string[] = [];
   private revocationRequired = false;
   private readonly movements = new PartitionMovements();
+  /**
+   * Per topic, how many of its partitions each member (not set aside) holds; kept while partitions
+   * move, so that `isBalanced` need not walk every partition.
+   */
+  private topicOwners = new Map<string, Map<string, number>>();
+  /** `isBalanced()`'s answer until the next move (it reads nothing else that changes). */
+  private balancedCache: boolean | undefined;
   private readonly totalPartitionsCount: number;
 
   constructor(
@@ -472,6 +479,8 @@ class GeneralAssignmentBuilder {
       fixedAssignments.set(consumer, this.currentAssignment.get(consumer)!);
       this.currentAssignment.delete(consumer);
     }
+    this.topicOwners = new Map();
+    for (const [consumer, tps] of this.currentAssignment) for (const tp of tps) this.countOwner(tp.topic, consumer, 1);
     const preBalanceAssignment = deepCopy(this.currentAssignment);
     const preBalancePartitionConsumers = new Map(this.currentPartitionConsumer);
     if (!this.revocationRequired) this.performReassignments(reassignableUnassigned, prev);
@@ -515,19 +524,33 @@ class GeneralAssignmentBuilder {
     return reassignmentPerformed;
   }
 
+  private countOwner(topic: string, consumer: string, delta: number): void {
+    let owners = this.topicOwners.get(topic);
+    if (!owners) this.topicOwners.set(topic, (owners = new Map()));
+    const n = (owners.get(consumer) ?? 0) + delta;
+    if (n === 0) owners.delete(consumer);
+    else owners.set(consumer, n);
+  }
+
   /**
    * Balanced when the counts differ by at most one, or when no member below its maximum could take
    * a partition of one of its topics from an owner holding 2 or more partitions more than it. (Java
-   * checks every such partition; the largest owner per topic decides the same.)
+   * checks every such partition; the largest owner of each topic decides the same.)
    */
   private isBalanced(): boolean {
+    this.balancedCache ??= this.computeBalanced();
+    return this.balancedCache;
+  }
+
+  private computeBalanced(): boolean {
     const min = this.size(this.sorted[0]);
     const max = this.size(this.sorted[this.sorted.length - 1]);
     if (min >= max - 1) return true;
     const largestOwner = new Map<string, number>();
-    for (const [, tps] of this.currentAssignment) {
-      const n = tps.size;
-      for (const tp of tps) if ((largestOwner.get(tp.topic) ?? -1) < n) largestOwner.set(tp.topic, n);
+    for (const [topic, owners] of this.topicOwners) {
+      let largest = -1;
+      for (const consumer of owners.keys()) largest = Math.max(largest, this.size(consumer));
+      largestOwner.set(topic, largest);
     }
     for (const consumer of this.sorted) {
       const count = this.size(consumer);
@@ -547,6 +570,9 @@ class GeneralAssignmentBuilder {
     this.movements.movePartition(toMove, oldConsumer, newConsumer);
     this.currentAssignment.get(oldConsumer)!.delete(toMove);
     this.currentAssignment.get(newConsumer)!.add(toMove);
+    this.countOwner(toMove.topic, oldConsumer, -1);
+    this.countOwner(toMove.topic, newConsumer, 1);
+    this.balancedCache = undefined;
     this.currentPartitionConsumer.set(toMove, newConsumer);
     this.addSorted(newConsumer);
     this.addSorted(oldConsumer);
