@@ -3,31 +3,13 @@
  * owners after the events, `{"group", "assignor", "owners": {"orders": ["m1", ...]}}` (`null` for
  * an unowned partition). Without events and with an `observed` block: the observed owners.
  */
-import { required, single, UsageError, type ParsedArgs } from './args';
-import { loadSettings, reportProblems } from './io';
-import { groupArg } from './groups';
-import { parseGroupEvent } from '../engine/kafka/consumerGroup';
-import type { Problem } from '../engine/settings';
-import { KafkaTopicState, Topology } from '../engine/topology';
+import { UsageError, type ParsedArgs } from './args';
+import { groupArgs } from './groups';
+import { KafkaTopicState } from '../engine/topology';
 
 export function assignmentCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const path = required(args, 'config');
-  const problems: Problem[] = [];
-  const topology = new Topology(loadSettings(path), problems);
-  reportProblems(problems);
-  const group = groupArg(args, topology, path);
-  const topic = single(args, 'topic');
-  if (topic !== undefined && !group.config.topics.includes(topic)) {
-    throw new UsageError(`--topic: group ${group.name} does not subscribe to ${JSON.stringify(topic)} (its topics: ${group.config.topics.join(', ')})`);
-  }
-  const events = args.options.get('then') ?? [];
-  for (const text of events) {
-    const e = parseGroupEvent(text, topic);
-    if (typeof e === 'string') throw new UsageError(`--then: ${e}${/partitions=/.test(text) ? ' (give it with --topic)' : ''}`);
-  }
-  for (const text of events) {
-    const e = parseGroupEvent(text, topic);
-    if (typeof e === 'string') continue;
+  const { topology, group, events } = groupArgs(args);
+  for (const { text, event: e } of events) {
     if (e.kind === 'partitions') {
       // The topic itself grows first; Kafka refuses a shrink there already.
       const t = topology.topic(e.topic);

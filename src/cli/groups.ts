@@ -1,11 +1,41 @@
 /** Consumer groups on the command line: `--group`, and `--then` events applied to groups. */
-import { parseGroupEvent, type ConsumerGroupState } from '../engine/kafka/consumerGroup';
+import { parseGroupEvent, type ConsumerGroupState, type GroupEvent } from '../engine/kafka/consumerGroup';
 import { applyGroupEvent } from '../engine/kafka/groupTopology';
-import type { Topology } from '../engine/topology';
-import { single, UsageError, type ParsedArgs } from './args';
+import type { Problem } from '../engine/settings';
+import { Topology } from '../engine/topology';
+import { required, single, UsageError, type ParsedArgs } from './args';
+import { loadSettings, reportProblems } from './io';
+
+/** What `assignment` and `what-if --group` share: the topology, the group, `--topic` and the events. */
+export interface GroupArgs {
+  topology: Topology;
+  group: ConsumerGroupState;
+  /** The topic `partitions=N` changes (`--topic`), one of the group's. */
+  topic: string | undefined;
+  events: Array<{ text: string; event: GroupEvent }>;
+}
+
+/** Reads `--config`, `--group`, `--topic` and `--then`; a bad one is a usage error. */
+export function groupArgs(args: ParsedArgs): GroupArgs {
+  const path = required(args, 'config');
+  const problems: Problem[] = [];
+  const topology = new Topology(loadSettings(path), problems);
+  reportProblems(problems);
+  const group = groupArg(args, topology, path);
+  const topic = single(args, 'topic');
+  if (topic !== undefined && !group.config.topics.includes(topic)) {
+    throw new UsageError(`--topic: group ${group.name} does not subscribe to ${JSON.stringify(topic)} (its topics: ${group.config.topics.join(', ')})`);
+  }
+  const events = (args.options.get('then') ?? []).map((text) => {
+    const event = parseGroupEvent(text, topic);
+    if (typeof event === 'string') throw new UsageError(`--then: ${event}${/partitions=/.test(text) ? ' (give it with --topic)' : ''}`);
+    return { text, event };
+  });
+  return { topology, group, topic, events };
+}
 
 /** The group `--group` names (required). */
-export function groupArg(args: ParsedArgs, topology: Topology, path: string): ConsumerGroupState {
+function groupArg(args: ParsedArgs, topology: Topology, path: string): ConsumerGroupState {
   const name = single(args, 'group');
   if (name === undefined) throw new UsageError('--group is required');
   const g = topology.group(name);

@@ -547,33 +547,24 @@ function moveRootToFront<K, V>(tab: Array<Node<K, V> | null>, root: Node<K, V> |
   root.prev = null;
 }
 
-function rotateLeft<K, V>(root: Node<K, V> | null, p: Node<K, V> | null): Node<K, V> | null {
-  let r: Node<K, V> | null;
-  if (p !== null && (r = p.right) !== null) {
-    const rl = (p.right = r.left);
-    if (rl !== null) rl.parent = p;
-    const pp = (r.parent = p.parent);
-    if (pp === null) (root = r).red = false;
-    else if (pp.left === p) pp.left = r;
-    else pp.right = r;
-    r.left = p;
-    p.parent = r;
-  }
-  return root;
-}
-
-function rotateRight<K, V>(root: Node<K, V> | null, p: Node<K, V> | null): Node<K, V> | null {
-  let l: Node<K, V> | null;
-  if (p !== null && (l = p.left) !== null) {
-    const lr = (p.left = l.right);
-    if (lr !== null) lr.parent = p;
-    const pp = (l.parent = p.parent);
-    if (pp === null) (root = l).red = false;
-    else if (pp.right === p) pp.right = l;
-    else pp.left = l;
-    l.right = p;
-    p.parent = l;
-  }
+/**
+ * `rotateLeft` (left = true) and its mirror `rotateRight`: the red-black tree methods below are
+ * written once with a side flag, Java writes each twice with left and right swapped.
+ */
+function rotate<K, V>(root: Node<K, V> | null, p: Node<K, V> | null, left: boolean): Node<K, V> | null {
+  const r = p === null ? null : left ? p.right : p.left;
+  if (p === null || r === null) return root;
+  const inner = left ? r.left : r.right;
+  if (left) p.right = inner;
+  else p.left = inner;
+  if (inner !== null) inner.parent = p;
+  const pp = (r.parent = p.parent);
+  if (pp === null) (root = r).red = false;
+  else if (pp.left === p) pp.left = r;
+  else pp.right = r;
+  if (left) r.left = p;
+  else r.right = p;
+  p.parent = r;
   return root;
 }
 
@@ -586,47 +577,26 @@ function balanceInsertion<K, V>(root: Node<K, V> | null, x: Node<K, V>): Node<K,
       x.red = false;
       return x;
     } else if (!xp.red || (xpp = xp.parent) === null) return root;
-    const xppl = xpp.left;
-    if (xp === xppl) {
-      const xppr = xpp.right;
-      if (xppr !== null && xppr.red) {
-        xppr.red = false;
-        xp.red = false;
+    // `left`: the parent is a left child (Java's first branch); the other branch mirrors it.
+    const left = xp === xpp.left;
+    const uncle = left ? xpp.right : xpp.left;
+    if (uncle !== null && uncle.red) {
+      uncle.red = false;
+      xp.red = false;
+      xpp.red = true;
+      x = xpp;
+      continue;
+    }
+    if (x === (left ? xp.right : xp.left)) {
+      root = rotate(root, (x = xp), left);
+      xp = x.parent;
+      xpp = xp === null ? null : xp.parent;
+    }
+    if (xp !== null) {
+      xp.red = false;
+      if (xpp !== null) {
         xpp.red = true;
-        x = xpp;
-      } else {
-        if (x === xp.right) {
-          root = rotateLeft(root, (x = xp));
-          xp = x.parent;
-          xpp = xp === null ? null : xp.parent;
-        }
-        if (xp !== null) {
-          xp.red = false;
-          if (xpp !== null) {
-            xpp.red = true;
-            root = rotateRight(root, xpp);
-          }
-        }
-      }
-    } else {
-      if (xppl !== null && xppl.red) {
-        xppl.red = false;
-        xp.red = false;
-        xpp.red = true;
-        x = xpp;
-      } else {
-        if (x === xp.left) {
-          root = rotateRight(root, (x = xp));
-          xp = x.parent;
-          xpp = xp === null ? null : xp.parent;
-        }
-        if (xp !== null) {
-          xp.red = false;
-          if (xpp !== null) {
-            xpp.red = true;
-            root = rotateLeft(root, xpp);
-          }
-        }
+        root = rotate(root, xpp, !left);
       }
     }
   }
@@ -642,77 +612,46 @@ function balanceDeletion<K, V>(root: Node<K, V> | null, x: Node<K, V> | null): N
     } else if (x.red) {
       x.red = false;
       return root;
-    } else if (xp.left === x) {
-      let xpr = xp.right;
-      if (xpr !== null && xpr.red) {
-        xpr.red = false;
-        xp.red = true;
-        root = rotateLeft(root, xp);
-        xp = x.parent;
-        xpr = xp === null ? null : xp.right;
-      }
-      if (xpr === null) x = xp;
-      else {
-        const sl = xpr.left;
-        let sr = xpr.right;
-        if ((sr === null || !sr.red) && (sl === null || !sl.red)) {
-          xpr.red = true;
-          x = xp;
-        } else {
-          if (sr === null || !sr.red) {
-            if (sl !== null) sl.red = false;
-            xpr.red = true;
-            root = rotateRight(root, xpr);
-            xp = x.parent;
-            xpr = xp === null ? null : xp.right;
-          }
-          if (xpr !== null) {
-            xpr.red = xp === null ? false : xp.red;
-            if ((sr = xpr.right) !== null) sr.red = false;
-          }
-          if (xp !== null) {
-            xp.red = false;
-            root = rotateLeft(root, xp);
-          }
-          x = root;
-        }
-      }
-    } else {
-      let xpl = xp.left;
-      if (xpl !== null && xpl.red) {
-        xpl.red = false;
-        xp.red = true;
-        root = rotateRight(root, xp);
-        xp = x.parent;
-        xpl = xp === null ? null : xp.left;
-      }
-      if (xpl === null) x = xp;
-      else {
-        let sl = xpl.left;
-        const sr = xpl.right;
-        if ((sl === null || !sl.red) && (sr === null || !sr.red)) {
-          xpl.red = true;
-          x = xp;
-        } else {
-          if (sl === null || !sl.red) {
-            if (sr !== null) sr.red = false;
-            xpl.red = true;
-            root = rotateLeft(root, xpl);
-            xp = x.parent;
-            xpl = xp === null ? null : xp.left;
-          }
-          if (xpl !== null) {
-            xpl.red = xp === null ? false : xp.red;
-            if ((sl = xpl.left) !== null) sl.red = false;
-          }
-          if (xp !== null) {
-            xp.red = false;
-            root = rotateRight(root, xp);
-          }
-          x = root;
-        }
-      }
     }
+    // `left`: x is a left child (Java's first branch); the other branch mirrors it.
+    const left = xp.left === x;
+    const siblingOf = (p: Node<K, V> | null) => (p === null ? null : left ? p.right : p.left);
+    let s = siblingOf(xp);
+    if (s !== null && s.red) {
+      s.red = false;
+      xp.red = true;
+      root = rotate(root, xp, left);
+      xp = x.parent;
+      s = siblingOf(xp);
+    }
+    if (s === null) {
+      x = xp;
+      continue;
+    }
+    const near = left ? s.left : s.right;
+    let far = left ? s.right : s.left;
+    if ((far === null || !far.red) && (near === null || !near.red)) {
+      s.red = true;
+      x = xp;
+      continue;
+    }
+    if (far === null || !far.red) {
+      if (near !== null) near.red = false;
+      s.red = true;
+      root = rotate(root, s, !left);
+      xp = x.parent;
+      s = siblingOf(xp);
+    }
+    if (s !== null) {
+      s.red = xp === null ? false : xp.red;
+      far = left ? s.right : s.left;
+      if (far !== null) far.red = false;
+    }
+    if (xp !== null) {
+      xp.red = false;
+      root = rotate(root, xp, left);
+    }
+    x = root;
   }
 }
 

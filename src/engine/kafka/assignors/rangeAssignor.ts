@@ -5,17 +5,10 @@
  * range, the first `n % c` of them one more. Not sticky; topics with the same partition count and
  * subscribers are co-partitioned. (The rack-aware pre-pass needs `client.rack` and is not modelled.)
  */
-import { compareStrings, type ClassicAssignment, type ClassicAssignor, type ClassicAssignorInput, type StickyUserData, type TopicPartition } from './types';
+import { compareStrings, type ClassicAssignment, type ClassicAssignor, type ClassicAssignorInput, StatelessClassicAssignor, type TopicPartition } from './types';
 
-export class RangeAssignor implements ClassicAssignor {
+export class RangeAssignor extends StatelessClassicAssignor implements ClassicAssignor {
   readonly name = 'range';
-  readonly protocol = 'EAGER';
-
-  subscriptionUserData(): StickyUserData | null {
-    return null;
-  }
-
-  onAssignment(): void {}
 
   assign({ partitionsPerTopic, subscriptions, partitions }: ClassicAssignorInput): ClassicAssignment {
     const assignment: ClassicAssignment = new Map();

@@ -4,17 +4,10 @@
  * does not subscribe to a partition's topic is skipped, and the position carries on from topic to
  * topic. Not sticky, and with unequal subscriptions not necessarily balanced.
  */
-import { compareStrings, type ClassicAssignment, type ClassicAssignor, type ClassicAssignorInput, type StickyUserData } from './types';
+import { compareStrings, type ClassicAssignment, type ClassicAssignor, type ClassicAssignorInput, StatelessClassicAssignor } from './types';
 
-export class RoundRobinAssignor implements ClassicAssignor {
+export class RoundRobinAssignor extends StatelessClassicAssignor implements ClassicAssignor {
   readonly name = 'roundrobin';
-  readonly protocol = 'EAGER';
-
-  subscriptionUserData(): StickyUserData | null {
-    return null;
-  }
-
-  onAssignment(): void {}
 
   assign({ partitionsPerTopic, subscriptions, partitions }: ClassicAssignorInput): ClassicAssignment {
     const assignment: ClassicAssignment = new Map();

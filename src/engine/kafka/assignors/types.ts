@@ -89,3 +89,14 @@ export interface ClassicAssignor {
   /** Run on the leader's instance. */
   assign(input: ClassicAssignorInput): ClassicAssignment;
 }
+
+/** The classic assignors that keep no state and use no user data (range, roundrobin): EAGER. */
+export abstract class StatelessClassicAssignor {
+  readonly protocol = 'EAGER';
+
+  subscriptionUserData(): StickyUserData | null {
+    return null;
+  }
+
+  onAssignment(): void {}
+}
