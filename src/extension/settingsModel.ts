@@ -106,7 +106,7 @@ function rebase(t: TopicConfig, i: number): TopicConfig {
 
 const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'brokerVersion', 'subscription', 'topicId'];
 const PULSAR_ONLY = ['hashingScheme', 'brokerVersion', 'subscription'];
-const GROUP_KEYS = ['name', 'assignor', 'topics', 'members', 'observed'];
+const GROUP_KEYS = ['name', 'assignor', 'topics', 'members', 'observed', 'brokerJava'];
 const MEMBER_KEYS = ['id', 'topics'];
 const OBSERVED_KEYS = ['at', 'owners'];
 const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers'];

@@ -12,6 +12,7 @@ import {
 } from '../../src/engine/kafka/consumerGroup';
 import { parseUuid, type Uuid } from '../../src/engine/kafka/uuid';
 import vectors from './data/kafka-assignors.json';
+import jdk25 from './data/kafka-assignors-jdk25.json';
 import { randInt, rng } from './helpers';
 
 interface Vector {
@@ -331,4 +332,25 @@ describe('properties over random histories (numeric-looking and UUID-like ids, u
       }
     });
   }
+});
+
+describe('the uniform assignor on a JDK 19+ broker (test/unit/data/kafka-assignors-jdk25.json, run on Temurin 25)', () => {
+  const scenarios = jdk25.scenarios as Array<Vector & { brokerJava: number }>;
+  const replay = (v: Vector & { brokerJava?: number }, brokerJava?: number) => {
+    const ids = v.members.map((m) => m.id);
+    const config: KafkaGroupConfig = { name: 'g', assignor: v.assignor, topics: v.topics.map((t) => t.name), members: v.members.map((m) => ({ id: m.id, topics: m.topics })), brokerJava };
+    if (v.observed) config.observed = { owners: v.observed };
+    const g = new ConsumerGroupState(config, topicsOf(v));
+    const steps: Array<Array<Record<string, string>>> = [];
+    if (!v.observed) steps.push([encode(g.owners() as Owners, ids)]);
+    for (const e of v.events) steps.push(applyText(g, e).rounds.map((r) => encode(r, ids)));
+    return steps;
+  };
+  test(`brokerJava ${scenarios[0].brokerJava}: ${scenarios.length} histories, every step as the real classes on that JDK`, () => {
+    for (const [i, v] of scenarios.entries()) assert.deepEqual(replay(v, v.brokerJava), v.expected.map((r, k) => (k === 0 && !v.observed ? r.slice(-1) : r)), `history ${i}`);
+  });
+  test('the JDK 17 model differs on some of them: new HashSet<>(collection) is sized differently', () => {
+    const differ = scenarios.filter((v) => JSON.stringify(replay(v, 17)) !== JSON.stringify(v.expected.map((r, k) => (k === 0 && !v.observed ? r.slice(-1) : r))));
+    assert.ok(differ.length > 0, 'no history tells the two JDKs apart');
+  });
 });

@@ -56,6 +56,11 @@ export interface KafkaGroupConfig {
   /** In join order. */
   members: GroupMemberConfig[];
   observed?: ObservedOwners;
+  /**
+   * The Java version the brokers run (KIP-848 assignors only: JDK 19 changed how the sets they copy
+   * are sized, which moves some of the uniform assignor's ties). Default 17.
+   */
+  brokerJava?: number;
 }
 
 /** A Kafka topic as a group needs it. */
@@ -283,7 +288,7 @@ export class ConsumerGroupState {
 
   private newSimulation(): ClassicGroup | ConsumerProtocolGroup {
     const a = this.config.assignor;
-    const sim = a === 'uniform' || a === 'server-range' ? new ConsumerProtocolGroup(a, this.metadata) : new ClassicGroup(a as ClassicAssignorName, this.partitions, this.counts);
+    const sim = a === 'uniform' || a === 'server-range' ? new ConsumerProtocolGroup(a, this.metadata, (this.config.brokerJava ?? 17) >= 19 ? 21 : 17) : new ClassicGroup(a as ClassicAssignorName, this.partitions, this.counts);
     for (const [id, topics] of this.subscriptions) sim.add(id, topics);
     return sim;
   }

@@ -16,7 +16,7 @@
  * Members reconcile towards the target one by one (revoke before assign); the target is what this
  * class reports. Static membership is not modelled.
  */
-import { INTEGER, JavaHashMap, JavaHashSet, STRING } from './javaHashMap';
+import { INTEGER, JavaHashMap, JavaHashSet, STRING, type JdkSizing } from './javaHashMap';
 import { TimelineHashMap } from './timelineHashMap';
 import { UUID, type Uuid } from './uuid';
 import { EMPTY_ASSIGNMENT, TopicIds, type GroupSpec, type MemberAssignment, type PartitionSet, type ServerAssignor, type SubscriptionType } from './assignors/groupSpec';
@@ -46,6 +46,8 @@ export class ConsumerProtocolGroup {
     readonly assignorName: ServerAssignorName,
     /** The group's topics by name (shared with the caller, who updates partition counts). */
     private readonly topics: ReadonlyMap<string, TopicMetadata>,
+    /** The broker's JDK: the sets it copies are sized by it. */
+    private readonly jdk: JdkSizing = 17,
   ) {
     this.assignor = assignorName === 'uniform' ? new UniformAssignor() : new ServerRangeAssignor();
   }
@@ -65,7 +67,7 @@ export class ConsumerProtocolGroup {
 
   /** Members already in the group (in this order), without computing a target. */
   add(id: string, topics: readonly string[]): void {
-    this.store(replayed(subscription(id, topics)));
+    this.store(this.replayed(this.subscription(id, topics)));
   }
 
   /**
@@ -85,9 +87,9 @@ export class ConsumerProtocolGroup {
 
   /** A new member's first heartbeat. */
   join(id: string, topics: readonly string[]): void {
-    const m = subscription(id, topics);
+    const m = this.subscription(id, topics);
     this.computeTarget(m);
-    this.store(replayed(m));
+    this.store(this.replayed(m));
   }
 
   /** A member's heartbeat with a new subscription. */
@@ -112,7 +114,7 @@ export class ConsumerProtocolGroup {
   setObserved(owned: Map<string, Array<[string, number[]]>>): void {
     for (const [id, topics] of owned) {
       const record: Array<[Uuid, number[]]> = topics.filter(([, ps]) => ps.length > 0).map(([t, ps]) => [this.topics.get(t)!.id, ps]);
-      if (record.length > 0) this.targets.set(id, fromRecord(record));
+      if (record.length > 0) this.targets.set(id, this.fromRecord(record));
     }
   }
 
@@ -161,6 +163,7 @@ export class ConsumerProtocolGroup {
     }
 
     const groupSpec: GroupSpec = {
+      jdk: this.jdk,
       memberIds,
       subscriptionType,
       memberSubscription: (memberId) => ({
@@ -179,31 +182,31 @@ export class ConsumerProtocolGroup {
     const result = this.assignor.assign(groupSpec, describer);
     for (const memberId of memberIds) {
       const next = result.get(memberId)?.partitions ?? EMPTY_ASSIGNMENT.partitions;
-      if (!sameAssignment(next, this.targets.get(memberId)?.partitions)) this.targets.set(memberId, fromRecord(toRecord(next)));
+      if (!sameAssignment(next, this.targets.get(memberId)?.partitions)) this.targets.set(memberId, this.fromRecord(toRecord(next)));
     }
   }
-}
 
-/** A member's subscription as its heartbeat brings it: `new HashSet<>(list)`. */
-function subscription(id: string, topics: readonly string[]): Member {
-  return { id, subscribedTopicNames: JavaHashSet.copyOf(STRING, topics) };
-}
+  /** A member's subscription as its heartbeat brings it: `new HashSet<>(list)`. */
+  private subscription(id: string, topics: readonly string[]): Member {
+    return { id, subscribedTopicNames: JavaHashSet.copyOf(STRING, topics, this.jdk) };
+  }
 
-/** The member as the coordinator keeps it after replaying its record: `new HashSet<>(new ArrayList<>(set))`. */
-function replayed(m: Member): Member {
-  return { id: m.id, subscribedTopicNames: JavaHashSet.copyOf(STRING, [...m.subscribedTopicNames]) };
+  /** The member as the coordinator keeps it after replaying its record: `new HashSet<>(new ArrayList<>(set))`. */
+  private replayed(m: Member): Member {
+    return { id: m.id, subscribedTopicNames: JavaHashSet.copyOf(STRING, [...m.subscribedTopicNames], this.jdk) };
+  }
+
+  /** `Assignment.fromRecord`: `Collectors.toMap` (a default HashMap) of `new HashSet<>(list)`, unmodifiable. */
+  private fromRecord(record: Array<[Uuid, number[]]>): MemberAssignment {
+    const map = new JavaHashMap<Uuid, PartitionSet>(UUID);
+    for (const [id, list] of record) map.putIfAbsent(id, JavaHashSet.copyOf(INTEGER, list, this.jdk));
+    return { partitions: map, immutable: true };
+  }
 }
 
 /** The target assignment record's lists: topics in the map's order, partitions in each set's order. */
 function toRecord(partitions: JavaHashMap<Uuid, PartitionSet>): Array<[Uuid, number[]]> {
   return [...partitions].map(([id, set]) => [id, [...set]]);
-}
-
-/** `Assignment.fromRecord`: `Collectors.toMap` (a default HashMap) of `new HashSet<>(list)`, unmodifiable. */
-function fromRecord(record: Array<[Uuid, number[]]>): MemberAssignment {
-  const map = new JavaHashMap<Uuid, PartitionSet>(UUID);
-  for (const [id, list] of record) map.putIfAbsent(id, JavaHashSet.copyOf(INTEGER, list));
-  return { partitions: map, immutable: true };
 }
 
 /** `Map.equals` of two assignments. */

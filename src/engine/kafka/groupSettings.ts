@@ -8,7 +8,8 @@
  *   "assignor": "range",               // range | roundrobin | sticky | cooperative-sticky | uniform | server-range
  *   "topics": ["orders", "payments"],   // Kafka topics of keyRouting.topics
  *   "members": [{ "id": "m1" }, { "id": "m2", "topics": ["orders"] }],   // join order
- *   "observed": { "at": "...", "owners": { "orders": ["m1", "m1", "m2", null, "m2", "m1"] } }
+ *   "observed": { "at": "...", "owners": { "orders": ["m1", "m1", "m2", null, "m2", "m1"] } },
+ *   "brokerJava": 21                   // KIP-848 only: the brokers' Java version (default 17)
  * }]
  * ```
  */
@@ -127,6 +128,13 @@ function parseGroup(g: unknown, path: string, topics: readonly TopicInfo[], prob
     return undefined;
   }
   const group: KafkaGroupSetting = { name, assignor: assignor as AssignorName, topics: groupTopics, members, path };
+  if (g.brokerJava !== undefined) {
+    if (!Number.isInteger(g.brokerJava) || g.brokerJava < 8 || g.brokerJava > 99) {
+      problems.push({ path: `${path}.brokerJava`, message: `must be the brokers' Java feature version, e.g. 17 or 21 (got ${show(g.brokerJava)})` });
+      return undefined;
+    }
+    group.brokerJava = g.brokerJava;
+  }
   if (g.observed !== undefined) {
     const observed = parseObserved(g.observed, `${path}.observed`, group, topics, problems);
     if (!observed) return undefined;

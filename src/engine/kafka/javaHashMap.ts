@@ -13,9 +13,12 @@
  * calls iterates exactly as Java's does.
  *
  * JDK version matters: JDK 19 changed how `new HashMap<>(map)` and `new HashSet<>(collection)` size
- * their table (JDK-8281631, JDK-8284780). The model follows JDK 17, the version Kafka 4.0's broker
- * requires at least and the one its results were checked against.
+ * their table (JDK-8281631, JDK-8284780), so the copies take the JDK whose sizing they follow:
+ * 17 (JDK 17 and earlier) or 21 (JDK 19 and later: 21, 25). Everything else is the same in both.
  */
+
+/** Which JDK's copy-constructor sizing: 17 (up to JDK 18) or 21 (JDK 19 and later). */
+export type JdkSizing = 17 | 21;
 
 /** How Java hashes, compares and identifies a key class. */
 export interface KeyType<K> {
@@ -88,10 +91,10 @@ export class JavaHashMap<K, V> {
     return m;
   }
 
-  /** `new HashMap<>(map)` (JDK 17 `putMapEntries`). */
-  static copyOf<K, V>(source: JavaHashMap<K, V>): JavaHashMap<K, V> {
+  /** `new HashMap<>(map)` (`putMapEntries`). */
+  static copyOf<K, V>(source: JavaHashMap<K, V>, jdk: JdkSizing = 17): JavaHashMap<K, V> {
     const m = new JavaHashMap<K, V>(source.type);
-    m.putAll(source);
+    m.putAll(source, jdk);
     return m;
   }
 
@@ -123,13 +126,16 @@ export class JavaHashMap<K, V> {
     return this.putVal(key, value, true);
   }
 
-  /** `putAll` (JDK 17 `putMapEntries`): pre-sizes an empty table, or doubles a full one first. */
-  putAll(source: JavaHashMap<K, V>): void {
+  /**
+   * `putAll` (`putMapEntries`): pre-sizes an empty table (JDK 17: for `(int) (s / .75f + 1)`
+   * entries; JDK 19+: `ceil(s / .75)`), or doubles a full one first.
+   */
+  putAll(source: JavaHashMap<K, V>, jdk: JdkSizing = 17): void {
     const s = source.size;
     if (s === 0) return;
     if (this.table === null) {
-      const ft = Math.fround(Math.fround(s / 0.75) + 1);
-      const t = ft < MAXIMUM_CAPACITY ? intOf(ft) : MAXIMUM_CAPACITY;
+      const f = jdk === 17 ? Math.fround(Math.fround(s / 0.75) + 1) : Math.ceil(s / 0.75);
+      const t = f < MAXIMUM_CAPACITY ? intOf(f) : MAXIMUM_CAPACITY;
       if (t > this.threshold) this.threshold = tableSizeFor(t);
     } else {
       while (s > this.threshold && this.table.length < MAXIMUM_CAPACITY) this.resize();
@@ -670,12 +676,14 @@ export class JavaHashSet<K> {
   }
 
   /**
-   * `new HashSet<>(collection)` in JDK 17: a table for `max((int) (n / .75f) + 1, 16)`, then the
-   * elements added in the collection's iteration order.
+   * `new HashSet<>(collection)`: a table for `max((int) (n / .75f) + 1, 16)` entries (JDK 17) or
+   * `ceil(max(n, 12) / .75)` (JDK 19+, `HashMap.newHashMap`), then the elements added in the
+   * collection's iteration order. (12 elements: 32 buckets on JDK 17, 16 on JDK 21.)
    */
-  static copyOf<K>(type: KeyType<K>, elements: Iterable<K>): JavaHashSet<K> {
+  static copyOf<K>(type: KeyType<K>, elements: Iterable<K>, jdk: JdkSizing = 17): JavaHashSet<K> {
     const list = Array.isArray(elements) ? (elements as K[]) : [...elements];
-    const s = JavaHashSet.withCapacity(type, Math.max(intOf(Math.fround(list.length / 0.75)) + 1, 16));
+    const n = list.length;
+    const s = JavaHashSet.withCapacity(type, jdk === 17 ? Math.max(intOf(Math.fround(n / 0.75)) + 1, 16) : Math.ceil(Math.max(n, 12) / 0.75));
     for (const e of list) s.add(e);
     return s;
   }

@@ -4,7 +4,7 @@
  * ids and its previous target assignment), a `SubscribedTopicDescriber` (partition counts by topic
  * id), and what they return: per member, `Map<Uuid, Set<Integer>>`.
  */
-import { JavaHashMap, JavaHashSet, INTEGER } from '../javaHashMap';
+import { JavaHashMap, JavaHashSet, INTEGER, type JdkSizing } from '../javaHashMap';
 import { UUID, type Uuid } from '../uuid';
 
 /** The server-side `RangeAssignor`'s `RangeSet`: partitions `from` (inclusive) to `to` (exclusive), ascending. */
@@ -41,9 +41,9 @@ export interface MemberAssignment {
 export const EMPTY_ASSIGNMENT: MemberAssignment = { partitions: new JavaHashMap(UUID), immutable: true };
 
 /** `AssignorHelpers.deepCopyAssignment`: `new HashMap<>(size)`, each set `new HashSet<>(set)`. */
-export function deepCopyAssignment(a: JavaHashMap<Uuid, PartitionSet>): JavaHashMap<Uuid, PartitionSet> {
+export function deepCopyAssignment(a: JavaHashMap<Uuid, PartitionSet>, jdk: JdkSizing): JavaHashMap<Uuid, PartitionSet> {
   const copy = JavaHashMap.withCapacity<Uuid, PartitionSet>(UUID, a.size);
-  for (const [id, set] of a) copy.set(id, JavaHashSet.copyOf(INTEGER, [...set]));
+  for (const [id, set] of a) copy.set(id, JavaHashSet.copyOf(INTEGER, [...set], jdk));
   return copy;
 }
 
@@ -83,6 +83,8 @@ export interface MemberSpec {
 }
 
 export interface GroupSpec {
+  /** The broker's JDK, for the sizes of the sets the assignors copy. */
+  readonly jdk: JdkSizing;
   /** `memberIds()`: the key set of the coordinator's `HashMap` of member specs, in its order. */
   readonly memberIds: readonly string[];
   readonly subscriptionType: SubscriptionType;

@@ -95,7 +95,7 @@ class HeterogeneousBuilder {
           const owners = this.owners.get(topicId.text)!;
           for (const p of partitions) owners[p] = memberIndex;
         } else {
-          copy ??= deepCopyAssignment(old.partitions);
+          copy ??= deepCopyAssignment(old.partitions, this.groupSpec.jdk);
           copy.delete(topicId);
         }
       }
@@ -178,7 +178,7 @@ class HeterogeneousBuilder {
     const memberId = this.memberIds[memberIndex];
     let a = this.target.get(memberId)!;
     if (a.immutable) {
-      a = { partitions: deepCopyAssignment(a.partitions), immutable: false };
+      a = { partitions: deepCopyAssignment(a.partitions, this.groupSpec.jdk), immutable: false };
       this.target.set(memberId, a);
     }
     return a;

@@ -26,7 +26,7 @@ import {
 export function assignHomogeneous(groupSpec: GroupSpec, describer: SubscribedTopicDescriber): GroupAssignment {
   const target: GroupAssignment = new Map();
   const first = groupSpec.memberIds[0];
-  const subscribedTopicIds = JavaHashSet.copyOf(UUID, groupSpec.memberSubscription(first).subscribedTopicIds);
+  const subscribedTopicIds = JavaHashSet.copyOf(UUID, groupSpec.memberSubscription(first).subscribedTopicIds, groupSpec.jdk);
   if (subscribedTopicIds.size === 0) return target;
 
   const unassigned: Array<[Uuid, number]> = [];
@@ -54,7 +54,7 @@ export function assignHomogeneous(groupSpec: GroupSpec, describer: SubscribedTop
     }
     for (const [topicId, partitions] of old.partitions) {
       if (!subscribedTopicIds.has(topicId)) {
-        copy ??= deepCopyAssignment(old.partitions);
+        copy ??= deepCopyAssignment(old.partitions, groupSpec.jdk);
         copy.delete(topicId);
         continue;
       }
@@ -67,7 +67,7 @@ export function assignHomogeneous(groupSpec: GroupSpec, describer: SubscribedTop
           quota--;
           continue;
         }
-        copy ??= deepCopyAssignment(old.partitions);
+        copy ??= deepCopyAssignment(old.partitions, groupSpec.jdk);
         const parts = copy.get(topicId) as JavaHashSet<number>;
         parts.delete(partition);
         if (parts.size === 0) copy.delete(topicId);
@@ -83,7 +83,7 @@ export function assignHomogeneous(groupSpec: GroupSpec, describer: SubscribedTop
   for (const [memberId, remaining] of unfilled) {
     let a: MemberAssignment = target.get(memberId)!;
     if (a.immutable) {
-      a = { partitions: deepCopyAssignment(a.partitions), immutable: false };
+      a = { partitions: deepCopyAssignment(a.partitions, groupSpec.jdk), immutable: false };
       target.set(memberId, a);
     }
     for (let i = 0; i < remaining && next < unassigned.length; i++) {
