@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engine, route as routeIn, topology as topologyOf } from './engine.mjs';
+import { WINDOW_MS } from './workbench.mjs';
 
 const PAYMENTS = 'persistent://public/default/payments';
 const SHIPMENTS = 'persistent://public/default/shipments';
@@ -259,7 +260,7 @@ export default async function panelScenarios({ wb, scenario }) {
     const marker = frame().locator(`[data-chart="ranges"] .key-marker[data-key="${KEY}"]`);
     if ((await marker.getAttribute('data-hash')) !== String(s.stickyKeyHash)) throw new Error('the restored panel marks the key at another hash');
     await shot('restored-after-reload');
-  });
+  }, { timeout: WINDOW_MS + 60_000 }); // a reload is a window opening again
 }
 
 /**

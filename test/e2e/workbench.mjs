@@ -50,6 +50,11 @@ const TOAST = '.notifications-toasts .notification-list-item';
 const WEBVIEW = 'iframe.webview.ready';
 const EDITOR_LINE = '.editor-instance .monaco-editor .view-line';
 const DEFAULT_SCENARIO_MS = 90_000;
+/**
+ * A window opening or reloading: the workbench's 12 MB of script parsed, the remote connection,
+ * an extension host started. About 15 s on an idle 2-core machine, over 90 s at a load of 25.
+ */
+export const WINDOW_MS = 180_000;
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const slug = (s) => s.replace(/\W+/g, '-').replace(/^-|-$/g, '').slice(0, 80);
@@ -173,7 +178,7 @@ export class Workbench {
    * has started (the log says so): from then on the command palette lists the extension's
    * commands, which the workbench registers before it starts the extension host.
    */
-  async ready({ timeout = 90_000 } = {}) {
+  async ready({ timeout = WINDOW_MS } = {}) {
     await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
     await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'keys.txt' }).waitFor({ timeout });
     await this.until(() => /Eager extensions activated/.test(this.extensionHostLog()), 'the extension host to start its extensions', timeout);
@@ -183,7 +188,7 @@ export class Workbench {
   async reload() {
     const before = this.extensionHostDirs().length;
     await this.palette('Developer: Reload Window');
-    await this.until(() => this.extensionHostDirs().length > before, 'a new extension host after the reload', 60_000);
+    await this.until(() => this.extensionHostDirs().length > before, 'a new extension host after the reload', WINDOW_MS);
     await this.ready();
   }
 
@@ -454,7 +459,7 @@ export class Workbench {
         writeFileSync(join(dir, `${what}.unavailable.txt`), String(e.message ?? e));
       }
     };
-    await attempt('screenshot.png', () => withTimeout(this.page.screenshot({ path: join(dir, 'screenshot.png') }), 15_000, 'a screenshot'));
+    await attempt('screenshot.png', () => withTimeout(this.page.screenshot({ path: join(dir, 'screenshot.png') }), 30_000, 'a screenshot'));
     for (const host of this.extensionHostDirs()) {
       const n = host.match(/exthost(\d+)$/)[1];
       await attempt(`exthost${n}.log`, () => copyFileSync(join(host, 'remoteexthost.log'), join(dir, `exthost${n}.log`)));
