@@ -4,7 +4,7 @@
 // explorer's context menu, its partial figures, and Cancel in the panel. Every expected figure is
 // counted here key by key with the engine on the workspace's settings as they are on disk, never
 // read from the panel first. Runs after panel-scenarios.mjs (the panel is open).
-import { appendFileSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { engine, topology as topologyOf } from './engine.mjs';
 
@@ -40,14 +40,14 @@ export default async function analyzeScenarios({ wb, scenario }) {
     await wb.editorContextMenu('user-3', 'Analyze Keys');
     // The format quick pick offers its guess first.
     const first = page.locator('.quick-input-list .monaco-list-row').first();
-    await first.waitFor({ timeout: 10_000 });
+    await first.waitFor();
     const firstText = await first.innerText();
     if (!/One key per line/.test(firstText) || !/guessed/.test(firstText)) throw new Error(`the first choice reads ${JSON.stringify(firstText)}`);
     await wb.screenshot('analysis-00-format-pick');
     await page.keyboard.press('Enter');
 
     const status = frame().locator('#analysis-status[data-status="complete"]');
-    await status.waitFor({ timeout: 30_000 });
+    await status.waitFor();
     const keys = fileKeys();
     const statusText = await status.textContent();
     if (!statusText.includes(`Complete: ${keys.length} keys`)) throw new Error(`the status reads ${JSON.stringify(statusText)}`);
@@ -114,7 +114,7 @@ export default async function analyzeScenarios({ wb, scenario }) {
     if (!(await go.innerText()).includes('+C9')) throw new Error(`the button reads ${await go.innerText()}`);
     await go.click();
     const moved = frame().locator('#whatif-moved-keys-share');
-    await moved.waitFor({ timeout: 30_000 });
+    await moved.waitFor();
     await frame().locator('#whatif-status[data-status="complete"]').waitFor();
     const e = engine();
     const before = topology().topic(PAYMENTS);
@@ -134,25 +134,27 @@ export default async function analyzeScenarios({ wb, scenario }) {
   });
 
   await scenario('analysis: a large file from the explorer shows partial figures while it runs, and Cancel in the panel stops it', async () => {
-    // Large enough (about 100 MB) that the first pass is still going after the checks and the
-    // screenshot. Written next to the workspace and moved in whole: the explorer sees one new
+    const bigFile = join(workspace, 'big-keys.txt');
+    // The first pass must still be going after the checks, the screenshot and the click on Cancel.
+    // The worker and the browser slow down together on a loaded machine, but not equally: at a load
+    // of 45, 6,000,000 keys were all read before Cancel arrived. 36,000,000 keys (a 1,000,000-key
+    // block written 36 times, 320 MB) take a minute on an idle machine; the run is cancelled
+    // within seconds. Written next to the workspace and moved in whole: the explorer sees one new
     // file, not a file growing under the context menu.
-    const lines = 6_000_000;
+    const lines = 36_000_000;
+    const block = Buffer.from(Array.from({ length: 1_000_000 }, (_, j) => `c-${(j * 7919) % 1_000_003}\n`).join(''));
     const staging = join(wb.session.base, 'big-keys.txt');
-    writeFileSync(staging, '');
-    for (let i = 0; i < lines; i += 200_000) {
-      let chunk = '';
-      for (let j = i; j < Math.min(lines, i + 200_000); j++) chunk += `customer-${(j * 7919) % 1_000_003}\n`;
-      appendFileSync(staging, chunk);
-    }
-    renameSync(staging, join(workspace, 'big-keys.txt'));
+    const fd = openSync(staging, 'w');
+    for (let i = 0; i < lines; i += 1_000_000) writeSync(fd, block);
+    closeSync(fd);
+    renameSync(staging, bigFile);
     await wb.explorerRow('big-keys.txt').waitFor();
     await wb.explorerContextMenu('big-keys.txt', 'Analyze Keys');
     await wb.pickRow('One key per line').waitFor();
     await page.keyboard.press('Enter');
     await tab('orders').click();
     // Partial figures: the run is still going and the bars already count keys.
-    await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor({ timeout: 20_000 });
+    await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor();
     const running = await frame().locator('#analysis-status').textContent();
     if (!/^Running: .* keys so far .*partial/.test(running)) throw new Error(`the running status reads ${JSON.stringify(running)}`);
     const partial = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
@@ -160,13 +162,14 @@ export default async function analyzeScenarios({ wb, scenario }) {
     await shot('06-running');
     await frame().locator('#analysis-cancel').click();
     const status = frame().locator('#analysis-status[data-status="cancelled"]');
-    await status.waitFor({ timeout: 10_000 });
+    await status.waitFor();
     const text = await status.textContent();
     if (!/^Cancelled: the figures cover only the [\d,]+ keys read before the stop/.test(text) || /Complete/.test(text)) throw new Error(`the cancelled status reads ${JSON.stringify(text)}`);
     if ((await status.getAttribute('data-result-status')) !== 'cancelled') throw new Error('the figures of a cancelled run are not marked cancelled');
     const counted = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
     if (!(counted >= partial && counted < lines)) throw new Error(`after the cancel the bars count ${counted} of ${lines} keys`);
     await shot('07-cancelled');
+    rmSync(bigFile); // 320 MB; the run has stopped
   });
 
   await scenario('analysis: screenshots in light and high-contrast themes', async () => {

@@ -26,7 +26,7 @@ export default async function panelScenarios({ wb, scenario }) {
   /** Waits until the what-if's moved share reads `want` (after an edit, undo or redo). */
   const movedShareBecomes = async (want, what) => {
     try {
-      await frame().locator(`#whatif-moved-share[data-fraction="${want}"]`).waitFor({ timeout: 10_000 });
+      await frame().locator(`#whatif-moved-share[data-fraction="${want}"]`).waitFor();
     } catch {
       throw new Error(`${what} the moved share is ${await frame().locator('#whatif-moved-share').getAttribute('data-fraction').catch(() => 'not shown')}, want ${want}`);
     }
@@ -38,7 +38,7 @@ export default async function panelScenarios({ wb, scenario }) {
     await wb.input(KEY);
     await wb.notification(KEY);
     await wb.notificationButton(KEY, 'Open Panel');
-    await frame().locator('.key-legend .key', { hasText: KEY }).waitFor({ timeout: 20_000 });
+    await frame().locator('.key-legend .key', { hasText: KEY }).waitFor();
     await tab(PAYMENTS).click();
     const r = route(PAYMENTS, KEY);
     // AUTO_SPLIT without consistent hashing: the hash-range bar is the first view.
@@ -114,7 +114,7 @@ export default async function panelScenarios({ wb, scenario }) {
     }
     const stepText = await frame().locator('#whatif-steps li').first().textContent();
     if (!stepText.includes('+C5')) throw new Error(`the step reads ${stepText}`);
-    await frame().locator('#whatif-ordering:not([aria-busy])').waitFor({ timeout: 20_000 });
+    await frame().locator('#whatif-ordering:not([aria-busy])').waitFor();
     await shot('what-if');
     // Undo and redo: the step goes and comes back.
     await frame().locator('#whatif-undo').click();
@@ -168,14 +168,14 @@ export default async function panelScenarios({ wb, scenario }) {
   await scenario('panel: "Apply to settings" writes the what-if only after the user confirms', async () => {
     await frame().locator('#whatif-apply').click();
     const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor();
     // Cancel first: nothing is written.
     const before = readFileSync(settingsFile, 'utf8');
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await frame().locator('#whatif-apply-status', { hasText: 'cancelled' }).waitFor();
     if (readFileSync(settingsFile, 'utf8') !== before) throw new Error('cancel changed the settings');
     await frame().locator('#whatif-apply').click();
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor();
     await wb.screenshot('panel-apply-confirm');
     await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
     // VS Code writes the file in place: wait until it changed and parses.
@@ -186,7 +186,7 @@ export default async function panelScenarios({ wb, scenario }) {
       } catch {
         return undefined; // mid-write
       }
-    }, 'the settings file to change', 10_000);
+    }, 'the settings file to change');
     const topics = settings['keyRouting.topics'];
     const payments = topics.find((t) => t.name === PAYMENTS);
     const names = payments.subscription.consumers.map((c) => c.name);
@@ -194,7 +194,7 @@ export default async function panelScenarios({ wb, scenario }) {
     if (topics.length !== 4 || topics.find((t) => t.name === 'orders').partitions !== 6) throw new Error('other topics changed');
     // The panel follows the new settings: C5 is in the consumers' legend.
     await view('ranges').click();
-    await frame().locator('.legend-item[data-owner="C5"]').waitFor({ timeout: 15_000 });
+    await frame().locator('.legend-item[data-owner="C5"]').waitFor();
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {

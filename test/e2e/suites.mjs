@@ -6,5 +6,5 @@
 export const SUITES = {
   exthost: { tests: 'dist/test/exthost/index.js' },
   ui: { scenarios: ['./ui-scenarios.mjs'] },
-  panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 120_000 },
+  panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };

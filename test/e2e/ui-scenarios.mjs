@@ -26,7 +26,7 @@ export default async function uiScenarios({ wb, scenario }) {
   await uiScenario('status bar shows the selected key\'s route', async () => {
     await wb.openFile('keys.txt');
     await wb.selectLine('user-1');
-    await wb.statusItem().waitFor({ timeout: 15_000 });
+    await wb.statusItem().waitFor();
     const text = await wb.statusItem().innerText();
     const orders = engineRoutes('user-1')[0];
     assertContains(text, ['user-1', `orders p${orders.partition}`], 'the status bar item');
@@ -37,7 +37,7 @@ export default async function uiScenarios({ wb, scenario }) {
     await wb.selectLine('user-1');
     await wb.editorLine('user-1').click({ button: 'right', position: { x: 15, y: 8 } });
     const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Show Route$/ }).first();
-    await item.waitFor({ timeout: 10_000 });
+    await item.waitFor();
     await wb.screenshot('context-menu');
     await item.click();
     const text = await wb.notification(/^user-1 →/);
@@ -62,7 +62,7 @@ export default async function uiScenarios({ wb, scenario }) {
     // The panel opens on the first topic (orders, Kafka): the key's row has its partition and murmur2 hash.
     const r = engineRoutes('user-4')[0];
     const row = wb.webview().locator('tr', { hasText: 'user-4' }).first();
-    await row.waitFor({ timeout: 20_000 });
+    await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
     if (!cells.includes(String(r.partition)) || !cells.includes(String(r.hash))) throw new Error(`the panel's row for user-4 reads ${JSON.stringify(cells)}; the engine says partition ${r.partition}, hash ${r.hash}`);
     await wb.screenshot('panel');
@@ -71,9 +71,11 @@ export default async function uiScenarios({ wb, scenario }) {
 
   await uiScenario('hovering a string literal in producer.ts shows its route', async () => {
     await wb.openFile('producer.ts');
+    // TypeScript is not an activation event: the earlier scenarios (keys.txt) activated the extension.
+    if (!wb.extensionActive()) throw new Error('the extension is not active; hovers in producer.ts need a plaintext, JSON or YAML file opened first');
     await wb.hoverText('"user-2"');
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'Key Routing' }).first();
-    await hover.waitFor({ timeout: 15_000 });
+    await hover.waitFor();
     const r = engineRoutes('user-2');
     const row = await hover.locator('tr', { hasText: 'orders' }).first().locator('td').allInnerTexts();
     if (row[0] !== 'orders' || row[1] !== String(r[0].partition)) throw new Error(`the hover's orders row reads ${JSON.stringify(row)}`);
@@ -104,12 +106,12 @@ export default async function uiScenarios({ wb, scenario }) {
     const raw = JSON.parse(readFileSync(settingsFile, 'utf8'));
     raw['keyRouting.topics'][0].partitions = 0;
     writeFileSync(settingsFile, JSON.stringify(raw, null, 2) + '\n');
-    const text = await wb.notification(/keyRouting\.topics\[0\]\.partitions/, 30_000);
+    const text = await wb.notification(/keyRouting\.topics\[0\]\.partitions/);
     if (!/must be an integer/.test(text) || !/Fix:/.test(text)) throw new Error(`the error reads ${JSON.stringify(text)}`);
     await wb.screenshot('settings-error');
     await wb.notificationButton(/keyRouting\.topics\[0\]\.partitions/, 'Open Settings');
-    await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor({ timeout: 15_000 });
-    await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor({ timeout: 15_000 });
+    await page.locator('.tab.active', { hasText: 'settings.json' }).waitFor();
+    await page.locator('.editor-instance .monaco-editor .squiggly-error').first().waitFor();
     await wb.screenshot('settings-error-squiggle');
   });
 
@@ -117,9 +119,9 @@ export default async function uiScenarios({ wb, scenario }) {
     await wb.palette('View: Focus Problems (Errors, Warnings, Infos)');
     const rows = page.locator('.markers-panel .monaco-list-row');
     // VS Code's JSON language server applies the contributed schema (Kafka: at least 1 partition) ...
-    await rows.filter({ hasText: 'Value is below the minimum of 1.' }).first().waitFor({ timeout: 30_000 });
+    await rows.filter({ hasText: 'Value is below the minimum of 1.' }).first().waitFor();
     // ... and the extension adds its finding with the setting path and a fix.
-    await rows.filter({ hasText: 'keyRouting.topics[0].partitions: must be an integer' }).first().waitFor({ timeout: 10_000 });
+    await rows.filter({ hasText: 'keyRouting.topics[0].partitions: must be an integer' }).first().waitFor();
     await wb.screenshot('problems');
   });
 }
