@@ -139,7 +139,7 @@ export class Session {
       for (const [name, fn] of Object.entries(exposed)) await page.exposeFunction(name, fn);
       await page.goto(workbenchUrl(this.server.url, workspace, payload?.(this.server.port)), { timeout: WINDOW_MS, waitUntil: 'commit' });
       if (waitReady) await wb.ready();
-      this.log(`${suite} window ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      this.log(`${suite} window ${waitReady ? 'ready' : 'loaded'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     } catch (e) {
       console.log(`  ✖ opening the ${suite} window: ${e.message ?? e}`);
       await wb.saveFailure('window setup');
@@ -537,6 +537,8 @@ export async function runExtensionTests(session, suite, testsPath, { timeout = 1
   let failed = 0;
   let sawResult = false;
   const transcript = [];
+  const opened = Date.now();
+  let firstTest;
   let finish;
   const exited = new Promise((r) => (finish = r));
   const exposed = {
@@ -552,6 +554,7 @@ export async function runExtensionTests(session, suite, testsPath, { timeout = 1
           continue;
         }
         // The tests' own lines; the rest is workbench noise (gallery lookups offline, ...).
+        if (/^\s+[✔✖]/.test(line)) firstTest ??= Date.now();
         if (/^\s+[✔✖]|^\s{6}/.test(line) || (type === 'error' && !/ENOTFOUND|^\s+at /.test(line))) console.log(line);
       }
     },
@@ -571,6 +574,7 @@ export async function runExtensionTests(session, suite, testsPath, { timeout = 1
   } catch (e) {
     console.log(`  ✖ ${suite}: ${e.message ?? e}`);
   }
+  if (firstTest) session.log(`${suite}: the first test ended ${Math.round((firstTest - opened) / 1000)} s after the window opened, the last ${Math.round((Date.now() - opened) / 1000)} s after`);
   // A run that crashed or exited non-zero without a failing test counts as one failure.
   if (!sawResult || (exitCode !== 0 && failed === 0)) failed += 1;
   writeFileSync(join(wb.artifacts, 'transcript.log'), transcript.join('\n') + '\n');
