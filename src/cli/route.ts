@@ -2,6 +2,7 @@
 import { single, type ParsedArgs } from './args';
 import { keyFormat, lineKey, readStdinLines } from './io';
 import { applyReported, topologyArgs } from './topologyArgs';
+import { routeLine } from '../engine/topology';
 
 export function routeCommand(args: ParsedArgs, write: (s: string) => void): void {
   const format = keyFormat(single(args, 'key-format'));
@@ -15,6 +16,6 @@ export function routeCommand(args: ParsedArgs, write: (s: string) => void): void
       write(JSON.stringify({ key: new TextDecoder().decode(line), error: (e as Error).message }) + '\n');
       continue;
     }
-    for (const t of topics) write(JSON.stringify({ key: parsed.shown, ...t.route(parsed.key) }) + '\n');
+    for (const t of topics) write(JSON.stringify(routeLine(parsed.shown, t.route(parsed.key))) + '\n');
   }
 }
