@@ -6,7 +6,7 @@ import { crc32 } from '../../src/engine/pulsar/crc32';
 import { stringKey, bytesKey } from '../../src/engine/key';
 import { fnv1a } from '../../src/engine/kafka/fnv1a';
 import { murmur2 } from '../../src/engine/kafka/murmur2';
-import { PARTITIONER_NAMES, PARTITIONERS, place, RANDOM, type KafkaPartitionerName } from '../../src/engine/kafka/partitioners';
+import { PARTITIONER_NAMES, PARTITIONERS, place, type KafkaPartitionerName } from '../../src/engine/kafka/partitioners';
 import { kafkajsLegacyMurmur2 } from '../../src/engine/kafka/partitioners/kafkajsLegacy';
 import { countCongruent } from '../../src/engine/kafka/partitioners/partitioner';
 import { boostHash180Low } from '../../src/engine/pulsar/boostHash180';
