@@ -298,6 +298,7 @@ export function routeKeys(model: SettingsModel, keys: readonly { label: string; 
     routes: model.topology.topics.map((t) => ({
       ...t.route(k.key),
       hasSubscription: t instanceof PulsarTopicState && t.subscription !== undefined,
+      client: t.config.system === 'kafka' ? t.config.partitioner : t.config.hashingScheme,
       ...(model.stale.has(t.name) ? { stale: true } : {}),
     })),
   }));

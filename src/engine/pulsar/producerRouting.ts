@@ -23,16 +23,6 @@ export type HashingScheme = 'JavaStringHash' | 'JavaStringHash-cpp' | 'Murmur3_3
 export const DEFAULT_HASHING_SCHEME: HashingScheme = 'JavaStringHash';
 export const HASHING_SCHEMES: readonly HashingScheme[] = ['JavaStringHash', 'JavaStringHash-cpp', 'Murmur3_32Hash', 'BoostHash-1.80', 'BoostHash-1.81', 'BoostHash-1.82'];
 
-/** Who uses each scheme (the settings' enum labels say the same). */
-export const HASHING_SCHEME_LABELS: Readonly<Record<HashingScheme, string>> = {
-  JavaStringHash: 'Java client default (String.hashCode)',
-  'JavaStringHash-cpp': "C++ client's JavaStringHash (UTF-8 bytes as signed char)",
-  Murmur3_32Hash: 'Murmur3_32Hash (Java and C++ clients)',
-  'BoostHash-1.80': 'C++ client default, built with Boost up to 1.80',
-  'BoostHash-1.81': 'C++ client default, built with Boost 1.81',
-  'BoostHash-1.82': 'C++ client default, built with Boost 1.82 or later',
-};
-
 /** The C++ schemes' `makeHash` over the key bytes `bytes[0..length)`, masked. */
 const CPP_HASH: Readonly<Partial<Record<HashingScheme, (bytes: Uint8Array, length: number) => number>>> = {
   'JavaStringHash-cpp': javaStringHashCpp,

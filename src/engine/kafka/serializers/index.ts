@@ -19,19 +19,6 @@ export function needsSchemaId(name: KeySerializerName): boolean {
   return name.startsWith('avro-');
 }
 
-export const KEY_SERIALIZER_LABELS: Readonly<Record<KeySerializerName, string>> = {
-  string: 'StringSerializer: the text in UTF-8 (the default)',
-  short: 'ShortSerializer: a decimal short, 2 bytes big-endian',
-  int: 'IntegerSerializer: a decimal int, 4 bytes big-endian',
-  long: 'LongSerializer: a decimal long, 8 bytes big-endian',
-  double: 'DoubleSerializer: a number as Double.parseDouble reads it, IEEE 754 big-endian',
-  uuid: 'UUIDSerializer: a UUID, sent as its canonical lower-case text in UTF-8',
-  bytes: 'ByteArraySerializer: the key written as hex is the bytes',
-  'avro-string': 'KafkaAvroSerializer, Avro string: 0x00, schema id, length, UTF-8',
-  'avro-int': 'KafkaAvroSerializer, Avro int: 0x00, schema id, zig-zag varint',
-  'avro-long': 'KafkaAvroSerializer, Avro long: 0x00, schema id, zig-zag varint',
-};
-
 export type Serialized = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
 /** The key's bytes as the serializer writes them. `schemaId` is used by the `avro-*` serializers. */
