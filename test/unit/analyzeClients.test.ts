@@ -8,15 +8,8 @@ import { utf8 } from '../../src/engine/bytes';
 import { parseEvent } from '../../src/engine/events';
 import { PARTITIONER_NAMES } from '../../src/engine/kafka/partitioners';
 import { HASHING_SCHEMES } from '../../src/engine/pulsar/producerRouting';
-import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
-import { randInt, randomBytes, randomString, rng } from './helpers';
-
-function settingsOf(raw: unknown): Settings {
-  const { settings, problems } = parseSettings(raw);
-  assert.deepEqual(problems, []);
-  return settings;
-}
+import { randInt, randomBytes, randomString, rng, settingsOf } from './helpers';
 
 const SETTINGS = settingsOf({
   'keyRouting.topics': [
