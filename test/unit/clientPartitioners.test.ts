@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { utf8 } from '../../src/engine/bytes';
 import { crc32 } from '../../src/engine/pulsar/crc32';
@@ -27,6 +28,9 @@ const { Partitioners } = requireNode('kafkajs') as { Partitioners: Record<string
 const kafkajsLegacyLibMurmur2 = requireNode('kafkajs/src/producer/partitioners/legacy/murmur2') as (k: Buffer | string) => number;
 
 const bytesOf = A.KEYS.map((k) => utf8(k));
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+const int32Count = fc.oneof(fc.integer({ min: 1, max: 0x7fffffff }), fc.constantFrom(1, 2, 3, 6, 7, 0x7ffffffe, 0x7fffffff));
 const INT32_MIN = -0x80000000;
 
 function partitionOf(name: KafkaPartitionerName, b: Uint8Array, n: number): number | null {
@@ -209,24 +213,24 @@ describe('Pulsar hashing schemes: known answers', () => {
 
 describe('partitioner properties', () => {
   test('for any bytes and any n in 1..2^31-1 every client gives a partition in [0, n) (or none where it may)', () => {
-    const r = rng(31);
-    for (let i = 0; i < 4000; i++) {
-      const b = randomBytes(r, randInt(r, 0, i % 10 === 0 ? 200 : 12));
-      const n = i % 7 === 0 ? 0x7fffffff : i % 7 === 1 ? 1 : randInt(r, 1, 0x7fffffff);
-      for (const name of PARTITIONER_NAMES) {
-        const p = place(PARTITIONERS[name], b, b.length, n);
-        if (p.partition === null) {
-          assert.ok(name === 'kafka-go' || (name === 'librdkafka' && b.length === 0), `${name} gave no partition`);
-          assert.ok(n > 1);
-        } else assert.ok(Number.isInteger(p.partition) && p.partition >= 0 && p.partition < n, `${name}: ${p.partition} of ${n}`);
-        if (p.hash !== undefined) assert.equal(p.hash, p.hash | 0, `${name} hash is an int32`);
-      }
-      for (const scheme of HASHING_SCHEMES) {
-        const p = producerPlacement(scheme, bytesKey(b), n);
-        assert.ok(Number.isInteger(p.partition) && p.partition >= 0 && p.partition < n, `${scheme}: ${p.partition} of ${n}`);
-        if (p.hash !== undefined) assert.ok(p.hash >= 0 && p.hash <= 0x7fffffff, `${scheme} hash is 31 bits`);
-      }
-    }
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), int32Count, (b, n) => {
+        for (const name of PARTITIONER_NAMES) {
+          const p = place(PARTITIONERS[name], b, b.length, n);
+          if (p.partition === null) {
+            assert.ok(name === 'kafka-go' || (name === 'librdkafka' && b.length === 0), `${name} gave no partition`);
+            assert.ok(n > 1 && p.note !== undefined);
+          } else assert.ok(Number.isInteger(p.partition) && p.partition >= 0 && p.partition < n, `${name}: ${p.partition} of ${n}`);
+          if (p.hash !== undefined) assert.equal(p.hash, p.hash | 0, `${name} hash is an int32`);
+        }
+        for (const scheme of HASHING_SCHEMES) {
+          const p = producerPlacement(scheme, bytesKey(b), n);
+          assert.ok(Number.isInteger(p.partition) && p.partition >= 0 && p.partition < n, `${scheme}: ${p.partition} of ${n}`);
+          if (p.hash !== undefined) assert.ok(p.hash >= 0 && p.hash <= 0x7fffffff, `${scheme} hash is 31 bits`);
+        }
+      }),
+      params(2000),
+    );
   });
 
   test('a hash that is the same for two buffers holding the same key (reused-buffer reads stay within length)', () => {
