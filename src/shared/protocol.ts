@@ -204,8 +204,8 @@ export const LIMITS = {
   consumers: 1000,
   rangesPerConsumer: 1024,
   errorMessage: 2000,
-  /** Settings allow partitions up to 2^31-1, a Java int (engine/settings.ts MAX_PARTITIONS). */
-  partitions: 0x7fffffff,
+  /** What the panel's what-if editor offers (the settings allow up to 2^31-1 partitions). */
+  partitions: 100_000,
   /** STICKY range bounds as the settings accept them. */
   rangeMax: 65536,
   requestId: 0x7fffffff,
