@@ -5,7 +5,7 @@
  * `mulx` (the 128-bit product's two halves xor-ed), the last 1..8 bytes read as one word, and a
  * final `mulx`.
  */
-import { add64, hi, hi2, lo, lo2, mul128 } from './uint64';
+import { add64, HI, HI2, LO, LO2, mul128, reg } from './uint64';
 
 /** q = 0x9e3779b9_7f4a7c15 */
 const QH = 0x9e3779b9;
@@ -14,14 +14,11 @@ const QL = 0x7f4a7c15;
 const KH = 0xdf442d22;
 const KL = 0xce4859b9;
 
-let rh = 0;
-let rl = 0;
-
-/** mulx(x, k): the 128-bit product's low and high 64 bits xor-ed, into rh/rl. */
+/** mulx(x, k): the 128-bit product's low and high 64 bits xor-ed, into HI/LO. */
 function mulxK(xh: number, xl: number): void {
   mul128(xh, xl, KH, KL);
-  rh = (hi ^ hi2) >>> 0;
-  rl = (lo ^ lo2) >>> 0;
+  reg[HI] = reg[HI] ^ reg[HI2];
+  reg[LO] = reg[LO] ^ reg[LO2];
 }
 
 function read32le(b: Uint8Array, i: number): number {
@@ -30,8 +27,8 @@ function read32le(b: Uint8Array, i: number): number {
 
 // w starts as mulx(seed + q, k) with seed 0.
 mulxK(QH, QL);
-const W0H = rh;
-const W0L = rl;
+const W0H = reg[HI];
+const W0L = reg[LO];
 
 /** The 64-bit hash's low 32 bits (unsigned). */
 export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length): number {
@@ -44,12 +41,12 @@ export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length
   let n = length;
   for (; n >= 8; i += 8, n -= 8) {
     add64(wh, wl, QH, QL);
-    wh = hi;
-    wl = lo;
+    wh = reg[HI];
+    wl = reg[LO];
     add64(read32le(bytes, i + 4), read32le(bytes, i), wh, wl);
-    mulxK(hi, lo);
-    hh = (hh ^ rh) >>> 0;
-    hl = (hl ^ rl) >>> 0;
+    mulxK(reg[HI], reg[LO]);
+    hh = (hh ^ reg[HI]) >>> 0;
+    hl = (hl ^ reg[LO]) >>> 0;
   }
   let vh = 0;
   let vl = 0;
@@ -65,15 +62,15 @@ export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length
     vl = ((bytes[i + x1] << (x1 * 8)) | (bytes[i + x2] << (x2 * 8)) | bytes[i]) >>> 0;
   }
   add64(wh, wl, QH, QL);
-  wh = hi;
-  wl = lo;
+  wh = reg[HI];
+  wl = reg[LO];
   add64(vh, vl, wh, wl);
-  mulxK(hi, lo);
-  hh = (hh ^ rh) >>> 0;
-  hl = (hl ^ rl) >>> 0;
+  mulxK(reg[HI], reg[LO]);
+  hh = (hh ^ reg[HI]) >>> 0;
+  hl = (hl ^ reg[LO]) >>> 0;
   add64(hh, hl, wh, wl);
-  mulxK(hi, lo);
-  return rl;
+  mulxK(reg[HI], reg[LO]);
+  return reg[LO];
 }
 
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
