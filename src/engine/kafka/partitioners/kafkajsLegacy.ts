@@ -15,15 +15,20 @@ const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 const R = 24;
 
+/**
+ * The byte at j, or 0 at or past `length`: `data` may be a reused buffer longer than the key, and
+ * kafkajs reads `undefined & 0xff`, 0, past the end of its Buffer.
+ */
+function at(data: Uint8Array, j: number, length: number): number {
+  return j < length ? data[j] : 0;
+}
+
 export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.length): number {
-  // `data` may be a reused buffer longer than the key: bytes at or past `length` read as 0, as
-  // kafkajs's `undefined & 0xff` does.
-  const at = (j: number): number => (j < length ? data[j] : 0);
   let h = SEED ^ length;
   const length4 = length / 4;
   for (let i = 0; i < length4; i++) {
     const i4 = i * 4;
-    let k = at(i4) + (at(i4 + 1) << 8) + (at(i4 + 2) << 16) + (at(i4 + 3) << 24);
+    let k = at(data, i4, length) + (at(data, i4 + 1, length) << 8) + (at(data, i4 + 2, length) << 16) + (at(data, i4 + 3, length) << 24);
     k *= M;
     k ^= k >>> R;
     k *= M;
