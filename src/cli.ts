@@ -41,12 +41,14 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     const spec = lookup(name);
-    const version = { name: 'version', description: '' };
-    const args = parseArgs(rest, { command: spec.name, options: [...commandOptions(spec), version], operands: spec.operands !== undefined });
-    if (args.options.has('help')) {
+    // Help is shown whatever else the line holds (a typo there is often why help was asked for).
+    const flags = rest.slice(0, rest.includes('--') ? rest.indexOf('--') : rest.length);
+    if (flags.includes('--help') || flags.includes('-h')) {
       writeStdout(commandHelp(spec));
       return 0;
     }
+    const version = { name: 'version', description: '' };
+    const args = parseArgs(rest, { command: spec.name, options: [...commandOptions(spec), version], operands: spec.operands !== undefined });
     if (args.options.has('version')) {
       writeStdout(`key-routing ${VERSION}\n`);
       return 0;

@@ -131,7 +131,7 @@ export const analyzeSpec: CommandSpec = {
   details: [
     'JSON: one object with the figures per topic, the heaviest keys (exact where the input can be read twice) and the lines that gave no key. On a terminal, progress is shown on stderr for a long run.',
   ],
-  examples: ['key-routing analyze --input keys.txt', 'key-routing analyze --topic payments --input orders.csv --column customer_id --then +C5'],
+  examples: ['key-routing analyze --input keys.txt', 'key-routing analyze --input orders.csv --column customer --then +C5'],
   table: analyzeTable,
   run: analyzeCommand,
 };
