@@ -18,7 +18,7 @@ function lookup(name: string): CommandSpec {
 }
 
 /** Options that take a value in any command: needed to find the command among the arguments. */
-const takesValue = (name: string): boolean => COMMANDS.some((c) => c.options.some((o) => o.name === name && o.value !== undefined));
+const takesValue = (name: string): boolean => COMMANDS.some((c) => commandOptions(c).some((o) => o.name === name && o.value !== undefined));
 
 export async function main(argv: string[]): Promise<number> {
   let output: Output | undefined;

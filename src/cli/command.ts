@@ -25,8 +25,11 @@ export interface CommandSpec {
   name: string;
   /** One line for the command list. */
   summary: string;
-  /** Arguments after the options (e.g. keys); absent: the command takes none. */
-  operands?: { name: string; description: string };
+  /**
+   * Arguments besides the options (e.g. keys); absent: the command takes none. `usage` is how the
+   * usage line shows them (default `[NAME]...`: any number, none included).
+   */
+  operands?: { name: string; description: string; usage?: string };
   options: OptionSpec[];
   /** Further paragraphs for `--help` (input, output, notes). */
   details?: string[];

@@ -45,7 +45,7 @@ export function usageLine(spec: CommandSpec): string {
     const text = `--${o.name}${o.value ? ` ${o.value}` : ''}`;
     parts.push((o.required ? text : `[${text}]`) + (o.repeatable ? '...' : ''));
   }
-  if (spec.operands) parts.push(`[${spec.operands.name}]...`);
+  if (spec.operands) parts.push(spec.operands.usage ?? `[${spec.operands.name}]...`);
   // Wrapped between options, never inside one.
   const lines = [`usage: key-routing ${spec.name}`];
   for (const p of parts) {
@@ -57,7 +57,7 @@ export function usageLine(spec: CommandSpec): string {
 
 export function commandHelp(spec: CommandSpec): string {
   const out: string[] = [wrap(`key-routing ${spec.name}: ${spec.summary[0].toLowerCase()}${spec.summary.slice(1)}`, 2, ''), '', usageLine(spec), ''];
-  if (spec.operands) out.push('arguments:', ...definitions([[`${spec.operands.name}...`, spec.operands.description]]), '');
+  if (spec.operands) out.push('arguments:', ...definitions([[spec.operands.usage ?? `${spec.operands.name}...`, spec.operands.description]]), '');
   out.push('options:', ...definitions(commandOptions(spec).map((o) => [`--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description])));
   for (const d of spec.details ?? []) out.push('', wrap(d, 0, ''));
   out.push('', 'examples:', ...spec.examples.map((e) => `  ${e}`));

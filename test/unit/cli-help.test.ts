@@ -90,5 +90,8 @@ describe('key-routing help and version', () => {
     const r = cliText(['--topic', 'x', 'ranges', '--nope']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^key-routing: ranges: unknown option --nope/);
+    // --format's value is not taken for the command.
+    const f = cliText(['--format', 'json', 'route', '--nope']);
+    assert.match(f.stderr, /^key-routing: route: unknown option --nope/);
   });
 });
