@@ -6,6 +6,9 @@
 import { UsageError, type ParsedArgs } from './args';
 import { groupArgs } from './groups';
 import { KafkaTopicState } from '../engine/topology';
+import type { CommandSpec } from './command';
+import { CONFIG, GROUP, TOPIC } from './commonOptions';
+import { assignmentTable } from './groupTables';
 
 export function assignmentCommand(args: ParsedArgs, write: (s: string) => void): void {
   const { topology, group, events } = groupArgs(args);
@@ -32,3 +35,20 @@ export function assignmentCommand(args: ParsedArgs, write: (s: string) => void):
   if (notes.length) out.note = notes.join('; ');
   write(JSON.stringify(out) + '\n');
 }
+
+export const assignmentSpec: CommandSpec = {
+  name: 'assignment',
+  summary: 'A Kafka consumer group\'s partition owners, after the given rebalances.',
+  options: [
+    CONFIG,
+    { ...GROUP, required: true },
+    { name: 'then', value: 'EVENT', repeatable: true, description: 'A rebalance, applied in order: +ID (a member joins with the group\'s topics), +ID:TOPIC,... (joins with those, or changes a member\'s subscription), -ID (leaves), partitions=N (needs --topic).' },
+    { ...TOPIC, description: 'The group\'s topic that partitions=N changes.' },
+  ],
+  details: [
+    'JSON: {"group", "assignor", "owners": {"orders": ["m1", "m1", "m2", ...]}}: owners[topic][p] is the member consuming partition p (null: nobody). Without events, a group with an observed block prints the observed owners and "observed": true. A uniform group whose topics give no topicId adds a "note": its result depends on the topic ids.',
+  ],
+  examples: ['key-routing assignment --group billing', 'key-routing assignment --group billing --then +m4 --then -m1', 'key-routing assignment --group billing --topic orders --then partitions=12'],
+  table: assignmentTable,
+  run: assignmentCommand,
+};

@@ -3,8 +3,10 @@ import { parseGroupEvent, type ConsumerGroupState, type GroupEvent } from '../en
 import { applyGroupEvent } from '../engine/kafka/groupTopology';
 import type { Problem } from '../engine/settings';
 import { Topology } from '../engine/topology';
-import { required, single, UsageError, type ParsedArgs } from './args';
+import { single, UsageError, type ParsedArgs } from './args';
 import { loadSettings, reportProblems } from './io';
+import { configPath } from './settingsFile';
+import { resolveTopicName } from './topicArg';
 
 /** What `assignment` and `what-if --group` share: the topology, the group, `--topic` and the events. */
 export interface GroupArgs {
@@ -17,12 +19,13 @@ export interface GroupArgs {
 
 /** Reads `--config`, `--group`, `--topic` and `--then`; a bad one is a usage error. */
 export function groupArgs(args: ParsedArgs): GroupArgs {
-  const path = required(args, 'config');
+  const path = configPath(args);
   const problems: Problem[] = [];
   const topology = new Topology(loadSettings(path), problems);
   reportProblems(problems);
   const group = groupArg(args, topology, path);
-  const topic = single(args, 'topic');
+  const given = single(args, 'topic');
+  const topic = given === undefined ? undefined : resolveTopicName(given, topology.topics.map((t) => t.name), path);
   if (topic !== undefined && !group.config.topics.includes(topic)) {
     throw new UsageError(`--topic: group ${group.name} does not subscribe to ${JSON.stringify(topic)} (its topics: ${group.config.topics.join(', ')})`);
   }

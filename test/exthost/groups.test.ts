@@ -63,7 +63,7 @@ export function defineGroupTests(): void {
       const routes = (await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.routeKey', 'user-1'))!;
       const g = engineGroups('user-1')!;
       const p = routes[0].routes[0].partition;
-      assert.ok(api.lastRouteSummary!.startsWith(`user-1 → orders p${p} → billing: ${g.billing}, audit: ${g.audit} · `), api.lastRouteSummary);
+      assert.ok(api.lastShown!.message.startsWith(`user-1 → orders p${p} → billing: ${g.billing}, audit: ${g.audit} · `), api.lastShown?.message);
     });
 
     it('the hover and the status bar show the member', async () => {

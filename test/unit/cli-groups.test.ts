@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { cli, configFile } from './cliRun';
+import { cli, cliText, configFile } from './cliRun';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
 
 const settings = (groups: unknown[], extraTopics: unknown[] = []) => ({
@@ -133,5 +133,54 @@ describe('key-routing what-if --group', () => {
     const bad = cli(['what-if', '--config', cfg, '--group', 'billing']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--then is required/);
+  });
+});
+
+describe('groups next to the clients: a key with no fixed partition has no member', () => {
+  // kafka-go's default ignores the key; a long serializer refuses "user-1".
+  const cfg = configFile({
+    'keyRouting.topics': [
+      { name: 'orders', system: 'kafka', partitions: 6, partitioner: 'kafka-go', producers: ['java', 'kafka-go'] },
+      { name: 'ids', system: 'kafka', partitions: 6, keySerializer: 'long' },
+    ],
+    'keyRouting.kafkaGroups': [{ name: 'billing', assignor: 'range', topics: ['orders', 'ids'], members: [{ id: '1' }, { id: '2' }] }],
+  });
+
+  test('route: "groups": {"billing": null} with the client\'s note; a refused key is its error line only', () => {
+    const r = cli(['route', '--config', cfg], 'user-1\n42\n');
+    assert.equal(r.code, 0, r.stderr);
+    const [orders1, ids1, orders42, ids42] = r.lines;
+    assert.equal(orders1.partition, null);
+    assert.match(orders1.note, /ignores the key/);
+    assert.deepEqual(orders1.groups, { billing: null });
+    assert.deepEqual(Object.keys(ids1), ['key', 'topic', 'error']);
+    assert.equal(orders42.groups.billing, null);
+    // 42 as a long: 000000000000002a; range over members "1", "2": partitions 0-2 and 3-5.
+    assert.equal(ids42.keyHex, '000000000000002a');
+    assert.deepEqual(ids42.groups, { billing: ids42.partition < 3 ? '1' : '2' });
+  });
+
+  test('what-if --group: such keys say why they have no member, before and after', () => {
+    const r = cli(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', 'user-1'], '');
+    assert.equal(r.code, 0, r.stderr);
+    const [orders, ids] = r.lines[0].keys;
+    assert.equal(orders.before.member, null);
+    assert.match(orders.before.note, /ignores the key/);
+    assert.match(ids.after.error, /is not a long/);
+    assert.equal(ids.moved, false);
+  });
+
+  test('--format table: assignment lists partition owners; what-if --group its moves and keys', () => {
+    const a = cliText(['assignment', '--config', cfg, '--group', 'billing', '--format', 'table']);
+    assert.equal(a.code, 0, a.stderr);
+    const rows = a.stdout.split('\n');
+    assert.equal(rows[0], 'group billing (range)');
+    assert.match(rows[1], /^TOPIC\s+PARTITION\s+MEMBER$/);
+    assert.match(rows[2], /^orders\s+0\s+1$/);
+    assert.match(rows[13], /^ids\s+5\s+2$/);
+    const w = cliText(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', '--format', 'table', '42']);
+    assert.equal(w.code, 0, w.stderr);
+    assert.match(w.stdout, /^group billing \(range, eager\)\n\+3: 6 partitions changed owner \(50\.00%\)\n/);
+    assert.match(w.stdout, /\n42\s+orders\s+no fixed partition\s+no fixed partition\s+no\n/);
   });
 });

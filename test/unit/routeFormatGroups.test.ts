@@ -54,4 +54,9 @@ describe('key -> partition -> member in the editor\'s texts', () => {
     assert.equal(f.severity, 'info');
     assert.match(f.message, /depends on topic ids/);
   });
+  test('a client that fixes no partition: no member, said as such', () => {
+    const rr = buildModel([{ ...topics[0], partitioner: 'kafka-go' }, topics[1]], undefined, undefined, groups);
+    const [r] = routeKeys(rr, [{ label: 'user-1', key: stringKey('user-1') }]);
+    assert.equal(summarize(r, names).split(' · ')[0], 'user-1 → orders (no fixed partition) → billing: no member');
+  });
 });

@@ -12,6 +12,10 @@ import { explainRebalance, type RebalanceExplanation } from './rebalanceExplain'
 export interface KeyPlace {
   partition: number | null;
   member: string | null;
+  /** Why there is no partition, hence no member: the client fixes none for the key (its note). */
+  note?: string;
+  /** The topic's key serializer refuses the key. */
+  error?: string;
 }
 
 export interface KeyMove {
@@ -59,8 +63,10 @@ export function runGroupWhatIf(
   partitionsTopic?: string,
 ): GroupWhatIfResult {
   const place = (k: MessageKey, topic: string): KeyPlace => {
-    const partition = topics.get(topic)!.route(k).partition;
-    return { partition, member: partition === null ? null : group.ownerOf(topic, partition) };
+    const r = topics.get(topic)!.route(k);
+    if (r.error !== undefined) return { partition: null, member: null, error: r.error };
+    if (r.partition === null) return { partition: null, member: null, note: r.note ?? 'no fixed partition for this key' };
+    return { partition: r.partition, member: group.ownerOf(topic, r.partition) };
   };
   const places = () => keys.map((k) => group.config.topics.map((t) => place(k.key, t)));
   const first = places();
