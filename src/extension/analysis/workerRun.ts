@@ -26,8 +26,8 @@ export interface WorkerLink {
   terminate(): void;
 }
 
-/** After a cancel, how long the worker may take to post its 'cancelled' result before it is ended. */
-export const CANCEL_GRACE_MS = 1500;
+/** After a cancel, how long the worker may take to post its 'cancelled' result before it is ended: only a worker stuck in a read needs ending, and ending a slow but healthy one (a loaded machine) loses the figures it was about to post. */
+export const CANCEL_GRACE_MS = 5000;
 
 /**
  * Runs `start` in the worker `connect` creates. `fed`: the input the worker asks the host for
