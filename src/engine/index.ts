@@ -15,7 +15,7 @@ export { Topology } from './topology';
 export { parseEvent } from './events';
 export { runWhatIf } from './whatIf';
 export { stringKey, bytesKey } from './key';
-export { crc32 } from './pulsar/crc32';
+export { crc32, crc32OfString } from './pulsar/crc32';
 export { parseTopicName } from './pulsar/topicName';
 export { NamespaceBundles, topicBundle, topicHash, bundleName } from './pulsar/namespaceBundles';
 export { splitBoundaries, SPLIT_ALGORITHMS } from './pulsar/bundleSplit';
