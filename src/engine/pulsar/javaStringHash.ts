@@ -10,7 +10,8 @@ const P2 = 31 * 31;
 const P3 = 31 * 31 * 31;
 const P4 = 31 * 31 * 31 * 31;
 
-function step4(h: number, c0: number, c1: number, c2: number, c3: number): number {
+/** `h` after four more code units, as four steps of `h = 31 * h + c` would leave it. */
+export function hashCodeStep4(h: number, c0: number, c1: number, c2: number, c3: number): number {
   return (Math.imul(h, P4) + Math.imul(c0, P3) + Math.imul(c1, P2) + Math.imul(c2, 31) + c3) | 0;
 }
 
@@ -20,7 +21,7 @@ export function javaStringHashCode(s: string): number {
   let h = 0;
   const blocks = n & ~3;
   let i = 0;
-  for (; i < blocks; i += 4) h = step4(h, s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2), s.charCodeAt(i + 3));
+  for (; i < blocks; i += 4) h = hashCodeStep4(h, s.charCodeAt(i), s.charCodeAt(i + 1), s.charCodeAt(i + 2), s.charCodeAt(i + 3));
   for (; i < n; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
   return h;
 }
@@ -35,7 +36,7 @@ function hashOfAsciiWords(words: DataView, bytes: Uint8Array, n: number): number
   let i = 0;
   for (; i < blocks; i += 4) {
     const w = words.getInt32(i, true);
-    h = step4(h, w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24);
+    h = hashCodeStep4(h, w & 0xff, (w >>> 8) & 0xff, (w >>> 16) & 0xff, w >>> 24);
   }
   for (; i < n; i++) h = (Math.imul(h, 31) + bytes[i]) | 0;
   return h;
