@@ -23,7 +23,9 @@ export function loadContenders(root) {
   const partitionMetadata = Array.from({ length: PARTITIONS }, (_, i) => ({ partitionId: i, leader: 0 }));
   const encoder = new TextEncoder();
   // As a user imports them: plain functions (the CommonJS bundle exposes its exports as getters).
-  const { kafkaPartition, pulsarMurmur3Hash, javaStringHash, crc32OfString, stringKey } = engine;
+  const { kafkaPartition, pulsarMurmur3Hash, javaStringHash, stringKey } = engine;
+  // An engine from before crc32OfString (to bench an older build) hashes a string's bytes.
+  const crc32OfString = engine.crc32OfString ?? ((key) => engine.crc32(engine.utf8(key)));
 
   // The Pulsar topic the full-route contender routes on: 8 partitions (JavaStringHash producer
   // routing) and a 4.0 consistent-hashing Key_Shared subscription of 10 consumers.
@@ -171,7 +173,7 @@ export function referenceOf(engine, family) {
   if (family === 'kafka') return (key) => engine.kafkaPartition(key, PARTITIONS);
   if (family === 'murmur3') return (key) => engine.pulsarMurmur3Hash(key);
   if (family === 'javaStringHash') return (key) => engine.javaStringHash(key);
-  if (family === 'crc32') return (key) => engine.crc32OfString(key);
+  if (family === 'crc32') return engine.crc32OfString ?? ((key) => engine.crc32(engine.utf8(key)));
   return null;
 }
 

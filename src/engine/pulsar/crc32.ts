@@ -34,6 +34,13 @@ function step1(c: number, b: number): number {
   return TABLES[(c ^ b) & 0xff] ^ (c >>> 8);
 }
 
+/** Four bytes, as a little-endian word `a`, into `c`. */
+function step4(c: number, a: number): number {
+  const t = TABLES;
+  c ^= a;
+  return t[0x300 + (c & 0xff)] ^ t[0x200 + ((c >>> 8) & 0xff)] ^ t[0x100 + ((c >>> 16) & 0xff)] ^ t[c >>> 24];
+}
+
 /** Eight bytes, as two little-endian words `a` (bytes 0-3) and `b` (bytes 4-7), into `c`. */
 function step8(c: number, a: number, b: number): number {
   const t = TABLES;
@@ -52,6 +59,14 @@ function step8(c: number, a: number, b: number): number {
 
 /** CRC-32 of `bytes[0..length)`, unsigned. */
 export function crc32(bytes: Uint8Array, length: number = bytes.length): number {
+  return crc32Int(bytes, length) >>> 0;
+}
+
+// The loops return the CRC's 32 bits as a signed int, which V8 passes back unboxed where an
+// unsigned value above 2^31 would be a fresh heap number per call; the exported functions are
+// one-line wrappers that inline into their callers and take `>>> 0` there.
+
+function crc32Int(bytes: Uint8Array, length: number): number {
   let c = -1;
   const blocks = length & ~7;
   let i = 0;
@@ -59,7 +74,7 @@ export function crc32(bytes: Uint8Array, length: number = bytes.length): number 
     c = step8(c, bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24), bytes[i + 4] | (bytes[i + 5] << 8) | (bytes[i + 6] << 16) | (bytes[i + 7] << 24));
   }
   for (; i < length; i++) c = step1(c, bytes[i]);
-  return ~c >>> 0;
+  return ~c;
 }
 
 /** CRC-32 of `length` bytes read 4 at a time as little-endian words (`words` views `bytes`). */
@@ -69,7 +84,7 @@ function crc32Words(words: DataView, bytes: Uint8Array, length: number): number 
   let i = 0;
   for (; i < blocks; i += 8) c = step8(c, words.getInt32(i, true), words.getInt32(i + 4, true));
   for (; i < length; i++) c = step1(c, bytes[i]);
-  return ~c >>> 0;
+  return ~c;
 }
 
 function crc32OfEncoded(s: string): number {
@@ -79,32 +94,33 @@ function crc32OfEncoded(s: string): number {
 
 /**
  * CRC-32 of a string's UTF-8 bytes (Java's `getBytes(UTF_8)`, as Guava's `hashString(s, UTF_8)`
- * and the clients that hash the key bytes). A short ASCII string is read from its code units, 8 to
- * a step, with no byte array; a long one, or one with a non-ASCII unit, is encoded into a reused
+ * and the clients that hash the key bytes). A short ASCII string is read from its code units, 4 to
+ * a step (reading the units costs more than the lookups, and the smaller step leaves callers room
+ * to inline the whole function), with no byte array; a long one, or one with a non-ASCII unit, is encoded into a reused
  * buffer and hashed from there (see LONG_STRING).
  */
 export function crc32OfString(s: string): number {
+  return crc32OfStringInt(s) >>> 0;
+}
+
+function crc32OfStringInt(s: string): number {
   const n = s.length;
   if (n > LONG_STRING) return crc32OfEncoded(s);
   let c = -1;
-  const blocks = n & ~7;
+  const blocks = n & ~3;
   let i = 0;
-  for (; i < blocks; i += 8) {
+  for (; i < blocks; i += 4) {
     const c0 = s.charCodeAt(i);
     const c1 = s.charCodeAt(i + 1);
     const c2 = s.charCodeAt(i + 2);
     const c3 = s.charCodeAt(i + 3);
-    const c4 = s.charCodeAt(i + 4);
-    const c5 = s.charCodeAt(i + 5);
-    const c6 = s.charCodeAt(i + 6);
-    const c7 = s.charCodeAt(i + 7);
-    if ((c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7) > 0x7f) return crc32OfEncoded(s);
-    c = step8(c, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24), c4 | (c5 << 8) | (c6 << 16) | (c7 << 24));
+    if ((c0 | c1 | c2 | c3) > 0x7f) return crc32OfEncoded(s);
+    c = step4(c, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
   }
   for (; i < n; i++) {
     const u = s.charCodeAt(i);
     if (u > 0x7f) return crc32OfEncoded(s);
     c = step1(c, u);
   }
-  return ~c >>> 0;
+  return ~c;
 }

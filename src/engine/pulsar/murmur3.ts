@@ -28,19 +28,28 @@ export function mixTail(h: number, k: number): number {
   return h ^ k;
 }
 
-/** The final avalanche with the total byte length, as an unsigned 32-bit number. */
+/**
+ * The final avalanche with the total byte length. Returns the 32 bits as a signed int: the hash
+ * functions return that (a signed value fits V8's small integers where the unsigned one would be
+ * boxed in a heap number on every call that is not inlined) and the exported ones take `>>> 0` or
+ * the mask in a one-line wrapper that inlines into the caller.
+ */
 export function fmix(h: number, length: number): number {
   h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /** MurmurHash3 x86_32 with seed 0 over `data[0..length)`, as an unsigned 32-bit number. */
 export function murmur3(data: Uint8Array, length: number = data.length): number {
+  return murmur3Int(data, length) >>> 0;
+}
+
+/** `murmur3` as a signed 32-bit int (see `fmix`). */
+function murmur3Int(data: Uint8Array, length: number): number {
   let h = 0;
   const blocks = length & ~3;
   let i = 0;
@@ -78,7 +87,8 @@ function murmur3OfEncoded(s: string): number {
 }
 
 /**
- * `murmur3` of a string key's UTF-8 bytes (Java's `getBytes(UTF_8)`). A short ASCII key's bytes
+ * `murmur3` of a string key's UTF-8 bytes (Java's `getBytes(UTF_8)`), as a signed 32-bit int (see
+ * `fmix`; `>>> 0` gives `murmur3`'s unsigned value, `& 0x7fffffff` Pulsar's). A short ASCII key's bytes
  * are its UTF-16 code units, so it is hashed straight from them, four units to a block, with no
  * byte array; a long key, or one with a non-ASCII unit, is encoded into a reused buffer and hashed
  * from there (see LONG_STRING).
@@ -105,5 +115,5 @@ export function murmur3OfString(s: string): number {
 
 /** Pulsar's `Murmur3_32Hash.makeHash(bytes)`: the raw hash masked with `Integer.MAX_VALUE`. */
 export function murmur3Masked(data: Uint8Array, length: number = data.length): number {
-  return murmur3(data, length) & 0x7fffffff;
+  return murmur3Int(data, length) & 0x7fffffff;
 }
