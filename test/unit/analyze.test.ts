@@ -9,10 +9,10 @@ import { bytesKey, stringKey, type MessageKey } from '../../src/engine/key';
 import { decodeUtf8, utf8 } from '../../src/engine/bytes';
 import { murmur3Masked } from '../../src/engine/pulsar/murmur3';
 import { parseEvent, type TopologyEvent } from '../../src/engine/events';
-import { parseSettings, namespaceBundles, type Settings } from '../../src/engine/settings';
+import { namespaceBundles, type Settings } from '../../src/engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../src/engine/topology';
 import { topicBundle } from '../../src/engine/pulsar/namespaceBundles';
-import { edgeString, javaHashCodeReference, randInt, randomBytes, randomString, rng } from './helpers';
+import { edgeString, javaHashCodeReference, randInt, randomBytes, randomString, rng, settingsOf } from './helpers';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: every selector kind, both generations, both producer hashing schemes, partitioned and
@@ -37,12 +37,6 @@ const RAW_SETTINGS = {
   ],
   'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
 };
-
-function settingsOf(raw: unknown): Settings {
-  const { settings, problems } = parseSettings(raw);
-  assert.deepEqual(problems, []);
-  return settings;
-}
 
 const SETTINGS = settingsOf(RAW_SETTINGS);
 
