@@ -154,6 +154,20 @@ export function loadContenders(root) {
         one: (key) => crc32OfString(key),
       },
       { ...plain('crc32', plainCrc32), name: 'plain table loop (bytes in)' },
+      // The other clients' hashes, string key -> partition through the engine's string entry points.
+      ...CLIENT_FAMILIES.map(({ family, name }) => {
+        const one = clientPartitionOf(engine, family);
+        return {
+          name,
+          family,
+          run: (keys) => {
+            let acc = 0;
+            for (let i = 0; i < keys.length; i++) acc += one(keys[i]);
+            return acc;
+          },
+          one,
+        };
+      }),
       {
         name: 'engine Pulsar Key_Shared route',
         family: 'route',
@@ -168,8 +182,47 @@ export function loadContenders(root) {
   };
 }
 
+/** The client partitioners' families and how the engine computes them from a string key. */
+const CLIENT_FAMILIES = [
+  { family: 'fnv1a', name: "engine partitionOfString(sarama)" },
+  { family: 'kafkajsLegacy', name: "engine partitionOfString(kafkajs-legacy)" },
+  { family: 'javaStringHashCpp', name: "engine pulsarPartition(JavaStringHash-cpp)" },
+  { family: 'boost180', name: "engine pulsarPartition(BoostHash-1.80)" },
+  { family: 'boost181', name: "engine pulsarPartition(BoostHash-1.81)" },
+  { family: 'boost182', name: "engine pulsarPartition(BoostHash-1.82)" },
+];
+const PULSAR_SCHEME = { javaStringHashCpp: 'JavaStringHash-cpp', boost180: 'BoostHash-1.80', boost181: 'BoostHash-1.81', boost182: 'BoostHash-1.82' };
+const KAFKA_PARTITIONER = { fnv1a: 'sarama', kafkajsLegacy: 'kafkajs-legacy' };
+
+/** The engine's string -> partition for a client family (a fresh closure per contender: its own call site). */
+function clientPartitionOf(engine, family) {
+  if (KAFKA_PARTITIONER[family]) {
+    const p = engine.PARTITIONERS[KAFKA_PARTITIONER[family]];
+    const { partitionOfString } = engine;
+    return (key) => partitionOfString(p, key, PARTITIONS);
+  }
+  const scheme = PULSAR_SCHEME[family];
+  const { pulsarPartition } = engine;
+  return (key) => pulsarPartition(scheme, key, PARTITIONS);
+}
+
+/** The same partition from the engine's byte functions on freshly encoded bytes (`place` / `producerPlacement`). */
+function clientBytePartitionOf(engine, family) {
+  const encoder = new TextEncoder();
+  if (KAFKA_PARTITIONER[family]) {
+    const p = engine.PARTITIONERS[KAFKA_PARTITIONER[family]];
+    return (key) => {
+      const b = encoder.encode(key);
+      return engine.place(p, b, b.length, PARTITIONS).partition;
+    };
+  }
+  const scheme = PULSAR_SCHEME[family];
+  return (key) => engine.producerPlacement(scheme, engine.bytesKey(encoder.encode(key)), PARTITIONS).partition;
+}
+
 /** The engine's answer per family, which every peer must give on every key. */
 export function referenceOf(engine, family) {
+  if (CLIENT_FAMILIES.some((f) => f.family === family)) return clientPartitionOf(engine, family);
   if (family === 'kafka') return (key) => engine.kafkaPartition(key, PARTITIONS);
   if (family === 'murmur3') return (key) => engine.pulsarMurmur3Hash(key);
   if (family === 'javaStringHash') return (key) => engine.javaStringHash(key);
@@ -188,6 +241,7 @@ function engineCheckOf(engine, family) {
   if (family === 'murmur3') return (key) => engine.murmur3(encoder.encode(key)) & 0x7fffffff;
   if (family === 'javaStringHash') return (key) => plainJavaStringHashCode(key) & 0x7fffffff;
   if (family === 'crc32') return (key) => engine.crc32(encoder.encode(key));
+  if (CLIENT_FAMILIES.some((f) => f.family === family)) return clientBytePartitionOf(engine, family);
   throw new Error(`no check for ${family}`);
 }
 

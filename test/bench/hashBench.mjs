@@ -13,9 +13,31 @@ import { PARTITIONS, check, referenceOf } from './contenders.mjs';
 import { PeerProcess, writePeerKeyFile } from './peers.mjs';
 
 /** The peers' name for each family's hash. */
-const PEER_HASH = { kafka: 'murmur2', murmur3: 'murmur3', javaStringHash: 'javaStringHash', crc32: 'crc32' };
+const PEER_HASH = {
+  kafka: 'murmur2',
+  murmur3: 'murmur3',
+  javaStringHash: 'javaStringHash',
+  crc32: 'crc32',
+  fnv1a: 'fnv1a',
+  kafkajsLegacy: 'kafkajsLegacy',
+  javaStringHashCpp: 'javaStringHashCpp',
+  boost180: 'boost180',
+  boost181: 'boost181',
+  boost182: 'boost182',
+};
 /** How the goals and the tables name a family. */
-export const FAMILY_LABEL = { kafka: 'murmur2 -> partition', murmur3: 'Murmur3_32', javaStringHash: 'JavaStringHash', crc32: 'CRC-32' };
+export const FAMILY_LABEL = {
+  kafka: 'murmur2 -> partition',
+  murmur3: 'Murmur3_32',
+  javaStringHash: 'JavaStringHash',
+  crc32: 'CRC-32',
+  fnv1a: 'FNV-1a (Sarama) -> p',
+  kafkajsLegacy: 'kafkajs 1.x -> p',
+  javaStringHashCpp: 'JavaStringHash-cpp -> p',
+  boost180: 'BoostHash-1.80 -> p',
+  boost181: 'BoostHash-1.81 -> p',
+  boost182: 'BoostHash-1.82 -> p',
+};
 
 /** The issue's goals: engine CPU time at most this many times C's on a key set, and at most the JVM's. */
 const C_GOAL = { short: 6, uuid: 3, bytes200: 3, nonAscii10: 3 };

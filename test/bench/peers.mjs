@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The hashes both peers compute, by the name they take on a request line. */
-export const PEER_HASHES = ['murmur2', 'murmur3', 'javaStringHash', 'crc32'];
+export const PEER_HASHES = ['murmur2', 'murmur3', 'javaStringHash', 'crc32', 'fnv1a', 'kafkajsLegacy', 'javaStringHashCpp', 'boost180', 'boost181', 'boost182'];
 
 function found(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: 'utf8' });

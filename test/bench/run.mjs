@@ -21,7 +21,7 @@
 // stays flat), and the panel bench (test/bench/panel.mjs) where present. Prints tables and writes
 // the figures to test-artifacts/bench.json. Asserts no timing.
 //
-//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-panel]
+//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-analyze] [--no-panel]
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -84,7 +84,7 @@ async function main() {
   const analyze = [];
   const config = writeConfig(tmp);
   const mixed = keySet('nonAscii10', Math.min(KEYS, 1_000_000)).keys;
-  const sizes = [1_000_000, ...(argv.includes('--no-big') ? [] : [10_000_000])];
+  const sizes = argv.includes('--no-analyze') ? [] : [1_000_000, ...(argv.includes('--no-big') ? [] : [10_000_000])];
   for (const lines of sizes) {
     const file = join(tmp, `keys-${lines}.txt`);
     process.stdout.write(`\nanalyze: writing ${lines.toLocaleString('en')} lines...`);
@@ -110,7 +110,7 @@ async function main() {
     });
   }
   console.log('\n');
-  printAnalyzeTable(analyze);
+  if (analyze.length > 0) printAnalyzeTable(analyze);
 
   const targets = targetsOf(rows);
   console.log('\nTargets');

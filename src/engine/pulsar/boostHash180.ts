@@ -5,6 +5,7 @@
  * `char` is signed on x86-64, so a byte >= 0x80 enters sign-extended to 64 bits.
  * (Boost 1.74, Debian's, computes the same; checked against both.)
  */
+import { hashScratch } from '../bytes';
 import { add64, HI, LO, mul64, reg } from './uint64';
 
 /** m = 0xc6a4a793_5bd1e995 */
@@ -43,4 +44,9 @@ export function boostHash180Low(bytes: Uint8Array, length: number = bytes.length
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash180(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash180Low(bytes, length) & 0x7fffffff;
+}
+
+/** `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
+export function boostHash180OfString(s: string): number {
+  return boostHash180(hashScratch.bytes, hashScratch.encode(s));
 }

@@ -8,7 +8,9 @@
  *   time HASH PARTITIONS           -> one timed pass over every key: "WALL_NS CPU_NS CHECKSUM"
  *   quit
  *
- * HASH is one of the names in HASHES below; each is the engine's algorithm (the same steps, in C).
+ * HASH is one of the names in HASHES below; each is the engine's algorithm (the same steps, in C),
+ * and for the client partitioners the partition the client derives from it (Sarama: |h| % n; the
+ * Pulsar C++ client: masked hash % n; kafkajs 1.x: masked hash % n).
  * The partition count is read at run time, so the compiler cannot turn `% partitions` into a multiply. JavaStringHash is Java's String.hashCode,
  * over UTF-16 code units: those are decoded from the bytes once at load time (not timed), since a
  * Java String holds them already.
@@ -116,9 +118,135 @@ static inline uint32_t crc32(const uint8_t *d, uint32_t len) {
   return c ^ 0xffffffffu;
 }
 
+/* FNV-1a 32 (Sarama, kafka-go, librdkafka fnv1a), as a signed int. */
+static inline int32_t fnv1a(const uint8_t *d, uint32_t len) {
+  uint32_t h = 0x811c9dc5u;
+  for (uint32_t i = 0; i < len; i++) h = (h ^ d[i]) * 0x01000193u;
+  return (int32_t)h;
+}
+
+/* Sarama's default partition: |int32(h)| % n, where |INT32_MIN| is 2^31. */
+static inline int32_t saramaPartition(int32_t h, int32_t n) {
+  uint32_t a = h < 0 ? (uint32_t)0 - (uint32_t)h : (uint32_t)h;
+  return (int32_t)(a % (uint32_t)n);
+}
+
+/* A JavaScript number's ToInt32: an integral double below 2^63 in magnitude, modulo 2^32. */
+static inline int32_t toInt32(double d) { return (int32_t)(uint32_t)(int64_t)d; }
+
+/* kafkajs 1.x's murmur2, in JavaScript numbers: products are doubles (rounded past 2^53), and a
+   partial last block is mixed as a full block of zeros past the end, then again as the tail. */
+static inline int32_t kafkajsLegacy(const uint8_t *d, uint32_t len) {
+  const double m = 0x5bd1e995;
+  int32_t h = (int32_t)(0x9747b28cu ^ len);
+  uint32_t blocks = (len + 3) / 4;
+  for (uint32_t b = 0; b < blocks; b++) {
+    uint32_t i = b * 4;
+    int32_t b0 = i < len ? d[i] : 0, b1 = i + 1 < len ? d[i + 1] : 0, b2 = i + 2 < len ? d[i + 2] : 0, b3 = i + 3 < len ? d[i + 3] : 0;
+    double k = (double)b0 + (double)(b1 << 8) + (double)(b2 << 16) + (double)(int32_t)((uint32_t)b3 << 24);
+    k *= m;
+    int32_t ki = toInt32(k) ^ (int32_t)((uint32_t)toInt32(k) >> 24);
+    double k2 = (double)ki * m;
+    double hd = (double)h * m;
+    h = toInt32(hd) ^ toInt32(k2);
+  }
+  uint32_t tail = len & ~3u;
+  double hd = h;
+  switch (len & 3) {
+    case 3: h ^= d[tail + 2] << 16; /* fall through */
+    case 2: h ^= d[tail + 1] << 8;  /* fall through */
+    case 1: h ^= d[tail]; hd = (double)h * m; break;
+    default: hd = h;
+  }
+  h = toInt32(hd) ^ (int32_t)((uint32_t)toInt32(hd) >> 13);
+  hd = (double)h * m;
+  return toInt32(hd) ^ (int32_t)((uint32_t)toInt32(hd) >> 15);
+}
+
+/* The Pulsar C++ client's JavaStringHash: 31 * h + (signed char) byte in uint32, masked. */
+static inline int32_t javaStringHashCpp(const uint8_t *d, uint32_t len) {
+  uint32_t h = 0;
+  for (uint32_t i = 0; i < len; i++) h = 31 * h + (uint32_t)(int32_t)(int8_t)d[i];
+  return (int32_t)(h & 0x7fffffff);
+}
+
+/* boost::hash<std::string> up to Boost 1.80 (64-bit size_t): hash_combine_impl<64> per signed char. */
+static inline uint64_t boost180(const uint8_t *d, uint32_t len) {
+  const uint64_t m = 0xc6a4a7935bd1e995ull;
+  uint64_t h = 0;
+  for (uint32_t i = 0; i < len; i++) {
+    uint64_t k = (uint64_t)(int64_t)(int8_t)d[i];
+    k *= m;
+    k ^= k >> 47;
+    k *= m;
+    h ^= k;
+    h *= m;
+    h += 0xe6546b64;
+  }
+  return h;
+}
+
+static inline uint64_t hashMix(uint64_t x) {
+  const uint64_t m = 0xe9846af9b1a615dull;
+  x ^= x >> 32;
+  x *= m;
+  x ^= x >> 32;
+  x *= m;
+  x ^= x >> 28;
+  return x;
+}
+
+/* Boost 1.81: little-endian 32-bit words, seed = hash_mix(seed + 0x9e3779b9 + w), then the last
+   0..3 bytes under a 0x01 marker byte. */
+static inline uint64_t boost181(const uint8_t *d, uint32_t len) {
+  uint64_t seed = 0;
+  uint32_t i = 0, w;
+  for (; len - i >= 4; i += 4) {
+    memcpy(&w, d + i, 4);
+    seed = hashMix(seed + 0x9e3779b9u + w);
+  }
+  uint32_t rest = len - i;
+  w = 1u << (8 * rest);
+  if (rest > 2) w |= (uint32_t)d[i + 2] << 16;
+  if (rest > 1) w |= (uint32_t)d[i + 1] << 8;
+  if (rest > 0) w |= d[i];
+  return hashMix(seed + 0x9e3779b9u + w);
+}
+
+static inline uint64_t mulx(uint64_t x, uint64_t y) {
+  __uint128_t r = (__uint128_t)x * y;
+  return (uint64_t)r ^ (uint64_t)(r >> 64);
+}
+
+/* Boost 1.82+ (mulxp1_hash): 8-byte words folded with mulx, the last 1..8 bytes as one word. */
+static inline uint64_t boost182(const uint8_t *p, uint32_t n) {
+  const uint64_t q = 0x9e3779b97f4a7c15ull, k = 0xdf442d22ce4859b9ull;
+  uint64_t w = mulx(q, k), h = w ^ n, v;
+  while (n >= 8) {
+    memcpy(&v, p, 8);
+    w += q;
+    h ^= mulx(v + w, k);
+    p += 8;
+    n -= 8;
+  }
+  uint32_t a, b;
+  v = 0;
+  if (n >= 4) {
+    memcpy(&a, p + n - 4, 4);
+    memcpy(&b, p, 4);
+    v = (uint64_t)a << ((n - 4) * 8) | b;
+  } else if (n >= 1) {
+    uint32_t x1 = (n - 1) & 2, x2 = n >> 1;
+    v = (uint64_t)p[x1] << (x1 * 8) | (uint64_t)p[x2] << (x2 * 8) | p[0];
+  }
+  w += q;
+  h ^= mulx(v + w, k);
+  return mulx(h + w, k);
+}
+
 #define KEY(i) (bytes + offsets[i]), (uint32_t)(offsets[(i) + 1] - offsets[i])
 
-static const char *HASHES[] = {"murmur2", "murmur3", "javaStringHash", "crc32"};
+static const char *HASHES[] = {"murmur2", "murmur3", "javaStringHash", "crc32", "fnv1a", "kafkajsLegacy", "javaStringHashCpp", "boost180", "boost181", "boost182"};
 #define NHASHES (sizeof HASHES / sizeof HASHES[0])
 
 /* One result per key: what is checked is what is timed. */
@@ -128,6 +256,12 @@ static inline __attribute__((always_inline)) int32_t resultOf(int hash, uint32_t
     case 1: return (int32_t)(murmur3(KEY(i)) & 0x7fffffff);
     case 2: return javaStringHashCode(units + unitOffsets[i], unitOffsets[i + 1] - unitOffsets[i]) & 0x7fffffff;
     case 3: return (int32_t)crc32(KEY(i));
+    case 4: return saramaPartition(fnv1a(KEY(i)), partitions);
+    case 5: return (kafkajsLegacy(KEY(i)) & 0x7fffffff) % partitions;
+    case 6: return javaStringHashCpp(KEY(i)) % partitions;
+    case 7: return (int32_t)(boost180(KEY(i)) & 0x7fffffff) % partitions;
+    case 8: return (int32_t)(boost181(KEY(i)) & 0x7fffffff) % partitions;
+    case 9: return (int32_t)(boost182(KEY(i)) & 0x7fffffff) % partitions;
   }
   return 0;
 }
@@ -141,6 +275,12 @@ static int64_t timedPass(int hash, int32_t partitions) {
     case 1: PASS(1); break;
     case 2: PASS(2); break;
     case 3: PASS(3); break;
+    case 4: PASS(4); break;
+    case 5: PASS(5); break;
+    case 6: PASS(6); break;
+    case 7: PASS(7); break;
+    case 8: PASS(8); break;
+    case 9: PASS(9); break;
   }
   return acc;
 }
