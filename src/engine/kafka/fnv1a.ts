@@ -31,5 +31,7 @@ export function fnv1aOfString(s: string): number {
     }
     if (i === n) return h;
   }
-  return fnv1a(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return fnv1a(hashScratch.bytes, length);
 }

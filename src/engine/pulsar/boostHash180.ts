@@ -48,5 +48,7 @@ export function boostHash180(bytes: Uint8Array, length: number = bytes.length): 
 
 /** `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
 export function boostHash180OfString(s: string): number {
-  return boostHash180(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash180(hashScratch.bytes, length);
 }

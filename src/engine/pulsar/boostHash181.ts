@@ -47,5 +47,7 @@ export function boostHash181(bytes: Uint8Array, length: number = bytes.length): 
 
 /** `boostHash181` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
 export function boostHash181OfString(s: string): number {
-  return boostHash181(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash181(hashScratch.bytes, length);
 }

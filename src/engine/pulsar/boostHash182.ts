@@ -81,5 +81,7 @@ export function boostHash182(bytes: Uint8Array, length: number = bytes.length): 
 
 /** `boostHash182` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
 export function boostHash182OfString(s: string): number {
-  return boostHash182(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash182(hashScratch.bytes, length);
 }

@@ -49,5 +49,7 @@ export function javaStringHashCppOfString(s: string): number {
     }
     if (or <= 0x7f) return h & 0x7fffffff;
   }
-  return javaStringHashCpp(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return javaStringHashCpp(hashScratch.bytes, length);
 }

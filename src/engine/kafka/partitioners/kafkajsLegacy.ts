@@ -60,7 +60,9 @@ export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.len
  * code-unit path.
  */
 export function kafkajsLegacyMurmur2OfString(s: string): number {
-  return kafkajsLegacyMurmur2(hashScratch.bytes, hashScratch.encode(s));
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return kafkajsLegacyMurmur2(hashScratch.bytes, length);
 }
 
 export const kafkajsLegacy: Partitioner = {
