@@ -199,7 +199,7 @@ export function printHashTable(rows) {
 
 /**
  * The issue's goals per hash and key set, on CPU time: engine <= 3x C (6x on the short set, where a
- * call's fixed cost dominates) and engine <= the JVM. A goal whose peer did not run is "no peer".
+ * call's fixed cost dominates) and engine <= the JVM. A goal whose peer did not run is "peer unavailable".
  */
 export function hashGoals(rows) {
   const goals = [];
@@ -236,7 +236,7 @@ export function printGoals(goals) {
   const head = `${pad('hash', 20)} ${pad('key set', 11)} ${pad('engine', 7, true)} ${pad('C', 7, true)} ${pad('JVM', 7, true)} ${pad('plain', 7, true)}   ${pad('engine/C', 9, true)} ${pad('goal', 14)} ${pad('engine/JVM', 10, true)} goal`;
   console.log(head);
   console.log('-'.repeat(head.length + 10));
-  const mark = (met, ratio, goal) => (met === null ? 'no peer' : `${met ? 'met' : 'NOT MET'} (<=${goal}x)`);
+  const mark = (met, ratio, goal) => (met === null ? 'peer unavailable' : `${met ? 'met' : 'NOT MET'} (<=${goal}x)`);
   for (const g of goals) {
     const n = (x) => (x === null ? '-' : x.toFixed(1));
     console.log(

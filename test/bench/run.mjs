@@ -8,9 +8,13 @@
 //   Pulsar, string key -> Murmur3_32 hash: engine pulsarMurmur3Hash, murmurhash3js-revisited called
 //     naively (x86.hash32 on fresh UTF-8 bytes per key)
 //   String key -> JavaStringHash, and -> CRC-32 (the broker's bundle hash, librdkafka's default)
-//   Every hash: a plain JavaScript loop over bytes encoded beforehand (test/bench/plainLoops.mjs),
-//     C (test/bench/peers/hashpeer.c, gcc -O3, bytes in) and the JVM (peers/HashPeer.java: getBytes
-//     + hash), the peers built at bench time and skipped with a note where gcc or java is missing
+//   Every other client hash, string key -> partition: Sarama's FNV-1a (kafka-go's and librdkafka's
+//     fnv1a share the hash), kafkajs 1.x's murmur2, the Pulsar C++ client's JavaStringHash and
+//     BoostHash 1.80 / 1.81 / 1.82 (engine partitionOfString / pulsarPartition)
+//   The first four hashes: a plain JavaScript loop over bytes encoded beforehand (test/bench/plainLoops.mjs)
+//   Every hash: C (test/bench/peers/hashpeer.c, gcc -O3, bytes in) and the JVM (peers/HashPeer.java:
+//     getBytes + hash, the same functions in Java), the peers built at bench time; where gcc or java
+//     is missing the run goes on with a note, and its goals say "peer unavailable"
 //   The engine's full Pulsar Key_Shared route (no peer)
 //
 // Every contender and peer is checked against the engine on every key before it is timed (a
