@@ -163,7 +163,8 @@ static inline int32_t kafkajsLegacy(const uint8_t *d, uint32_t len) {
   return toInt32(hd) ^ (int32_t)((uint32_t)toInt32(hd) >> 15);
 }
 
-/* The Pulsar C++ client's JavaStringHash: 31 * h + (signed char) byte in uint32, masked. */
+/* The Pulsar C++ client's JavaStringHash: 31 * h + (signed char) byte in uint32, masked; a byte a
+   step, as the client writes it (the engine folds four bytes a step). */
 static inline int32_t javaStringHashCpp(const uint8_t *d, uint32_t len) {
   uint32_t h = 0;
   for (uint32_t i = 0; i < len; i++) h = 31 * h + (uint32_t)(int32_t)(int8_t)d[i];
