@@ -148,6 +148,8 @@ export class RoutingConfig implements vscode.Disposable {
   }
 
   private logFindings(model: SettingsModel): void {
+    // Nothing configured, nothing wrong: say nothing (and create no output channel).
+    if (!model.configured && model.findings.length === 0) return;
     const topics = model.settings.topics.length;
     const stamp = new Date().toLocaleTimeString();
     if (model.findings.length === 0) {

@@ -20,6 +20,11 @@ import { LastRoute, type Services } from './present';
 import type { KeyRoutes } from './routeFormat';
 import { routeKeys, type SettingsModel } from './settingsModel';
 import { RouteStatusBar } from './statusBar';
+import { LazyOutputChannel } from './lazyOutput';
+import { openSampleSettings, openWalkthrough, useSampleSettings, type Confirm, type SampleOutcome } from './commands/sampleSettings';
+import { registerTreeActions } from './tree/actions';
+import type { TreeNode } from './tree/nodes';
+import { TopologyView } from './tree/topologyView';
 
 /** What `activate` returns: for other extensions and for the extension-host tests. */
 export interface KeyRoutingApi {
@@ -29,6 +34,12 @@ export interface KeyRoutingApi {
   route(keys: string[]): KeyRoutes[];
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
+  /** The side bar's rows as built from the current settings, and its view (for the tests). */
+  readonly tree: { readonly roots: TreeNode[]; readonly view: vscode.TreeView<TreeNode>; reveal(id: string): Promise<TreeNode | undefined> };
+  /** Use Sample Settings with the tests' answer to the confirmation instead of the modal. */
+  useSampleSettings(confirm: Confirm): Promise<SampleOutcome>;
+  /** Whether the hover and status bar item are registered (only while Key Routing is configured). */
+  readonly editorFeatures: boolean;
   /** Analyze Keys, for the extension-host tests. */
   readonly analysis: {
     /** The run in progress; its `cancel()` is what the progress notification's Cancel does. */
@@ -56,7 +67,7 @@ function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
 }
 
 export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
-  const output = vscode.window.createOutputChannel('Key Routing');
+  const output = new LazyOutputChannel('Key Routing');
   const config = new RoutingConfig(output);
   const results = new LastRoute(config);
   const s: Services = { config, output, results };
@@ -64,13 +75,29 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     show: (run, reveal) => (reveal ? RoutingPanel.createOrShow(context.extensionUri, s, {}) : RoutingPanel.currentPanel)?.showAnalysis(run, reveal) ?? false,
   }));
   s.analysis = analysis;
-  const status = new RouteStatusBar(config);
+  // The hover and the status bar item watch every editor: only while something is configured.
+  let editorFeatures: { hover: RouteHover; status: RouteStatusBar } | undefined;
+  const syncEditorFeatures = (m: SettingsModel) => {
+    if (m.configured && !editorFeatures) editorFeatures = { hover: new RouteHover(config), status: new RouteStatusBar(config) };
+    else if (!m.configured && editorFeatures) {
+      editorFeatures.hover.dispose();
+      editorFeatures.status.dispose();
+      editorFeatures = undefined;
+    }
+  };
+  syncEditorFeatures(config.model);
+  const tree = new TopologyView(config);
   context.subscriptions.push(
     output,
     config,
     results,
-    new RouteHover(config),
-    status,
+    config.onDidChange(syncEditorFeatures),
+    { dispose: () => syncEditorFeatures({ ...config.model, configured: false }) },
+    tree,
+    ...registerTreeActions(s),
+    vscode.commands.registerCommand('keyRouting.useSampleSettings', () => useSampleSettings()),
+    vscode.commands.registerCommand('keyRouting.openSampleSettings', () => openSampleSettings()),
+    vscode.commands.registerCommand('keyRouting.openWalkthrough', () => openWalkthrough()),
     vscode.commands.registerCommand('keyRouting.showRoute', () => showRoute(s)),
     vscode.commands.registerCommand('keyRouting.routeKey', (key?: unknown) => routeKey(s, key)),
     vscode.commands.registerCommand('keyRouting.openPanel', (arg?: unknown) => openPanel(context.extensionUri, s, arg)),
@@ -86,7 +113,18 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     onDidChangeModel: config.onDidChange,
     route: (keys) => routeKeys(config.model, keys.map((k) => ({ label: k, key: stringKey(k) }))),
     get statusBarText() {
-      return status.visibleText;
+      return editorFeatures?.status.visibleText;
+    },
+    tree: {
+      get roots() {
+        return tree.roots;
+      },
+      view: tree.treeView,
+      reveal: (id) => tree.reveal(id),
+    },
+    useSampleSettings: (confirm) => useSampleSettings(confirm),
+    get editorFeatures() {
+      return editorFeatures !== undefined;
     },
     analysis: {
       get running() {

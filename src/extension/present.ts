@@ -72,10 +72,14 @@ export function requireTopics(s: Services): boolean {
   return false;
 }
 
-/** Routes the keys, writes the table to the output channel, and shows the summary. */
-export function routeAndPresent(s: Services, keys: KeyInput[], origin: string): KeyRoutes[] {
-  const routes = s.results.set(keys);
-  const topics = s.config.model.topology.topics;
+/**
+ * Routes the keys, writes the table to the output channel, and shows the summary; with `onlyTopic`,
+ * the table and summary show that topic alone (the panel still gets every topic's route).
+ */
+export function routeAndPresent(s: Services, keys: KeyInput[], origin: string, onlyTopic?: string): KeyRoutes[] {
+  const all = s.results.set(keys);
+  const routes = onlyTopic === undefined ? all : all.map((k) => ({ ...k, routes: k.routes.filter((r) => r.topic === onlyTopic) }));
+  const topics = s.config.model.topology.topics.filter((t) => onlyTopic === undefined || t.name === onlyTopic);
   const names = shortNames(topics.map((t) => t.name));
   s.output.appendLine('');
   s.output.appendLine(`${origin}: ${keys.length} key${keys.length === 1 ? '' : 's'} on ${topics.length} topic${topics.length === 1 ? '' : 's'}`);
@@ -83,7 +87,7 @@ export function routeAndPresent(s: Services, keys: KeyInput[], origin: string): 
   const message = routes.length === 1 ? summarize(routes[0], names) : summarizeMany(routes, topics.length);
   if (routes.length > 1) s.output.show(true);
   void vscode.window.showInformationMessage(message, 'Open Panel', 'Show Output').then((choice) => {
-    if (choice === 'Open Panel') void vscode.commands.executeCommand('keyRouting.openPanel');
+    if (choice === 'Open Panel') void vscode.commands.executeCommand('keyRouting.openPanel', onlyTopic === undefined ? undefined : { topic: onlyTopic });
     else if (choice === 'Show Output') s.output.show(true);
   });
   return routes;
