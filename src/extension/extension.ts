@@ -35,7 +35,15 @@ export interface KeyRoutingApi {
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
   /** The side bar's rows as built from the current settings, and its view (for the tests). */
-  readonly tree: { readonly roots: TreeNode[]; readonly view: vscode.TreeView<TreeNode>; reveal(id: string): Promise<TreeNode | undefined> };
+  readonly tree: {
+    readonly roots: TreeNode[];
+    readonly view: vscode.TreeView<TreeNode>;
+    /** The tree item VS Code is given for a row. */
+    item(n: TreeNode): vscode.TreeItem;
+    reveal(id: string): Promise<TreeNode | undefined>;
+    /** The value last given to the `keyRouting.configured` context key. */
+    readonly configuredContext: boolean | undefined;
+  };
   /** Use Sample Settings with the tests' answer to the confirmation instead of the modal. */
   useSampleSettings(confirm: Confirm): Promise<SampleOutcome>;
   /** Whether the hover and status bar item are registered (only while Key Routing is configured). */
@@ -120,7 +128,11 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
         return tree.roots;
       },
       view: tree.treeView,
+      item: (n) => tree.getTreeItem(n),
       reveal: (id) => tree.reveal(id),
+      get configuredContext() {
+        return tree.configuredContext;
+      },
     },
     useSampleSettings: (confirm) => useSampleSettings(confirm),
     get editorFeatures() {

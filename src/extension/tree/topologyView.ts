@@ -20,6 +20,8 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   private readonly disposables: vscode.Disposable[] = [];
   private rootsValue: TreeNode[] | undefined;
   private parents = new Map<TreeNode, TreeNode>();
+  /** What `keyRouting.configured` was last set to. */
+  configuredContext: boolean | undefined;
 
   constructor(private readonly config: RoutingConfig) {
     this.view = vscode.window.createTreeView(TOPOLOGY_VIEW, { treeDataProvider: this, showCollapseAll: true });
@@ -43,6 +45,7 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
 
   private update(model: SettingsModel): void {
     this.rootsValue = undefined;
+    this.configuredContext = model.configured;
     void vscode.commands.executeCommand('setContext', CONFIGURED_CONTEXT, model.configured);
     const problems = model.findings.filter((f) => f.severity !== 'info').length;
     this.view.badge = problems ? { value: problems, tooltip: problems === 1 ? vscode.l10n.t('1 settings problem') : vscode.l10n.t('{0} settings problems', problems) } : undefined;
