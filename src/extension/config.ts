@@ -151,7 +151,9 @@ export class RoutingConfig implements vscode.Disposable {
     // Nothing configured, nothing wrong: say nothing (and create no output channel).
     if (!model.configured && model.findings.length === 0) return;
     const topics = model.settings.topics.length;
-    const stamp = new Date().toLocaleTimeString();
+    // Formatted by hand: the first toLocaleTimeString of a process loads locale data (tens of ms at activation).
+    const now = new Date();
+    const stamp = [now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
     if (model.findings.length === 0) {
       this.output.appendLine(`[${stamp}] Settings read: ${topics} topic${topics === 1 ? '' : 's'}, no problems.`);
       return;
