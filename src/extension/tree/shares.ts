@@ -30,7 +30,7 @@ export interface OwnerShare {
 }
 
 export interface Shares {
-  /** The key values measured: `keyValues` unless a window was given. */
+  /** The key values counted: `keyValues` unless a window was given. */
   within: HashRange;
   total: number;
   byConsumer: Map<Consumer, OwnerShare>;
@@ -44,9 +44,14 @@ export function residueCount(start: number, end: number, modulus: number, residu
   return upTo(end) - upTo(start - 1);
 }
 
-/** The selector's assignment as shares of `within` (default: every value a key can hash to). */
-export function consumerShares(selector: StickyKeyConsumerSelector, within: HashRange = selector.keyValues): Shares {
-  const [lo, hi] = within;
+/**
+ * The selector's assignment as shares of `window` (default: every value a key can hash to, its
+ * `keyValues`). Ranges are written as the broker reports them, over the whole `keyHashRange` (a
+ * 4.x range may start at 0, a value no key hash takes; it is not counted).
+ */
+export function consumerShares(selector: StickyKeyConsumerSelector, window?: HashRange): Shares {
+  const [lo, hi] = window ?? selector.keyValues;
+  const [rlo, rhi] = window ?? selector.keyHashRange;
   const byConsumer = new Map<Consumer, OwnerShare>();
   const unowned: OwnerShare = { values: 0, ranges: [], shared: [] };
   const shareOf = (c: Consumer) => {
@@ -56,36 +61,44 @@ export function consumerShares(selector: StickyKeyConsumerSelector, within: Hash
   };
   const byResidue = selector.algorithm === 'consistentHashing' && selector.brokerVersion === '3.0';
   const t = selector.segmentTable();
+  const add = (s: OwnerShare, start: number, end: number) => {
+    s.values += Math.max(0, Math.min(end, hi) - Math.max(start, lo) + 1);
+    addRange(s, start, end);
+  };
   // Values no segment covers are nobody's too (a selector without consumers has no segments).
-  let next = lo;
+  let next = rlo;
   for (let i = 0; i < t.count; i++) {
-    const start = Math.max(t.starts[i], lo);
-    const end = Math.min(t.ends[i], hi);
+    const start = Math.max(t.starts[i], rlo);
+    const end = Math.min(t.ends[i], rhi);
     if (end < start) continue;
-    if (start > next) addRange(unowned, next, start - 1);
+    if (start > next) add(unowned, next, start - 1);
     next = end + 1;
     const owners = t.owners[t.owner[i]];
     if (owners.length === 0) {
-      addRange(unowned, start, end);
+      add(unowned, start, end);
     } else if (owners.length === 1 || !byResidue) {
-      addRange(shareOf(owners[0]), start, end);
+      add(shareOf(owners[0]), start, end);
       // 4.x: the queued consumers hold the point but receive nothing from it.
       for (let k = 1; k < owners.length; k++) shareOf(owners[k]).shared.push({ start, end, owners, values: 0 });
     } else {
+      // 3.x ring: slots are the hashes themselves, and the key values are all of them.
       owners.forEach((c, k) => {
-        const values = residueCount(start, end, owners.length, k);
+        const [a, b] = [Math.max(start, lo), Math.min(end, hi)];
+        const values = b < a ? 0 : residueCount(a, b, owners.length, k);
         const s = shareOf(c);
         s.values += values;
         s.shared.push({ start, end, owners, values });
       });
     }
   }
-  if (next <= hi) addRange(unowned, next, hi);
+  if (next <= rhi) add(unowned, next, rhi);
+  // A range that holds no key value (4.x slot 0 alone) is not one.
+  unowned.ranges = unowned.ranges.filter(([s, e]) => Math.min(e, hi) >= Math.max(s, lo));
   return { within: [lo, hi], total: hi - lo + 1, byConsumer, unowned };
 }
 
+/** Appends a range, merged with the last one where they touch. */
 function addRange(s: OwnerShare, start: number, end: number): void {
-  s.values += end - start + 1;
   const last = s.ranges[s.ranges.length - 1];
   if (last && last[1] + 1 === start) last[1] = end;
   else s.ranges.push([start, end]);
