@@ -19,7 +19,6 @@ const ALLOWED = [
   /^changelog\.md$/i,
   /^LICENSE(\.txt)?$/,
   /^dist\/extension\.js$/,
-  /^dist\/web\/extension\.js$/,
   /^dist\/analyzeWorker\.js$/,
   /^media\/dist\/panel\.js$/,
   /^media\/panel\.css$/,

@@ -60,12 +60,20 @@ export interface KeyRoutingApi {
 }
 
 /**
- * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; the web
- * bundle (KEY_ROUTING_WEB is "1" there) analyses on the extension host in slices. The Node branch
- * is dropped from the web bundle at build time, and loaded only on the first analysis.
+ * Whether this is the Node extension host. One bundle serves it and VS Code for the Web's
+ * extension host (a web worker, where there is no Node `process`): the .vsix ships it once.
+ */
+function inNodeHost(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+/**
+ * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; in the
+ * web extension host the analysis runs on the extension host in slices. The Node backend (its
+ * `node:` imports) is loaded only on the first analysis in a Node host, never in a web worker.
  */
 function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
-  if (process.env.KEY_ROUTING_WEB === '1') {
+  if (!inNodeHost()) {
     return new HostBackend();
   } else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

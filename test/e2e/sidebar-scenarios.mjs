@@ -177,4 +177,8 @@ export default async function sidebarScenarios({ wb, scenario }) {
     await wb.screenshot('running-extensions', { of: entry });
     await wb.palette('View: Close All Editors');
   });
+
+  // Later scenarios find files in the explorer: leave it showing, as the window started.
+  await wb.palette('View: Show Explorer');
+  await page.locator('.explorer-folders-view').waitFor();
 }

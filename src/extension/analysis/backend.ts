@@ -3,7 +3,7 @@
  * (nodeBackend.ts, loaded only there); everything else (a selection, an unsaved document, a file
  * in VS Code for the Web or on a virtual file system) runs here, in the extension host, as the
  * analyser's slices with a return to the event loop every few milliseconds. No Node import in
- * this file: the web bundle uses it as it is.
+ * this file: the web extension host uses it as it is.
  */
 import * as vscode from 'vscode';
 import type { AnalysisResult } from '../../analyze/figures';
