@@ -11,14 +11,11 @@ import { root } from './codeServer.mjs';
 
 const PAYMENTS = 'persistent://public/default/payments';
 
-/** `25.0%`, as the side bar writes a share (src/extension/tree/shares.ts `percent`). */
-function percent(values, total) {
-  if (values === 0 || total === 0) return '0%';
-  if (values === total) return '100%';
-  const p = (100 * values) / total;
-  if (p < 0.1) return `${p.toPrecision(2)}%`;
-  const s = p.toFixed(1);
-  return s === '100.0' ? '99.9%' : `${s}%`;
+/** Throws unless `shown` (`25.0%`) is `values / total` to the digits it shows. */
+function assertShare(shown, values, total, what) {
+  const m = /^(\d+(?:\.(\d+))?)%$/.exec(shown);
+  const exact = (100 * values) / total;
+  if (!m || Math.abs(Number(m[1]) - exact) > 0.5 * 10 ** -(m[2]?.length ?? 0)) throw new Error(`${what}: the side bar shows ${shown}; the selector gives ${values} of ${total} (${exact}%)`);
 }
 
 /** What the selector selects for each consumer over every key value: counts and first/last value. */
@@ -72,9 +69,10 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const { total, of, reported } = selectCounts(payments);
     for (const c of payments.subscription.consumers) {
       const s = of(c.id);
-      const want = `${percent(s.count, total)} · ${s.runs === 1 ? reported(s) : `${s.runs} ranges`}`;
-      const got = await description(c.id);
-      if (got !== want) throw new Error(`${c.id} reads ${JSON.stringify(got)}; the selector gives ${JSON.stringify(want)}`);
+      const [share, where] = (await description(c.id)).split(' · ');
+      assertShare(share, s.count, total, c.id);
+      const want = s.runs === 1 ? reported(s) : `${s.runs} ranges`;
+      if (where !== want) throw new Error(`${c.id}: the side bar shows ${where}; the selector gives ${want}`);
     }
     await wb.screenshot('sidebar');
   });
@@ -100,7 +98,9 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const after = state.subscription.selector;
     let moved = 0;
     for (let v = before.keyValues[0]; v <= before.keyValues[1]; v++) if (before.select(v)?.id !== after.select(v)?.id) moved++;
-    assertContains(text, [`${percent(moved, before.keyValues[1] - before.keyValues[0] + 1)} of the key hashes move`], 'the what-if');
+    const shown = /, ([\d.]+%) of the key hashes move/.exec(text);
+    if (!shown) throw new Error(`the what-if reads ${JSON.stringify(text)}`);
+    assertShare(shown[1], moved, before.keyValues[1] - before.keyValues[0] + 1, 'the moved share');
     await wb.screenshot('sidebar-what-if');
   });
 
