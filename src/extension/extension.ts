@@ -48,6 +48,8 @@ export interface KeyRoutingApi {
   useSampleSettings(confirm: Confirm): Promise<SampleOutcome>;
   /** Whether the hover and status bar item are registered (only while Key Routing is configured). */
   readonly editorFeatures: boolean;
+  /** The last route notification's message and the table written to the output channel with it. */
+  readonly lastShown: { message: string; table: string } | undefined;
   /** Analyze Keys, for the extension-host tests. */
   readonly analysis: {
     /** The run in progress; its `cancel()` is what the progress notification's Cancel does. */
@@ -145,6 +147,9 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     useSampleSettings: (confirm) => useSampleSettings(confirm),
     get editorFeatures() {
       return editorFeatures !== undefined;
+    },
+    get lastShown() {
+      return results.shown;
     },
     analysis: {
       get running() {
