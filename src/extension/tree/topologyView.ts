@@ -19,7 +19,9 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   private readonly view: vscode.TreeView<TreeNode>;
   private readonly disposables: vscode.Disposable[] = [];
   private rootsValue: TreeNode[] | undefined;
-  private parents = new Map<TreeNode, TreeNode>();
+  /** The current tree's nodes and parents by id: VS Code may still hold nodes of an earlier build. */
+  private byId = new Map<string, TreeNode>();
+  private parents = new Map<string, TreeNode>();
   /** What `keyRouting.configured` was last set to. */
   configuredContext: boolean | undefined;
 
@@ -33,8 +35,12 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   get roots(): TreeNode[] {
     if (!this.rootsValue) {
       this.rootsValue = buildTree(this.config.model, vscode.l10n);
+      this.byId = new Map();
       this.parents = new Map();
-      for (const n of walk(this.rootsValue)) for (const c of n.children) this.parents.set(c, n);
+      for (const n of walk(this.rootsValue)) {
+        this.byId.set(n.id, n);
+        for (const c of n.children) this.parents.set(c.id, n);
+      }
     }
     return this.rootsValue;
   }
@@ -53,11 +59,15 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   }
 
   getChildren(n?: TreeNode): TreeNode[] {
-    return n ? n.children : this.roots;
+    const roots = this.roots;
+    // A node of an earlier build (the settings changed while VS Code was expanding it) gets the
+    // children its id has now, so the rows never mix two builds.
+    return n ? (this.byId.get(n.id)?.children ?? []) : roots;
   }
 
   getParent(n: TreeNode): TreeNode | undefined {
-    return this.parents.get(n);
+    void this.roots;
+    return this.parents.get(n.id);
   }
 
   getTreeItem(n: TreeNode): vscode.TreeItem {
