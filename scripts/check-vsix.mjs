@@ -2,7 +2,7 @@
 // the files the extension runs or shows (no source maps, sources, tests or screenshots), and every
 // file the manifest points at. `npm run package` runs it on the package it built.
 //   node scripts/check-vsix.mjs [FILE.vsix]    (default: the package of this version)
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,7 @@ export const MAX_VSIX_BYTES = 200 * 1024;
 const ALLOWED = [
   /^package\.json$/,
   /^package\.nls(\.[a-z-]+)?\.json$/,
+  /^l10n\/bundle\.l10n\.[a-z-]+\.json$/,
   /^readme\.md$/i,
   /^changelog\.md$/i,
   /^LICENSE(\.txt)?$/,
@@ -40,6 +41,11 @@ const WHY = [
 export function requiredFiles(pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))) {
   const c = pkg.contributes ?? {};
   const need = new Set([pkg.main, pkg.browser, pkg.icon].filter(Boolean).map((p) => p.replace(/^\.\//, '')));
+  // The translations VS Code loads for the display language (the English strings are in the code).
+  if (pkg.l10n) {
+    const dir = pkg.l10n.replace(/^\.\//, '');
+    for (const f of readdirSync(join(root, dir))) if (/^bundle\.l10n\.[a-z-]+\.json$/.test(f)) need.add(`${dir}/${f}`);
+  }
   for (const container of Object.values(c.viewsContainers ?? {})) for (const v of container) if (v.icon) need.add(v.icon);
   for (const views of Object.values(c.views ?? {})) for (const v of views) if (v.icon) need.add(v.icon);
   for (const w of c.walkthroughs ?? []) {

@@ -86,7 +86,8 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     const bytes = withBytes ? ` ${r.keyHex === undefined ? '' : `\`${r.keyHex}\``} |` : '';
     return `| ${topic} | ${partition}${warn} | ${cell(consumer)} | ${range} | ${cell(hash)} |${bytes}`;
   });
-  const head = withBytes ? ['| topic | partition | consumer | range | hash | bytes |', '|---|---|---|---|---|---|'] : ['| topic | partition | consumer | range | hash |', '|---|---|---|---|---|'];
+  const columns = [vscode.l10n.t('topic'), vscode.l10n.t('partition'), vscode.l10n.t('consumer'), vscode.l10n.t('range'), vscode.l10n.t('hash')].join(' | ');
+  const head = withBytes ? [`| ${columns} | ${vscode.l10n.t('bytes')} |`, '|---|---|---|---|---|---|'] : [`| ${columns} |`, '|---|---|---|---|---|'];
   md.appendMarkdown(['', ...head, ...rows].join('\n'));
   const notes: string[] = [];
   for (const r of k.routes) {
@@ -96,6 +97,6 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     if (r.note !== undefined && r.error === undefined) notes.push(`${label}: ${cell(r.note)}`);
   }
   if (notes.length) md.appendMarkdown('\n\n' + notes.join('  \n'));
-  if (k.routes.some((r) => r.stale)) md.appendMarkdown('\n\n\\* invalid entry: its last good settings are used');
+  if (k.routes.some((r) => r.stale)) md.appendMarkdown(`\n\n\\* ${vscode.l10n.t('invalid entry: its last good settings are used')}`);
   return md;
 }
