@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { stringKey } from '../engine/key';
 import { HostBackend, type AnalysisBackend } from './analysis/backend';
+import { WebWorkerBackend } from './analysis/webBackend';
 import { exportAnalysis, type ExportOutcomeInfo } from './analysis/exportAnalysis';
 import { AnalysisService, type RunningAnalysis } from './analysis/service';
 import { addTopic } from './commands/addTopic';
@@ -71,12 +72,13 @@ function inNodeHost(): boolean {
 
 /**
  * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; in the
- * web extension host the analysis runs on the extension host in slices. The Node backend (its
- * `node:` imports) is loaded only on the first analysis in a Node host, never in a web worker.
+ * web extension host every analysis runs in a web worker. The Node backend (its `node:` imports)
+ * is loaded only on the first analysis in a Node host, never in the web.
  */
 function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
   if (!inNodeHost()) {
-    return new HostBackend();
+    // A web extension host without workers (none known today) analyses on its own thread, in slices.
+    return typeof Worker === 'function' ? new WebWorkerBackend(extensionUri) : new HostBackend();
   } else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { NodeBackend } = require('./analysis/nodeBackend') as typeof import('./analysis/nodeBackend');

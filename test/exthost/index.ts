@@ -8,6 +8,7 @@ import Mocha from 'mocha';
 import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
 import { defineTreeTests } from './tree.test';
+import { defineGroupTests } from './groups.test';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false });
@@ -16,6 +17,7 @@ export function run(): Promise<void> {
   defineExtensionTests();
   defineAnalyzeTests();
   defineTreeTests();
+  defineGroupTests();
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;
