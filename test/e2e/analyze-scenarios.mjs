@@ -39,7 +39,7 @@ export default async function analyzeScenarios({ wb, scenario }) {
     await wb.openFile('keys.txt');
     await wb.editorContextMenu('user-3', 'Analyze Keys');
     // The format quick pick offers its guess first.
-    const first = page.locator('.quick-input-list .monaco-list-row').first();
+    const first = page.locator('.quick-input-list .monaco-list-row:visible').first();
     await first.waitFor();
     const firstText = await first.innerText();
     if (!/One key per line/.test(firstText) || !/guessed/.test(firstText)) throw new Error(`the first choice reads ${JSON.stringify(firstText)}`);

@@ -230,7 +230,7 @@ export function scratchCopy(from, to) {
  * Starts code-server on 127.0.0.1 and waits for `/healthz`. Returns `{ url, port, stop }`;
  * `stop()` ends the whole process group started here (code-server and its extension hosts).
  */
-export async function startCodeServer({ entry, folder, stateDir, extensionsDir, port, log = console.log, quiet = true, args: extra = [] }) {
+export async function startCodeServer({ entry, folder, stateDir, extensionsDir, port, log = console.log, quiet = true, args: extra = [], settings = {} }) {
   port ??= await freePort();
   const userData = join(stateDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
@@ -255,6 +255,7 @@ export async function startCodeServer({ entry, folder, stateDir, extensionsDir, 
           'git.enabled': false,
           'chat.commandCenter.enabled': false,
           'window.commandCenter': false,
+          ...settings,
         },
         null,
         2,

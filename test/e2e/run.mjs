@@ -45,9 +45,10 @@ try {
     console.log(`== ${name}`);
     let counts;
     try {
-      if (suite.locale) {
-        // A display language is code-server's --locale: the suite gets a code-server of its own.
-        const own = await Session.start({ log, vsix, name: `run-${name}`, locale: suite.locale });
+      if (suite.locale || suite.settings) {
+        // A display language (code-server's --locale) or user settings read at startup (where
+        // extensions run): the suite gets a code-server of its own.
+        const own = await Session.start({ log, vsix, name: `run-${name}`, locale: suite.locale, settings: suite.settings });
         try {
           const wb = await own.openWindow(name, { viewport: suite.viewport });
           if (grep) own.grep = session.grep;

@@ -8,5 +8,7 @@ export const SUITES = {
   ui: { scenarios: ['./ui-scenarios.mjs', './sidebar-scenarios.mjs'] },
   // The workbench with --locale zh-cn: the notifications and the panel in Simplified Chinese.
   l10n: { scenarios: ['./l10n-scenarios.mjs'], locale: 'zh-cn' },
+  // VS Code for the Web: the extension in the browser's web worker extension host, analysis in a web worker.
+  web: { scenarios: ['./web-scenarios.mjs'], settings: { 'remote.extensionKind': { 'key-routing.key-routing-inspector': ['web'] } }, viewport: { width: 1400, height: 1000 } },
   panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };

@@ -52,7 +52,11 @@ import { format } from 'node:util';
 import { cacheDir, ensureCodeServer, installStubLanguagePack, installVsix, launchChromium, linkExtension, remoteUri, root, scratchCopy, startCodeServer, withTimeout, workbenchUrl } from './codeServer.mjs';
 
 const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
-const QUICK_ROW = '.quick-input-list .monaco-list-row';
+// Visible rows only: the workbench keeps the rows of a quick pick it has hidden in the DOM (another
+// list instance, earlier in document order), so the first row matching a text may be a stale,
+// hidden one from an earlier pick while the open pick shows the same text. Waiting for that stale
+// row to become visible was the "large file ... Cancel" flake: the open pick was on screen.
+const QUICK_ROW = '.quick-input-list .monaco-list-row:visible';
 const MENU_ITEM = '.context-view .monaco-menu .action-item';
 const TOAST = '.notifications-toasts .notification-list-item';
 const WEBVIEW = 'iframe.webview.ready';
@@ -87,7 +91,7 @@ export class Session {
    *                   (the real packs cannot be installed offline): VS Code's own strings stay
    *                   English, the display language (vscode.env.language, the extensions' bundles) is it
    */
-  static async start({ log = console.log, vsix, name = 'run', fresh = true, browser = true, folder, port, locale } = {}) {
+  static async start({ log = console.log, vsix, name = 'run', fresh = true, browser = true, folder, port, locale, settings } = {}) {
     const entry = await ensureCodeServer(log);
     const base = join(cacheDir, name);
     if (fresh) rmSync(base, { recursive: true, force: true });
@@ -99,7 +103,7 @@ export class Session {
     if (locale && !locale.startsWith('en')) installStubLanguagePack({ extensionsDir, stateDir, locale });
     if (!folder) mkdirSync((folder = join(base, 'workspaces')), { recursive: true });
     const [server, chromium] = await Promise.allSettled([
-      startCodeServer({ entry, folder, stateDir, extensionsDir, port, log, args: locale ? ['--locale', locale] : [] }),
+      startCodeServer({ entry, folder, stateDir, extensionsDir, port, log, args: locale ? ['--locale', locale] : [], settings }),
       browser ? launchChromium(join(base, 'chromium')) : undefined,
     ]);
     if (server.status === 'rejected' || chromium.status === 'rejected') {

@@ -76,11 +76,11 @@ export class HostBackend implements AnalysisBackend {
  * A file read whole through `workspace.fs` (which has no streaming read) on its first opening, and
  * given out in pieces of `chunkSize` bytes; later openings (the exact pass) reuse the bytes.
  */
-export function wholeFileSource(uri: vscode.Uri, chunkSize: number): ChunkSource {
+export function wholeFileSource(uri: vscode.Uri, chunkSize: number, alreadyRead?: Promise<Uint8Array>): ChunkSource {
   let data: Promise<Uint8Array> | undefined;
   const source: ChunkSource = {
     rereadable: true,
-    open: () => pieces((data ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then((d) => ((source.size = d.length), d))), chunkSize),
+    open: () => pieces((data ??= (alreadyRead ?? Promise.resolve(vscode.workspace.fs.readFile(uri))).then((d) => ((source.size = d.length), d))), chunkSize),
   };
   return source;
 }

@@ -18,18 +18,40 @@ import { runInWorker, type WorkerEvents, type WorkerLink } from './workerRun';
 /** Pieces of a file read whole, as the worker asks for them. */
 const FILE_CHUNK = 1 << 20;
 
+/** How long a file read whole for its head is kept for the run that follows the format question. */
+const READ_AHEAD_MS = 120_000;
+
 export class WebWorkerBackend implements AnalysisBackend {
   private script: Promise<string> | undefined;
+  /**
+   * The file last read whole for its head. workspace.fs has no ranged read, so the head costs the
+   * whole file; the run that follows (same file, after the format question) takes these bytes
+   * instead of reading a large file a second time. Taken once, dropped after READ_AHEAD_MS.
+   */
+  private readAhead: { uri: string; data: Promise<Uint8Array>; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   async head(uri: vscode.Uri, bytes: number): Promise<Uint8Array> {
-    const all = await vscode.workspace.fs.readFile(uri);
+    this.takeReadAhead(undefined);
+    const data = Promise.resolve(vscode.workspace.fs.readFile(uri));
+    this.readAhead = { uri: uri.toString(), data, timer: setTimeout(() => this.takeReadAhead(undefined), READ_AHEAD_MS) };
+    const all = await data;
     return all.subarray(0, Math.min(bytes, all.length));
   }
 
   runFile(uri: vscode.Uri, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
-    return this.run(wholeFileSource(uri, FILE_CHUNK), options, listener, intervals, 'a web worker (the file was read whole first: workspace.fs has no streaming read)');
+    const kept = this.takeReadAhead(uri);
+    return this.run(wholeFileSource(uri, FILE_CHUNK, kept), options, listener, intervals, 'a web worker (the file was read whole first: workspace.fs has no streaming read)');
+  }
+
+  /** The kept bytes if they are `uri`'s; the kept bytes are dropped either way. */
+  private takeReadAhead(uri: vscode.Uri | undefined): Promise<Uint8Array> | undefined {
+    const kept = this.readAhead;
+    this.readAhead = undefined;
+    if (!kept) return undefined;
+    clearTimeout(kept.timer);
+    return uri && kept.uri === uri.toString() ? kept.data.catch(() => vscode.workspace.fs.readFile(uri)) : undefined;
   }
 
   runSource(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
