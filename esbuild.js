@@ -35,14 +35,11 @@ const builds = [
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   // The engine as a library for other tools and the benchmark.
   { ...common, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', platform: 'neutral', format: 'cjs', mainFields: ['main', 'module'] },
-  // The worker that analyses key files off the extension host's event loop.
+  // The worker that analyses key files off the extension host's event loop: one classic script for
+  // a Node worker thread and a web worker alike (src/analyze/worker.ts requires its Node modules
+  // only when it runs in Node).
   ...(exists('src/analyze/worker.ts')
-    ? [{ ...common, entryPoints: ['src/analyze/worker.ts'], outfile: 'dist/analyzeWorker.js', platform: 'node', format: 'cjs' }]
-    : []),
-  // The same analysis in a web worker, for VS Code for the Web (a classic script: VS Code starts
-  // an extension's workers with importScripts).
-  ...(exists('src/analyze/webWorker.ts')
-    ? [{ ...common, entryPoints: ['src/analyze/webWorker.ts'], outfile: 'dist/web/analyzeWorker.js', platform: 'browser', format: 'iife' }]
+    ? [{ ...common, entryPoints: ['src/analyze/worker.ts'], outfile: 'dist/analyzeWorker.js', platform: 'node', format: 'iife' }]
     : []),
   ...(exists('src/extension/extension.ts')
     ? [

@@ -21,7 +21,6 @@ const ALLOWED = [
   /^LICENSE(\.txt)?$/,
   /^dist\/extension\.js$/,
   /^dist\/analyzeWorker\.js$/,
-  /^dist\/web\/analyzeWorker\.js$/,
   /^media\/dist\/panel\.js$/,
   /^media\/panel\.css$/,
   /^media\/icon\.png$/,

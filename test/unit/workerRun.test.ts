@@ -1,7 +1,7 @@
 // The worker runner (src/extension/analysis/workerRun.ts) against the real worker bundles: the
-// Node worker thread (dist/analyzeWorker.js) and the web worker of VS Code for the Web
-// (dist/web/analyzeWorker.js, run here in a worker thread whose global scope is given the few
-// things a dedicated web worker has: self, postMessage, close, onmessage). The web bundle in a
+// Node worker thread (dist/analyzeWorker.js) and the same script as the web worker of VS Code for
+// the Web (run here in a worker thread whose global scope is given the few things a dedicated web
+// worker has: self, importScripts, postMessage, close, onmessage). The web bundle in a
 // real browser is the web suite's business (test/e2e).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ const SETTINGS = parseSettings({
 }).settings;
 
 const NODE_WORKER = resolve(__dirname, '../../analyzeWorker.js');
-const WEB_WORKER = resolve(__dirname, '../../web/analyzeWorker.js');
+const WEB_WORKER = NODE_WORKER; // one script for both hosts: it takes the web path where importScripts exists
 
 const dir = mkdtempSync(join(tmpdir(), 'key-routing-worker-'));
 function scriptFile(name: string, code: string): string {
@@ -40,6 +40,7 @@ const WEB_SHIM = scriptFile(
   'web-shim.js',
   `const { parentPort } = require('node:worker_threads');
 globalThis.self = globalThis;
+self.importScripts = () => {};
 self.postMessage = (m) => parentPort.postMessage(m);
 self.close = () => parentPort.close();
 parentPort.on('message', (data) => self.onmessage && self.onmessage({ data }));
