@@ -42,6 +42,9 @@ export function orderingNote(
     events,
     keys.map((k, i) => ({ shown: k.label, key: k.key, owner: result.keys[i]?.before.consumer ?? null })),
     result,
+    // The simulation starts from a clone of the topic's subscription, not from its consumers
+    // connected again (equal for a topic built from the settings, and a ring's cost saved).
+    base && before instanceof PulsarTopicState ? before.subscription : undefined,
   );
   return {
     ...(notes.generation ? { generation: notes.generation } : {}),
