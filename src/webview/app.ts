@@ -13,20 +13,31 @@ import { h, svg } from './dom';
 import { hex8, keyText, pct, shortTopic } from './format';
 import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
+import { LIMITS } from '../shared/protocol';
 import { Ui } from './ui';
-import { renderBar, type BarMarker } from './views/bar';
+import { renderBar, type BarMarker, type BarSpec } from './views/bar';
+import { renderBarCanvas, type ChartHandle } from './views/barCanvas';
+import { renderPartitionsCanvas } from './views/partitionsCanvas';
+import { renderRingCanvas } from './views/ringCanvas';
+import type { SegmentsModel } from '../shared/view/segments';
+import type { RingModel } from '../shared/view/ring';
 import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
-import { renderPartitions } from './views/partitions';
-import { renderRing } from './views/ring';
+import { renderPartitions, type PartitionsSpec } from './views/partitions';
+import { renderRing, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable } from './views/tables';
-import { renderOrderingNote, renderWhatIf } from './views/whatIf';
+import { renderApplyDiffers, renderOrderingNote, renderWhatIf } from './views/whatIf';
 
 export interface VsCodeApi {
   postMessage(message: FromWebviewMessage): void;
   getState(): unknown;
   setState(state: unknown): void;
 }
+
+/** Segments or ring points above which a chart is drawn on a canvas (SVG elements cost more). */
+const DENSE_SEGMENTS = 1500;
+/** Partitions above which the partitions row is a canvas with a paged table. */
+const DENSE_PARTITIONS = 512;
 
 const VIEW_LABELS: Record<ViewKind, string> = {
   partitions: 'Partitions',
@@ -53,6 +64,12 @@ export class App {
   private analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
   private exportStatus = '';
   private readonly pendingExport = new Set<number>();
+  /** The canvas charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
+  private zoomGroups = new Map<string, ChartHandle[]>();
+  /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
+  private generation = 0;
+  private deferred: Array<() => void> = [];
+  private saveQueued = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -64,7 +81,10 @@ export class App {
     document.body.append(patterns());
     new ResizeObserver(() => {
       const w = this.width();
-      if (Math.abs(w - this.lastWidth) > 8 && this.received) this.render();
+      if (Math.abs(w - this.lastWidth) > 8 && this.received) {
+        this.render();
+        this.sendView();
+      }
     }).observe(document.body);
     this.render();
   }
@@ -72,10 +92,13 @@ export class App {
   onMessage(msg: ToWebviewMessage): void {
     switch (msg.type) {
       case 'state':
+        // The benchmark and the webview's developer tools time the picture from here.
+        performance.mark('keyRouting:state');
+        this.stateMarked = true;
         this.received = true;
         this.problems = Array.isArray(msg.problems) ? msg.problems : [];
         this.stale = Array.isArray(msg.stale) ? msg.stale : [];
-        this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] });
+        this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
         this.addKeys(msg.keys);
         if (msg.focus?.topic) this.state.topic = msg.focus.topic;
         break;
@@ -132,6 +155,7 @@ export class App {
   }
 
   private readonly pendingApply = new Map<number, string>();
+  private stateMarked = false;
 
   /** Keys from a route result go first (newest first), the panel's own follow. */
   private addKeys(keys: readonly KeyInput[] | undefined): void {
@@ -140,6 +164,23 @@ export class App {
     const rest = this.state.keys.filter((k) => !incoming.some((n) => sameKey(n, k)));
     this.state.keys = [...incoming, ...rest].slice(0, MAX_KEYS);
     this.models.setKeys(this.state.keys);
+    this.sendView();
+  }
+
+  /**
+   * Tells the host which keys the panel shows and how wide it is, so that its next `state` routes
+   * them and lays the charts out for that width (a frame without a key's route sends the panel to
+   * its own, slower, topology). As many keys as fit a message.
+   */
+  sendView(): void {
+    const keys: KeyInput[] = [];
+    let bytes = 64;
+    for (const k of this.state.keys) {
+      bytes += k.value.length * 3 + 40;
+      if (bytes > LIMITS.messageBytes || keys.length >= LIMITS.panelKeys || k.value.length > LIMITS.keyValue) break;
+      keys.push({ format: k.format, value: k.value });
+    }
+    this.post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.width()) });
   }
 
   private post(msg: FromWebviewMessage): void {
@@ -161,6 +202,9 @@ export class App {
   // -------------------------------------------------------------------------------------------
 
   render(): void {
+    this.generation++;
+    this.zoomGroups = new Map();
+    this.deferred = [];
     const scrollY = window.scrollY;
     const active = document.activeElement?.id;
     this.ui.hideTip();
@@ -174,10 +218,14 @@ export class App {
     }
     if (this.problems.length) body.push(this.problemsBox());
     if (this.error) body.push(h('p', { class: 'error', role: 'alert' }, this.error));
-    const t0 = performance.now();
-    const topology = this.models.topology();
-    performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
-    if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
+    // The panel's own topology, unless the host's frames draw the topics (then it is built when
+    // idle, or when a what-if step needs it).
+    if (!this.models.framed || this.models.engineReady) {
+      const t0 = performance.now();
+      const topology = this.models.topology();
+      performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
+      if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
+    }
     let topic: TopicConfig | undefined;
     if (topics.length) {
       topic = topics.find((t) => t.name === this.state.topic) ?? topics[0];
@@ -205,6 +253,60 @@ export class App {
     this.root.replaceChildren(app, this.ui.tooltip, this.ui.live);
     if (active) document.getElementById(active)?.focus();
     window.scrollTo(0, scrollY);
+    this.afterPaint();
+  }
+
+  /**
+   * Work the first picture does not need (tables, the ordering note), run after it is painted, a
+   * task at a time so input is handled in between; then, when the panel is idle, its own topology
+   * (what-if steps and keys the host has not routed need it), warmed up with a throwaway step.
+   */
+  private afterPaint(): void {
+    const gen = this.generation;
+    if (this.received && !this.models.engineReady) document.body.dataset.engine = 'pending';
+    const first = this.stateMarked;
+    this.stateMarked = false;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (first) performance.measure('keyRouting:firstPicture', 'keyRouting:state');
+        // The deferred tasks start in a task of their own, each one after the last.
+        const next = () => {
+          if (gen !== this.generation) return;
+          const task = this.deferred.shift();
+          if (task) {
+            task();
+            setTimeout(next, 0);
+            return;
+          }
+          if (first) performance.measure('keyRouting:complete', 'keyRouting:state');
+          this.warmUp(gen);
+        };
+        setTimeout(next, 0);
+      }, 0),
+    );
+  }
+
+  /** Runs `task` after the picture is painted, unless the page is drawn again first. */
+  private later(task: () => void): void {
+    this.deferred.push(task);
+  }
+
+  private warmUp(gen: number): void {
+    const topic = this.state.topic;
+    if (!this.received || this.models.engineReady || topic === undefined) {
+      document.body.dataset.engine = 'ready';
+      return;
+    }
+    const idle = (f: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(() => f(), { timeout: 500 }) : setTimeout(f, 50));
+    document.body.dataset.engine = 'warming';
+    idle(() => {
+      if (gen === this.generation || !this.models.engineReady) {
+        const t0 = performance.now();
+        this.models.warmUp(topic);
+        performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
+      }
+      document.body.dataset.engine = 'ready';
+    });
   }
 
   private problemsBox(): HTMLElement {
@@ -302,6 +404,7 @@ export class App {
       remove.addEventListener('click', () => {
         this.state.keys = this.state.keys.filter((x) => !sameKey(x, k.input));
         this.models.setKeys(this.state.keys);
+        this.sendView();
         this.save();
         this.render();
       });
@@ -328,6 +431,7 @@ export class App {
       const k: KeyInput = { format: format.value === 'hex' ? 'hex' : 'utf8', value: format.value === 'hex' ? value.replace(/\s+/g, '') : value };
       this.state.keys = [...this.state.keys.filter((x) => !sameKey(x, k)), k].slice(-MAX_KEYS);
       this.models.setKeys(this.state.keys);
+      this.sendView();
       this.save();
       this.render();
       document.getElementById('key-input')?.focus();
@@ -412,15 +516,62 @@ export class App {
 
   private setZoom(key: string, w: ZoomWindow): void {
     this.state.zoom[key] = w;
-    this.save();
-    this.render();
+    const charts = this.zoomGroups.get(key);
+    if (!charts || charts.length === 0) {
+      this.save();
+      this.render();
+      return;
+    }
+    // Canvas charts redraw in the next frame; the state is saved once per frame however many
+    // wheel events come.
+    for (const c of charts) c.setWindow(w);
+    if (!this.saveQueued) {
+      this.saveQueued = true;
+      requestAnimationFrame(() => {
+        this.saveQueued = false;
+        this.save();
+      });
+    }
+  }
+
+  /** Canvas where SVG elements would be too many (or as the state asks). */
+  private dense(model: SegmentsModel, ring?: RingModel | null): boolean {
+    const r = this.state.renderer ?? 'auto';
+    if (r !== 'auto') return r === 'canvas';
+    return model.count > DENSE_SEGMENTS || (ring?.points.length ?? 0) > DENSE_SEGMENTS;
+  }
+
+  /** The hash-range bar, on a canvas where it is dense; its zoom window shared by `zoomKey`. */
+  private bar(spec: BarSpec, zoomKey: string): HTMLElement {
+    if (!this.dense(spec.model, spec.ring)) return renderBar(spec);
+    const chart = renderBarCanvas(spec);
+    this.joinZoom(zoomKey, chart);
+    return chart.element;
+  }
+
+  private ring(spec: RingSpec, zoomKey: string): Element {
+    if (!this.dense(spec.model, spec.ring)) return renderRing(spec);
+    const chart = renderRingCanvas(spec);
+    this.joinZoom(zoomKey, chart);
+    return chart.element;
+  }
+
+  private partitionsChart(spec: PartitionsSpec): HTMLElement {
+    const r = this.state.renderer ?? 'auto';
+    return (r === 'auto' ? spec.count > DENSE_PARTITIONS : r === 'canvas') ? renderPartitionsCanvas(spec).element : renderPartitions(spec);
+  }
+
+  private joinZoom(key: string, chart: ChartHandle): void {
+    let list = this.zoomGroups.get(key);
+    if (!list) this.zoomGroups.set(key, (list = []));
+    list.push(chart);
   }
 
   private partitionsView(v: TopicViewModel, width: number): void {
     const p = v.partitions!;
     this.main.append(
       h('p', { class: 'view-note' }, `${p.count} partitions. A keyed message goes to ${v.system === 'kafka' ? 'murmur2(key bytes) & 0x7fffffff % partitions (the Java client and every Java-compatible client)' : `the ${p.scheme} hash of the key, sign-safe modulo the partitions (the Java client's producer routing)`}.`),
-      renderPartitions({
+      this.partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,
         count: p.count,
@@ -429,8 +580,22 @@ export class App {
         ui: this.ui,
       }),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    this.keysTableLater(v);
+  }
+
+  /** The keys table, filled in after the first picture (a hundred keys are a thousand cells). */
+  private keysTableLater(v: TopicViewModel): void {
+    if (v.markers.length <= 12) {
+      const t = keysTable(v);
+      if (t) this.main.append(t);
+      return;
+    }
+    const slot = h('div', { class: 'keys-table-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${v.markers.length} keys…`));
+    this.main.append(slot);
+    this.later(() => {
+      const t = keysTable(v);
+      slot.replaceWith(t ?? h('span'));
+    });
   }
 
   private selectorNote(v: TopicViewModel, topic: TopicConfig): string {
@@ -458,21 +623,23 @@ export class App {
     const zoomKey = `${topic.name}|ranges`;
     this.main.append(
       h('p', { class: 'view-note' }, this.selectorNote(v, topic)),
-      renderBar({
-        id: 'ranges',
-        label: `${v.name}: key hash ranges`,
-        model: s.segments,
-        window: this.zoomOf(zoomKey, s.segments.space),
-        width,
-        markers: this.markers(v),
-        ring: s.ring,
-        onWindow: (w) => this.setZoom(zoomKey, w),
-        ui: this.ui,
-      }),
+      this.bar(
+        {
+          id: 'ranges',
+          label: `${v.name}: key hash ranges`,
+          model: s.segments,
+          window: this.zoomOf(zoomKey, s.segments.space),
+          width,
+          markers: this.markers(v),
+          ring: s.ring,
+          onWindow: (w) => this.setZoom(zoomKey, w),
+          ui: this.ui,
+        },
+        zoomKey,
+      ),
       consumersLegend(s.segments),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    this.keysTableLater(v);
   }
 
   private ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
@@ -486,14 +653,13 @@ export class App {
       h(
         'div',
         { class: 'chart ring-chart', 'data-chart': 'ring', tabindex: 0, role: 'group', 'aria-label': `${v.name}: consistent-hashing ring; click to zoom the strip below` },
-        renderRing({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
+        this.ring({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       ),
       h('h3', {}, 'Zoomed strip'),
-      renderBar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
+      this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       consumersLegend(s.segments),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    this.keysTableLater(v);
   }
 
   private namespaceView(topic: TopicConfig, width: number): void {
@@ -606,6 +772,8 @@ export class App {
         onClear: () => update({ events: [], cursor: 0 }),
         onWindow: (w) => this.setZoom(zoomKey, w),
         onError: (m) => this.fail(m),
+        bar: (spec) => this.bar(spec, zoomKey),
+        partitions: (spec) => this.partitionsChart(spec),
         onApply: () => {
           const requestId = this.nextRequest++;
           const msg: ApplyToSettingsMessage = { type: 'applyToSettings', requestId, topic: topic.name };
@@ -619,12 +787,27 @@ export class App {
       }),
     );
     if (note === undefined) {
-      // After this paint: the simulation connects the consumers once more.
-      setTimeout(() => {
+      // After this paint: the ordering simulation runs the steps once more.
+      this.later(() => {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
-      }, 0);
+      });
+    }
+    const check = model.applyCheck;
+    if (check) {
+      // And the rebuild from the settings "Apply" would write (it connects every consumer again).
+      this.later(() => {
+        let share: number | null = null;
+        try {
+          share = check();
+        } catch (e) {
+          this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+        }
+        model.applyDiffers = share;
+        delete model.applyCheck;
+        document.getElementById('whatif-apply-differs')?.replaceWith(renderApplyDiffers(share));
+      });
     }
     if (model.movedFraction !== null) this.ui.announce(`What-if: ${pct(model.movedFraction)} of the key hashes move.`);
   }

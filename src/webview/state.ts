@@ -4,6 +4,7 @@
  * `sanitizeState`, which keeps only well-formed parts (a state from an older version, say).
  */
 import type { TopologyEvent } from '../engine/events';
+import { MAX_PARTITIONS } from '../engine/settings';
 import type { KeyInput } from '../shared/protocol';
 import type { ZoomWindow } from '../shared/view/segments';
 
@@ -27,9 +28,17 @@ export interface PanelState {
   whatIf: Record<string, WhatIfState>;
   /** Split positions typed for specified_positions_divide, per namespace. */
   positions: Record<string, string>;
+  /**
+   * How dense charts are drawn: `auto` (canvas where SVG elements would be too many), or always
+   * `svg` / `canvas` (the benchmark compares them).
+   */
+  renderer?: Renderer;
 }
 
-export const MAX_KEYS = 50;
+export type Renderer = 'auto' | 'svg' | 'canvas';
+export const RENDERERS: readonly Renderer[] = ['auto', 'svg', 'canvas'];
+
+export const MAX_KEYS = 100;
 export const MAX_STEPS = 100;
 
 export function emptyState(): PanelState {
@@ -59,7 +68,7 @@ export function isEvent(v: unknown): v is TopologyEvent {
   if (!isRecord(v)) return false;
   if (v.kind === 'connect') return typeof v.name === 'string' && v.name !== '' && (v.ranges === undefined || (Array.isArray(v.ranges) && v.ranges.length > 0 && v.ranges.every(isRange)));
   if (v.kind === 'disconnect') return typeof v.id === 'string' && v.id !== '';
-  if (v.kind === 'partitions') return Number.isInteger(v.count) && (v.count as number) >= 0 && (v.count as number) <= 100_000;
+  if (v.kind === 'partitions') return Number.isInteger(v.count) && (v.count as number) >= 0 && (v.count as number) <= MAX_PARTITIONS;
   return false;
 }
 
@@ -72,6 +81,7 @@ export function sanitizeState(raw: unknown): PanelState {
   s.zoom = entries(raw.zoom, (v): v is ZoomWindow => isRecord(v) && Number.isFinite(v.from) && Number.isFinite(v.to));
   s.whatIf = entries(raw.whatIf, (v): v is WhatIfState => isRecord(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
   s.positions = entries(raw.positions, (v): v is string => typeof v === 'string' && v.length <= 2000);
+  if ((RENDERERS as readonly unknown[]).includes(raw.renderer)) s.renderer = raw.renderer as Renderer;
   return s;
 }
 

@@ -170,12 +170,20 @@ describe('the ordering simulation started from a clone of a subscription', () =>
       const keys = Array.from({ length: 30 }, (_, i) => ({ shown: `k${i}`, key: stringKey(`k${i}`) }));
       const events = ['+c1', '-c0', '+new', mode === 'STICKY' ? '+s:60000-60100' : '-c2#2', '-nobody'].map(parseEvent);
       const clone = topic.clone();
-      const result = runWhatIf(clone, events, keys);
+      const states: Array<KeySharedSubscription | undefined> = [];
+      const result = runWhatIf(clone, events, keys, (i, t) => (states[i] = (t as PulsarTopicState).subscription!.clone()));
       const owned = keys.map((k, i) => ({ ...k, owner: result.keys[i].before.consumer ?? null }));
       const layout = topic.subscription!.selector.snapshotTable();
       const fresh = explainWhatIf(topic.config, topic.subscription!.consumers, events, owned, result);
       const fromBase = explainWhatIf(topic.config, topic.subscription!.consumers, events, owned, result, topic.subscription);
       assert.deepEqual(fromBase, fresh);
+      // Taking each step's state from the what-if instead of applying the event again.
+      assert.deepEqual(explainWhatIf(topic.config, topic.subscription!.consumers, events, owned, result, topic.subscription, states), fresh);
+      // States of another history are not taken (the events are applied instead): the same notes.
+      const other = topic.clone();
+      const wrong: Array<KeySharedSubscription | undefined> = [];
+      runWhatIf(other, ['+zz', '+c1', '-c0', '+new', '+q'].map(parseEvent), [], (i, t) => (wrong[i] = (t as PulsarTopicState).subscription!.clone()));
+      assert.deepEqual(explainWhatIf(topic.config, topic.subscription!.consumers, events, owned, result, topic.subscription, wrong), fresh);
       assert.ok(fresh.steps.some((s) => s.moves.length > 0));
       assert.equal(topic.subscription!.selector.snapshotTable(), layout, 'the base subscription did not change');
     });

@@ -42,6 +42,11 @@ export function explainWhatIf(
    * simulation starts from a clone of it instead of connecting `consumers` again. Left unchanged.
    */
   base?: KeySharedSubscription,
+  /**
+   * With `base`: the subscription after each event as the what-if left it, taken instead of
+   * applying the event again (see `OrderingSimulation.apply`).
+   */
+  afterStates?: ReadonlyArray<KeySharedSubscription | undefined>,
 ): WhatIfNotes {
   const partitionNote = (i: number): WhatIfStepNote => {
     const step = result.steps[i];
@@ -95,7 +100,7 @@ export function explainWhatIf(
   }
   const steps = events.map((e, i): WhatIfStepNote => {
     if (e.kind === 'partitions') return partitionNote(i);
-    const o = sim.apply(e);
+    const o = sim.apply(e, base ? afterStates?.[i] : undefined);
     return { moves: o.moves, explain: [...eventText(generation, o), ...(messages.length > 0 ? roundText(sim.preview()) : [])] };
   });
   let assumption =

@@ -17,6 +17,8 @@ import {
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
+import { buildFrames, type TopicFrame } from '../../shared/view/frame';
+import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
 import type { Services } from '../present';
 import { applyWithConfirmation } from './applySettings';
@@ -43,6 +45,9 @@ export class RoutingPanel implements vscode.Disposable {
   private suppressed = 0;
   /** An analysis run asked to be shown before the webview was ready. */
   private revealAnalysis = false;
+  /** What the webview shows (`panelView`): its keys, routed in every `state`, and its width. */
+  private panelKeys: KeyInput[] = [];
+  private panelWidth: number | undefined;
 
   /** Opens the panel, or reveals it; shows the last routed keys. */
   static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
@@ -126,6 +131,10 @@ export class RoutingPanel implements vscode.Disposable {
       case 'cancelAnalysis':
         this.s.analysis?.cancel(msg.runId);
         return;
+      case 'panelView':
+        this.panelKeys = msg.keys;
+        this.panelWidth = msg.width;
+        return;
     }
   }
 
@@ -175,7 +184,24 @@ export class RoutingPanel implements vscode.Disposable {
       problems,
       keys,
       ...(this.focus ? { focus: this.focus } : {}),
+      ...this.frames(keys),
     });
+  }
+
+  /**
+   * Every topic as the host's topology holds it, with the routes of the panel's keys and the new
+   * ones: the webview draws from these at once instead of working the assignments out again.
+   */
+  private frames(keys: readonly KeyInput[]): { frames?: TopicFrame[] } {
+    const seen = new Set<string>();
+    const all = [...keys, ...this.panelKeys].filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
+    try {
+      return { frames: buildFrames(this.s.config.model.topology, all, this.panelWidth) };
+    } catch (e) {
+      // The webview works the views out itself without frames; a failure here must not stop the state.
+      this.log(`panel: the topic frames could not be built: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   private post(msg: ToWebviewMessage): void {

@@ -8,7 +8,7 @@ import type { HashingScheme } from '../../engine/pulsar/producerRouting';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { KafkaTopicState, PulsarTopicState, type RouteFields, type TopicState } from '../../engine/topology';
 import { ColorMap, OwnerTable } from './owners';
-import { arcOf, buildRing, isRingSelector, type RingArc, type RingModel } from './ring';
+import { arcOf, buildRingColumns, isRingSelector, ringModelOf, type RingArc, type RingColumnsModel, type RingModel } from './ring';
 import { buildSegments, segmentIndexAt, type SegmentsModel } from './segments';
 
 /** A key to show, with its number in the legend (1-based). */
@@ -63,41 +63,59 @@ export function shownSelector(topic: TopicState): StickyKeyConsumerSelector | un
   return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
 }
 
+/** The shown selector's assignment as the panel draws it, in columns (what a frame carries). */
+export interface SelectorColumns {
+  algorithm: StickyKeyConsumerSelector['algorithm'];
+  brokerVersion: StickyKeyConsumerSelector['brokerVersion'];
+  consumers: string[];
+  segments: SegmentsModel;
+  ring: RingColumnsModel | null;
+}
+
+/** With `queues` false, the ring's 4.x queues are read from the selector when asked (see `buildRingColumns`). */
+export function selectorColumns(topic: TopicState, colors: ColorMap = new ColorMap(), queues = true): SelectorColumns | null {
+  const selector = shownSelector(topic);
+  if (!selector || !(topic instanceof PulsarTopicState) || !topic.subscription) return null;
+  const table = new OwnerTable(colors);
+  const live = topic.subscription.consumers;
+  const segments = buildSegments(selector.segmentTable(), selector.keyHashRange, selector.keyValues, table, live);
+  const ring = isRingSelector(selector) ? buildRingColumns(selector, table, queues) : null;
+  return { algorithm: selector.algorithm, brokerVersion: selector.brokerVersion, consumers: live.map((c) => c.id), segments, ring };
+}
+
 export function buildTopicView(topic: TopicState, keys: readonly ShownKey[], colors: ColorMap = new ColorMap()): TopicViewModel {
   const partitions = topic.partitions > 0 ? { count: topic.partitions, scheme: partitionScheme(topic) } : null;
   const selector = shownSelector(topic);
-  let sel: TopicViewModel['selector'] = null;
-  if (selector && topic instanceof PulsarTopicState && topic.subscription) {
-    const table = new OwnerTable(colors);
-    const live = topic.subscription.consumers;
-    const segments = buildSegments(selector.segmentTable(), selector.keyHashRange, selector.keyValues, table, live);
-    const ring = isRingSelector(selector) ? buildRing(selector, table) : null;
-    sel = {
-      algorithm: selector.algorithm,
-      brokerVersion: selector.brokerVersion,
-      consumers: live.map((c) => c.id),
-      segments,
-      ring,
-    };
-  }
-  const markers = keys.map((k, i): KeyMarker => {
-    const route = topic.route(k.key);
-    let slot: number | null = null;
-    let segment = -1;
-    let arc: RingArc | null = null;
-    if (route.system === 'pulsar' && route.stickyKeyHash !== undefined) {
-      // The shown selector is partition 0's; the key's own partition may be served by a later
-      // selector group only after a what-if adds partitions, and then its route says so.
-      const s = selector ?? (topic instanceof PulsarTopicState ? topic.selectorFor(route.partition) : undefined);
-      if (s) slot = s.slotOf(route.stickyKeyHash);
-      if (sel && slot !== null) {
-        segment = segmentIndexAt(sel.segments, slot);
-        if (sel.ring) arc = arcOf(sel.ring, slot);
-      }
-    }
-    return { n: i + 1, label: k.label, route, slot, segment, arc };
-  });
+  const cols = selectorColumns(topic, colors, false);
+  const sel: TopicViewModel['selector'] = cols && { ...cols, ring: cols.ring ? ringModelOf(cols.ring, cols.segments.owners) : null };
+  const markers = keys.map((k, i) => markerOf(topic, selector, sel?.segments ?? null, sel?.ring ?? null, k, i));
   return { name: topic.name, system: topic instanceof KafkaTopicState ? 'kafka' : 'pulsar', partitions, selector: sel, markers };
+}
+
+/** The marker of key number `i + 1`: its route, and where it sits on the shown selector's bar and ring. */
+export function markerOf(
+  topic: TopicState,
+  selector: StickyKeyConsumerSelector | undefined,
+  segments: SegmentsModel | null,
+  ring: RingModel | null,
+  k: ShownKey,
+  i: number,
+): KeyMarker {
+  const route = topic.route(k.key);
+  let slot: number | null = null;
+  let segment = -1;
+  let arc: RingArc | null = null;
+  if (route.system === 'pulsar' && route.stickyKeyHash !== undefined) {
+    // The shown selector is partition 0's; the key's own partition may be served by a later
+    // selector group only after a what-if adds partitions, and then its route says so.
+    const s = selector ?? (topic instanceof PulsarTopicState ? topic.selectorFor(route.partition) : undefined);
+    if (s) slot = s.slotOf(route.stickyKeyHash);
+    if (segments && slot !== null) {
+      segment = segmentIndexAt(segments, slot);
+      if (ring) arc = arcOf(ring, slot);
+    }
+  }
+  return { n: i + 1, label: k.label, route, slot, segment, arc };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ import { h } from '../dom';
 import { keyText, pct, range } from '../format';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
-import { renderBar, type BarMarker } from './bar';
-import { renderPartitions } from './partitions';
+import type { BarMarker, BarSpec } from './barShared';
+import type { PartitionsSpec } from './partitions';
 
 export interface WhatIfSpec {
   topic: string;
@@ -32,6 +32,10 @@ export interface WhatIfSpec {
   onApply(): void;
   onWindow(w: ZoomWindow): void;
   onError(message: string): void;
+  /** Draws a hash-range bar (SVG or canvas, as the panel decides). */
+  bar(spec: BarSpec): HTMLElement;
+  /** Draws a partitions row. */
+  partitions(spec: PartitionsSpec): HTMLElement;
 }
 
 export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
@@ -105,7 +109,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       const segs = v.selector.segments;
       const window = spec.window ?? fullWindow(segs.space);
       col.append(
-        renderBar({
+        spec.bar({
           id,
           label: `${label}: key hash ranges`,
           model: segs,
@@ -122,7 +126,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     if (v.partitions && (!v.selector || m.before.partitions?.count !== m.after.partitions?.count)) {
       const movedPartitions = new Set(m.keys.filter((k) => k.moved && k.after.partition !== null).map((k) => (id === 'before' ? k.before.partition : k.after.partition) as number));
       col.append(
-        renderPartitions({
+        spec.partitions({
           id: `${id}-partitions`,
           label: `${label}: ${v.partitions.count} partitions`,
           count: v.partitions.count,
@@ -185,7 +189,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       { class: 'apply' },
       apply,
       h('span', { class: 'muted' }, ` Writes ${what} to the workspace settings, after you confirm.`),
-      m.applyDiffers ? h('p', { class: 'warning' }, `Rebuilt from those settings (consumers connecting in that order), ${pct(m.applyDiffers)} of the key hashes would be owned differently than after these steps: the broker's layout depends on the order consumers joined and left.`) : null,
+      m.applyCheck ? h('p', { id: 'whatif-apply-differs', 'aria-busy': 'true', class: 'muted' }, 'Checking whether the settings would give the same layout…') : renderApplyDiffers(m.applyDiffers),
       h('p', { id: 'whatif-apply-status', role: 'status' }, spec.applyStatus),
     ),
   );
@@ -217,6 +221,16 @@ export function parseRanges(text: string): Array<[number, number]> | string {
     out.push([s, e]);
   }
   return out;
+}
+
+/** The warning that the settings "Apply" writes would give another layout, or nothing. */
+export function renderApplyDiffers(share: number | null): HTMLElement {
+  if (!share) return h('span', { id: 'whatif-apply-differs' });
+  return h(
+    'p',
+    { id: 'whatif-apply-differs', class: 'warning' },
+    `Rebuilt from those settings (consumers connecting in that order), ${pct(share)} of the key hashes would be owned differently than after these steps: the broker's layout depends on the order consumers joined and left.`,
+  );
 }
 
 export function renderOrderingNote(note: OrderingNote | { error: string } | null): HTMLElement {
