@@ -2,16 +2,18 @@
  * The host's frames: the view the panel makes from a frame equals the view it would work out with
  * its own topology (every selector kind, both broker generations, Kafka); the layouts a frame
  * carries equal the layouts made in the page; a frame survives a structured clone (as VS Code
- * passes it); a frame that does not route a key, or does not hold together, is not used; and a
+ * passes it), without the segments of a ring (rebuilt from its points); a frame that does not route a key, or does not hold together, is not used; and a
  * topic of 2,147,483,647 partitions makes a frame and a view without any per-partition work.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSettings, type Settings } from '../../src/engine/settings';
-import { Topology } from '../../src/engine/topology';
+import { PulsarTopicState, Topology } from '../../src/engine/topology';
+import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
+import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
 import { buildFrames, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
-import { binPoints, RING_COLUMNS } from '../../src/shared/view/ring';
+import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
 import { fullWindow, layoutSegments } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, layoutPartitions, type TopicViewModel } from '../../src/shared/view/topicView';
@@ -50,11 +52,9 @@ const KEYS: KeyInput[] = [
   { format: 'hex', value: 'zz' },
 ];
 
-/** Plain data of a view (functions dropped, typed arrays as arrays), plus each ring's queues read out. */
+/** Plain data of a view (functions dropped, typed arrays as arrays). Frames carry no 4.x queues. */
 function plain(v: TopicViewModel): unknown {
-  const data = JSON.parse(JSON.stringify(v, (k, x) => (k === 'queuedFromSelector' ? undefined : ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : typeof x === 'function' ? undefined : x)));
-  const ring = v.selector?.ring;
-  return { data, queues: ring ? Array.from({ length: ring.points.length }, (_, i) => ring.queued(i)) : null };
+  return JSON.parse(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : typeof x === 'function' ? undefined : x)));
 }
 
 describe('frames: the view the panel makes from the host frame', () => {
@@ -76,13 +76,46 @@ describe('frames: the view the panel makes from the host frame', () => {
   test('a key the frame does not route, or columns that do not hold together: no view from the frame', () => {
     const frame = frames.find((f) => f.name === 'ring4')!;
     assert.equal(viewOfFrame(frame, [...entries, toShownKey({ format: 'utf8', value: 'added later' })]), undefined);
-    const broken = structuredClone(frame);
-    broken.selector!.segments.starts = broken.selector!.segments.starts.subarray(1);
-    assert.equal(viewOfFrame(broken, entries), undefined);
     const noRing = structuredClone(frame);
     noRing.selector!.ring!.owner = new Int32Array(3);
     assert.equal(viewOfFrame(noRing, entries), undefined);
+    const split = structuredClone(frames.find((f) => f.name === 'split4')!);
+    split.selector!.ends = split.selector!.ends!.subarray(1);
+    assert.equal(viewOfFrame(split, entries), undefined);
+    const short = structuredClone(frames.find((f) => f.name === 'split4')!);
+    short.selector!.ends![short.selector!.ends!.length - 1] = 100;
+    assert.equal(viewOfFrame(short, entries), undefined, 'segments that do not reach the end of the space');
+    const colours = structuredClone(frame);
+    colours.selector!.ownerColors = new Int16Array(1);
+    assert.equal(viewOfFrame(colours, entries), undefined);
     assert.equal(viewOfFrame({ ...frame, keys: 'x' } as unknown as TopicFrame, entries), undefined);
+  });
+
+  test('4.x queues: gathered into columns or read from the selector when asked, the same consumers', () => {
+    const topic = new Topology(settings, []).topic('ring4')! as PulsarTopicState;
+    const sel = topic.subscription!.selector as ConsistentHashing4Selector;
+    const table = new OwnerTable(new ColorMap());
+    table.addConsumers(topic.subscription!.consumers);
+    const columns = ringModelOf(buildRingColumns(sel, table, true), table.owners);
+    const lazy = ringModelOf(buildRingColumns(sel, table, false), table.owners);
+    let queued = 0;
+    for (let i = 0; i < columns.points.length; i++) {
+      assert.deepEqual(lazy.queued(i), columns.queued(i));
+      if (columns.queued(i).length) queued++;
+    }
+    assert.ok(queued > 100, `points with a queue: ${queued}`);
+    // And as the selector itself holds them.
+    const points = sel.points();
+    assert.deepEqual(points.slice(0, 500).map(([, , q]) => q.map((c) => c.id)), Array.from({ length: 500 }, (_, i) => columns.queued(i)));
+  });
+
+  test('a ring frame carries its points, not its segments; other selectors their segment ends', () => {
+    for (const f of frames) {
+      const s = f.selector;
+      if (!s) continue;
+      if (s.ring) assert.equal(s.ends, null, f.name);
+      else assert.ok(s.ends instanceof Int32Array && s.ring === null, f.name);
+    }
   });
 
   test('the layouts a frame carries are the layouts of its model, and they seed the layout cache', () => {

@@ -13,6 +13,7 @@ import { KafkaTopicState, type RouteFields, type TopicState, type Topology } fro
 import type { KeyInput } from '../protocol';
 import { packBins, packRuns, seedBins, seedLayout, unpackBins, unpackRuns } from './layoutCache';
 import { binPoints, RING_COLUMNS, ringModelOf, type RingArc, type RingModel } from './ring';
+import type { OwnerInfo } from './owners';
 import { fullWindow, layoutSegments, type SegmentsModel } from './segments';
 import { keyId, toShownKey, type KeyEntry } from './shownKeys';
 import { markerOf, partitionScheme, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
@@ -37,11 +38,38 @@ export interface FrameLayouts {
   bandBins: Int32Array | null;
 }
 
+/**
+ * The shown selector in as few bytes as the panel can rebuild it from: VS Code clones a message
+ * into the webview more than once, and a ring of 100,000 points is megabytes as a segments model.
+ * The model covers its space, so only the segment ends are sent (each start is the previous end +
+ * 1); a ring's segments are not sent at all, being its points' arcs (each point owns the values
+ * from the previous point up; the values above the last point go to the first), merged where
+ * adjacent ones have one owner. Owners are sent as columns, and the 4.x queues not at all (a
+ * tooltip reads them from the panel's own topology once it has one).
+ */
+export interface SelectorFrame {
+  algorithm: SelectorColumns['algorithm'];
+  brokerVersion: SelectorColumns['brokerVersion'];
+  consumers: string[];
+  space: [number, number];
+  keyValues: [number, number];
+  /** Owner labels (index 0 is nobody); the ids of an owner are its label unless listed in `ownerIds`. */
+  ownerLabels: string[];
+  /** Owners of several consumers (a shared 3.0 ring point): [owner index, ids]. */
+  ownerIds: Array<[number, string[]]>;
+  ownerColors: Int16Array;
+  ownerValues: Float64Array;
+  /** Segment ends and owners; null for a ring. */
+  ends: Int32Array | null;
+  owner: Int32Array | null;
+  ring: { points: Int32Array; owner: Int32Array } | null;
+}
+
 export interface TopicFrame {
   name: string;
   system: 'kafka' | 'pulsar';
   partitions: TopicViewModel['partitions'];
-  selector: SelectorColumns | null;
+  selector: SelectorFrame | null;
   keys: KeyRouteFrame[];
   layouts?: FrameLayouts;
 }
@@ -57,7 +85,7 @@ export function buildFrames(topology: Topology, keys: readonly KeyInput[], width
 
 export function buildFrame(topic: TopicState, keys: readonly KeyEntry[], width?: number): TopicFrame {
   const partitions = topic.partitions > 0 ? { count: topic.partitions, scheme: partitionScheme(topic) } : null;
-  const sel = selectorColumns(topic);
+  const sel = selectorColumns(topic, undefined, false);
   const ring = sel?.ring ? ringModelOf(sel.ring, sel.segments.owners) : null;
   const routes: KeyRouteFrame[] = [];
   for (const k of keys) {
@@ -65,9 +93,87 @@ export function buildFrame(topic: TopicState, keys: readonly KeyEntry[], width?:
     const m = markerOf(topic, shownSelector(topic), sel?.segments ?? null, ring, k.shown, 0);
     routes.push({ key: { format: k.input.format, value: k.input.value }, route: m.route, slot: m.slot, segment: m.segment, arc: m.arc });
   }
-  const frame: TopicFrame = { name: topic.name, system: topic instanceof KafkaTopicState ? 'kafka' : 'pulsar', partitions, selector: sel, keys: routes };
+  const frame: TopicFrame = { name: topic.name, system: topic instanceof KafkaTopicState ? 'kafka' : 'pulsar', partitions, selector: sel && selectorFrame(sel), keys: routes };
   if (sel && width !== undefined && Number.isInteger(width) && width > 0) frame.layouts = layoutsOf(sel.segments, ring, width);
   return frame;
+}
+
+function selectorFrame(sel: SelectorColumns): SelectorFrame {
+  const m = sel.segments;
+  const owners = m.owners;
+  const ownerIds: Array<[number, string[]]> = [];
+  owners.forEach((o, i) => {
+    if (o.ids.length !== 1 || o.ids[0] !== o.label) ownerIds.push([i, o.ids.slice()]);
+  });
+  return {
+    algorithm: sel.algorithm,
+    brokerVersion: sel.brokerVersion,
+    consumers: sel.consumers,
+    space: [m.space[0], m.space[1]],
+    keyValues: [m.keyValues[0], m.keyValues[1]],
+    ownerLabels: owners.map((o) => o.label),
+    ownerIds,
+    ownerColors: Int16Array.from(owners, (o) => o.color),
+    ownerValues: Float64Array.from(owners, (o) => o.values),
+    ends: sel.ring ? null : Int32Array.from(m.ends),
+    owner: sel.ring ? null : m.owner.slice(),
+    ring: sel.ring ? { points: sel.ring.points, owner: sel.ring.owner } : null,
+  };
+}
+
+/** The segments model of a frame (see `SelectorFrame`), or undefined where its columns do not hold together. */
+export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
+  const [lo, hi] = f.space;
+  const n = f.ownerLabels.length;
+  if (!Array.isArray(f.ownerLabels) || n === 0 || !(f.ownerColors instanceof Int16Array) || !(f.ownerValues instanceof Float64Array) || f.ownerColors.length !== n || f.ownerValues.length !== n) return undefined;
+  const total = f.keyValues[1] - f.keyValues[0] + 1;
+  const owners: OwnerInfo[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const label = f.ownerLabels[i];
+    owners[i] = { ids: i === 0 ? [] : [label], label, color: f.ownerColors[i], values: f.ownerValues[i], share: f.ownerValues[i] / total };
+  }
+  for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
+  let ends: Float64Array;
+  let owner: Int32Array;
+  if (f.ring) {
+    const { points, owner: pointOwner } = f.ring;
+    if (!(points instanceof Int32Array) || !(pointOwner instanceof Int32Array) || points.length !== pointOwner.length) return undefined;
+    // The ring's arcs, merged where one owner holds adjacent ones (as the selector's table merges them).
+    const p = points.length;
+    ends = new Float64Array(p + 1);
+    owner = new Int32Array(p + 1);
+    let c = 0;
+    if (p === 0) {
+      ends[c] = hi;
+      owner[c++] = 0;
+    }
+    for (let i = 0; i < p; i++) {
+      if (c > 0 && owner[c - 1] === pointOwner[i]) ends[c - 1] = points[i];
+      else {
+        ends[c] = points[i];
+        owner[c++] = pointOwner[i];
+      }
+    }
+    if (p > 0 && points[p - 1] < hi) {
+      if (owner[c - 1] === pointOwner[0]) ends[c - 1] = hi;
+      else {
+        ends[c] = hi;
+        owner[c++] = pointOwner[0];
+      }
+    }
+    ends = ends.slice(0, c);
+    owner = owner.slice(0, c);
+  } else {
+    if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
+    ends = Float64Array.from(f.ends);
+    owner = f.owner;
+  }
+  const count = ends.length;
+  const starts = new Float64Array(count);
+  starts[0] = lo;
+  for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
+  if (ends[count - 1] !== hi) return undefined;
+  return { space: [lo, hi], keyValues: [f.keyValues[0], f.keyValues[1]], count, starts, ends, owner, owners };
 }
 
 function layoutsOf(m: SegmentsModel, ring: RingModel | null, width: number): FrameLayouts {
@@ -117,31 +223,21 @@ export function viewOfFrame(f: TopicFrame, keys: readonly KeyEntry[]): TopicView
     markers.push({ n: markers.length + 1, label: k.shown.label, route: r.route, slot: r.slot, segment: r.segment, arc: r.arc });
   }
   const s = f.selector;
-  const view: TopicViewModel = {
-    name: f.name,
-    system: f.system,
-    partitions: f.partitions,
-    selector: s ? { ...s, ring: s.ring ? ringModelOf(s.ring, s.segments.owners) : null } : null,
-    markers,
-  };
+  let selector: TopicViewModel['selector'] = null;
+  if (s) {
+    const segments = segmentsOfFrame(s);
+    if (!segments) return undefined;
+    const ring = s.ring ? ringModelOf({ space: [s.space[0], s.space[1]], points: s.ring.points, owner: s.ring.owner, queueStart: null, queueOwner: null }, segments.owners) : null;
+    selector = { algorithm: s.algorithm, brokerVersion: s.brokerVersion, consumers: s.consumers, segments, ring };
+  }
+  const view: TopicViewModel = { name: f.name, system: f.system, partitions: f.partitions, selector, markers };
   seedLayouts(f, view);
   return view;
 }
 
-/** The columns have the lengths they claim and the owners they point at. */
+/** The frame is the shape the host sends (its columns are checked as the model is made). */
 function frameIsWhole(f: TopicFrame): boolean {
   if (!f || typeof f.name !== 'string' || !Array.isArray(f.keys)) return false;
   const s = f.selector;
-  if (!s) return true;
-  const m = s.segments;
-  if (!m || !(m.starts instanceof Float64Array) || !(m.ends instanceof Float64Array) || !(m.owner instanceof Int32Array) || !Array.isArray(m.owners)) return false;
-  // Lengths only: the host built the columns with the engine; a check per element would cost the
-  // first picture a pass over 100,000 segments.
-  if (m.starts.length !== m.count || m.ends.length !== m.count || m.owner.length !== m.count || m.owners.length === 0) return false;
-  const r = s.ring;
-  if (r) {
-    if (!(r.points instanceof Int32Array) || !(r.owner instanceof Int32Array) || r.points.length !== r.owner.length) return false;
-    if (r.queueStart && (!(r.queueStart instanceof Int32Array) || r.queueStart.length !== r.points.length + 1 || !(r.queueOwner instanceof Int32Array))) return false;
-  }
-  return true;
+  return !s || (Array.isArray(s.space) && Array.isArray(s.keyValues) && Array.isArray(s.ownerLabels) && Array.isArray(s.consumers));
 }
