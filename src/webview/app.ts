@@ -36,6 +36,10 @@ export interface VsCodeApi {
 
 /** Segments or ring points above which a chart is drawn on a canvas (SVG elements cost more). */
 const DENSE_SEGMENTS = 1500;
+/** Throwaway what-if steps run when idle after the first picture (the engine compiles after a few calls). */
+const WARM_UP_ROUNDS = 4;
+/** Keys listed in the first picture; the rest follow after it. */
+const KEYS_AT_ONCE = 16;
 /** Partitions above which the partitions row is a canvas with a paged table. */
 const DENSE_PARTITIONS = 512;
 
@@ -287,10 +291,16 @@ export class App {
   }
 
   /** Runs `task` after the picture is painted, unless the page is drawn again first. */
-  private later(task: () => void): void {
-    this.deferred.push(task);
+  private later(task: () => void, first = false): void {
+    if (first) this.deferred.unshift(task);
+    else this.deferred.push(task);
   }
 
+  /**
+   * Builds the panel's own topology when idle, then runs a few throwaway what-if steps on clones,
+   * an idle callback each, so that a real step runs optimised code instead of cold code (the
+   * engine's functions are compiled after a few calls).
+   */
   private warmUp(gen: number): void {
     const topic = this.state.topic;
     if (!this.received || this.models.engineReady || topic === undefined) {
@@ -299,14 +309,19 @@ export class App {
     }
     const idle = (f: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(() => f(), { timeout: 500 }) : setTimeout(f, 50));
     document.body.dataset.engine = 'warming';
-    idle(() => {
-      if (gen === this.generation || !this.models.engineReady) {
-        const t0 = performance.now();
-        this.models.warmUp(topic);
-        performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
+    let round = 0;
+    const step = () => {
+      if (gen !== this.generation && this.models.engineReady && round > 0) {
+        document.body.dataset.engine = 'ready';
+        return;
       }
-      document.body.dataset.engine = 'ready';
-    });
+      const t0 = performance.now();
+      this.models.warmUp(topic, round);
+      performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
+      if (++round < WARM_UP_ROUNDS) idle(step);
+      else document.body.dataset.engine = 'ready';
+    };
+    idle(step);
   }
 
   private problemsBox(): HTMLElement {
@@ -399,7 +414,7 @@ export class App {
   private keysBox(): HTMLElement {
     const box = h('section', { class: 'keys', 'aria-label': 'Keys' });
     const list = h('ol', { class: 'key-legend', 'aria-label': 'keys shown, numbered as on the charts' });
-    this.models.keys.forEach((k, i) => {
+    const item = (k: (typeof this.models.keys)[number], i: number): HTMLElement => {
       const remove = h('button', { type: 'button', class: 'icon', title: `Remove key ${i + 1}`, 'aria-label': `Remove key ${i + 1}` }, '×');
       remove.addEventListener('click', () => {
         this.state.keys = this.state.keys.filter((x) => !sameKey(x, k.input));
@@ -408,18 +423,24 @@ export class App {
         this.save();
         this.render();
       });
-      list.append(
-        h(
-          'li',
-          { class: `key-item${k.error ? ' invalid' : ''}`, 'data-n': i + 1 },
-          h('span', { class: 'badge' }, String(i + 1)),
-          h('span', { class: 'key', title: k.shown?.label ?? k.input.value }, keyText(k.shown?.label ?? k.input.value)),
-          k.input.format === 'hex' ? h('span', { class: 'muted' }, ' (hex)') : null,
-          k.error ? h('span', { class: 'error' }, ` ${k.error}`) : null,
-          remove,
-        ),
+      return h(
+        'li',
+        { class: `key-item${k.error ? ' invalid' : ''}`, 'data-n': i + 1 },
+        h('span', { class: 'badge' }, String(i + 1)),
+        h('span', { class: 'key', title: k.shown?.label ?? k.input.value }, keyText(k.shown?.label ?? k.input.value)),
+        k.input.format === 'hex' ? h('span', { class: 'muted' }, ' (hex)') : null,
+        k.error ? h('span', { class: 'error' }, ` ${k.error}`) : null,
+        remove,
       );
-    });
+    };
+    // The first keys now, the rest after the first picture (a hundred keys are four hundred elements).
+    const keys = this.models.keys;
+    keys.slice(0, KEYS_AT_ONCE).forEach((k, i) => list.append(item(k, i)));
+    if (keys.length > KEYS_AT_ONCE) {
+      const rest = h('li', { class: 'key-item muted', 'aria-busy': 'true' }, `and ${keys.length - KEYS_AT_ONCE} more…`);
+      list.append(rest);
+      this.later(() => rest.replaceWith(...keys.slice(KEYS_AT_ONCE).map((k, j) => item(k, KEYS_AT_ONCE + j))));
+    }
     const input = h('input', { id: 'key-input', type: 'text', placeholder: 'add a key', 'aria-label': 'key to add', maxlength: 4096 });
     const format = h('select', { id: 'key-format', 'aria-label': 'key format' }, h('option', { value: 'utf8' }, 'text'), h('option', { value: 'hex' }, 'hex bytes'));
     const add = h('button', { id: 'key-add', type: 'submit' }, 'Add key');
@@ -787,12 +808,12 @@ export class App {
       }),
     );
     if (note === undefined) {
-      // After this paint: the ordering simulation runs the steps once more.
+      // After this paint, before anything else deferred: the ordering simulation.
       this.later(() => {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
-      });
+      }, true);
     }
     const check = model.applyCheck;
     if (check) {

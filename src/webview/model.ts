@@ -129,15 +129,16 @@ export class Models {
 
   /**
    * Builds the panel's own topology and works out the topic's assignment, then runs a throwaway
-   * what-if step with its ordering note (own colours, nothing cached), so that the first real step
-   * runs compiled code instead of cold code. For idle time after the first picture.
+   * what-if step with its ordering note (own colours, nothing cached; `round` names the consumer),
+   * so that a real step runs compiled code instead of cold code. For idle time after the first
+   * picture.
    */
-  warmUp(name: string): void {
+  warmUp(name: string, round = 0): void {
     const t = this.topic(name);
     if (!(t instanceof PulsarTopicState) || !t.subscription) return;
     try {
-      const keys = this.shownKeys.slice(0, 8);
-      const events = [{ kind: 'connect', name: '\u0000warm-up' } as const];
+      const keys = this.shownKeys;
+      const events = [{ kind: 'connect', name: `\u0000warm-up-${round}` } as const];
       const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
       if (w) orderingNote(this.settings, name, events, keys, w, t);
     } catch {

@@ -6,7 +6,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { computeMoves } from '../../src/engine/ordering/simulation';
+import { computeMoves, movesAndLost } from '../../src/engine/ordering/simulation';
 import { explainWhatIf } from '../../src/engine/ordering/whatIfExplain';
 import { OrderingSimulation } from '../../src/engine/ordering';
 import type { Move } from '../../src/engine/ordering/types';
@@ -16,7 +16,7 @@ import { parseSettings } from '../../src/engine/settings';
 import { Topology, PulsarTopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
 import { stringKey } from '../../src/engine/key';
-import { runWhatIf } from '../../src/engine/whatIf';
+import { diffOwnership, runWhatIf } from '../../src/engine/whatIf';
 import { randInt, rng } from './helpers';
 
 /** The computeMoves the panel used before the column sweep, unchanged. */
@@ -101,6 +101,10 @@ describe('computeMoves on column tables equals the interval-by-interval referenc
             const want = computeMovesReference(snaps[j].segments, snaps[i].segments, keyValues);
             assert.deepEqual(computeMoves(snaps[j].table, snaps[i].table, keyValues), want, `${label} seed ${seed}: ${j} -> ${i} (tables)`);
             assert.deepEqual(computeMoves(snaps[j].segments, snaps[i].segments, keyValues), want, `${label} seed ${seed}: ${j} -> ${i} (segments)`);
+            // What each consumer lost, from the same sweep, is the diff's (same consumers, same order).
+            const both = movesAndLost(snaps[j].table, snaps[i].table, keyValues);
+            assert.deepEqual(both.moves, want);
+            assert.deepEqual([...both.lost], [...diffOwnership(snaps[j].table, snaps[i].table, keyValues).lost]);
             // Backwards too: every lost range is a gained one.
             assert.deepEqual(computeMoves(snaps[i].table, snaps[j].table, keyValues), computeMovesReference(snaps[i].segments, snaps[j].segments, keyValues));
             if (want.length > 0) nonEmpty++;

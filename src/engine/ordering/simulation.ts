@@ -15,7 +15,6 @@ import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
 import { columnsOf, ConsumerAssignError, NOBODY, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
-import { diffOwnership } from '../whatIf';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
 import { LastSentPositionGuard } from './lastSentPosition31';
@@ -56,6 +55,8 @@ export class OrderingSimulation {
   readonly selectorConfig: SelectorConfig;
   readonly allowOutOfOrderDelivery: boolean;
   private sub: KeySharedSubscription;
+  /** Whether `sub` is this simulation's to change (a base is only read until the first change). */
+  private owned = true;
   private readonly guard: OrderingGuard;
   private readonly msgs: SimMessage[];
   private readonly byId = new Map<string, SimMessage>();
@@ -83,7 +84,9 @@ export class OrderingSimulation {
       }
       if (scenario.consumers.length > 0) throw new ScenarioError('consumers: a scenario that starts from a subscription takes its consumers from it');
       this.selectorConfig = base.config;
-      this.sub = base.clone();
+      // Read as it is; cloned before the first change (an adopted state replaces it unread).
+      this.sub = base;
+      this.owned = false;
     } else {
       this.selectorConfig = {
         brokerVersion,
@@ -203,8 +206,9 @@ export class OrderingSimulation {
    * Applies a consumer change; a change the broker refuses is reported and changes nothing.
    *
    * `next`, where given, is the subscription as the same history left it after this change (a
-   * what-if ran these events from the same state): its state is taken (cloned) instead of
-   * connecting or disconnecting again, which for a ring of 100,000 points is most of the cost.
+   * what-if ran these events from the same state), handed over: it is taken as this simulation's
+   * state (and may be changed by later events) instead of connecting or disconnecting again, which
+   * for a ring of 100,000 points is most of the cost.
    * The caller vouches for the history; as a guard, `next` is taken only where its consumers are
    * this subscription's with exactly that change made (one consumer more, or that one fewer),
    * otherwise the change is applied as usual.
@@ -228,6 +232,10 @@ export class OrderingSimulation {
     // The broker's assignment snapshots before and after, as columns (never changed once taken).
     const before = this.sub.selector.snapshotTable();
     const adopted = next ? this.adopt(event, next) : undefined;
+    if (!adopted && !this.owned) {
+      this.sub = this.sub.clone();
+      this.owned = true;
+    }
     const r = adopted ?? (event.kind === 'connect' ? this.sub.connect(event.name, event.ranges) : this.sub.disconnect(event.id));
     if (!r.ok) {
       outcome.error = r.error;
@@ -239,8 +247,8 @@ export class OrderingSimulation {
     const consumer = r.value;
     outcome.consumer = consumer.id;
     const after = selector.snapshotTable();
-    const lost = diffOwnership(before, after, selector.keyValues).lost;
-    outcome.moves = computeMoves(before, after, selector.keyValues);
+    const lost = new Map<Consumer, Array<[number, number]>>();
+    outcome.moves = sweepMoves(before, after, selector.keyValues, lost);
     if (event.kind === 'connect') {
       const j = this.guard.onJoin(this.view(), consumer, lost);
       if (j.heldAt) {
@@ -293,7 +301,9 @@ export class OrderingSimulation {
       let j = 0;
       for (const c of now) if (c !== changed && next[j++] !== c) return undefined;
     }
-    this.sub = after.clone();
+    // Handed over: the caller does not change it afterwards.
+    this.sub = after;
+    this.owned = true;
     return { ok: true, value: changed };
   }
 
@@ -498,6 +508,29 @@ function rank(m: SimMessage): number {
  * their codes, so the ids are compared only once per pair of lists.
  */
 export function computeMoves(before: readonly Segment[] | SegmentTable, after: readonly Segment[] | SegmentTable, keyValues: readonly [number, number]): Move[] {
+  return sweepMoves(before, after, keyValues);
+}
+
+/** `computeMoves` and, from the same sweep, what each consumer lost (as `diffOwnership` gives it). */
+export function movesAndLost(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  keyValues: readonly [number, number],
+): { moves: Move[]; lost: Map<Consumer, Array<[number, number]>> } {
+  const lost = new Map<Consumer, Array<[number, number]>>();
+  return { moves: sweepMoves(before, after, keyValues, lost), lost };
+}
+
+/**
+ * `computeMoves`, and with `lost` in the same sweep what each consumer lost (the ranges where it
+ * owned before and not after, adjacent ones merged), as `diffOwnership` gives it.
+ */
+function sweepMoves(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  keyValues: readonly [number, number],
+  lost?: Map<Consumer, Array<[number, number]>>,
+): Move[] {
   const b = Array.isArray(before) ? columnsOf(before as readonly Segment[]) : (before as SegmentTable);
   const a = Array.isArray(after) ? columnsOf(after as readonly Segment[]) : (after as SegmentTable);
   const moves: Move[] = [];
@@ -509,6 +542,8 @@ export function computeMoves(before: readonly Segment[] | SegmentTable, after: r
   const aNone = a.owners.length;
   /** Per pair of codes (before * (aNone + 1) + after): the move, or null where the sets are equal. */
   const byCodes = new Map<number, Move | null>();
+  /** Per pair of codes with a move: the consumers of `before` not in `after`. */
+  const leaving = new Map<number, Consumer[]>();
   /** Per pair of id sequences, for lists that differ as objects but not in ids. */
   const byIds = new Map<string, Move>();
   let pos = Math.min(bn > 0 ? b.starts[0] : Infinity, an > 0 ? a.starts[0] : Infinity);
@@ -540,10 +575,20 @@ export function computeMoves(before: readonly Segment[] | SegmentTable, after: r
           byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
           moves.push(mv);
         }
+        if (lost) leaving.set(pair, from.filter((c) => !to.includes(c)));
       }
       byCodes.set(pair, mv);
     }
     if (mv !== null) {
+      if (lost) {
+        for (const c of leaving.get(pair)!) {
+          let list = lost.get(c);
+          if (!list) lost.set(c, (list = []));
+          const r = list[list.length - 1];
+          if (r && r[1] + 1 >= pos) r[1] = Math.max(r[1], end);
+          else list.push([pos, end]);
+        }
+      }
       const r = mv.ranges[mv.ranges.length - 1];
       if (r && r[1] + 1 === pos) r[1] = end;
       else mv.ranges.push([pos, end]);

@@ -42,8 +42,9 @@ export interface WhatIfViewModel {
    */
   applyCheck?: () => number | null;
   /**
-   * The subscription after each step, as the what-if left it (clones: they share the computed
-   * layouts), for the ordering note to take instead of running the steps again.
+   * The subscription after each step, as the what-if left it (clones that share the computed
+   * layouts; the last one is the after-topic's own), for the ordering note to take instead of
+   * running the steps again. Handed over once: the note may change all but the last.
    */
   afterStates?: Array<KeySharedSubscription | undefined>;
 }
@@ -88,7 +89,8 @@ export function buildWhatIf(
     [...events],
     keys.map((k) => ({ shown: k.label, key: k.key })),
     (i, t) => {
-      if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = t.subscription.clone();
+      // Clones of the states later steps change; the last one as it is (nothing changes it after).
+      if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = i < events.length - 1 ? t.subscription.clone() : t.subscription;
     },
   );
   const after = buildTopicView(afterTopic, keys, colors);

@@ -184,9 +184,9 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
   }
 
   function drawArcs(ctx: CanvasRenderingContext2D, t: Theme): void {
-    ctx.strokeStyle = t.arc;
-    ctx.fillStyle = t.arc;
-    ctx.lineWidth = 2;
+    // Every key's arc in one path, their end points in another.
+    const lines = new Path2D();
+    const points = new Path2D();
     for (const k of spec.markers) {
       if (!k.arc) continue;
       const pieces: Array<[number, number]> = k.arc.wraps ? [[k.arc.from, m.space[1]], [m.space[0], k.arc.to]] : [[k.arc.from, k.arc.to]];
@@ -194,17 +194,19 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
         if (e < w.from || s > w.to) continue;
         const x0 = xOf(Math.max(s, w.from), w, width);
         const x1 = xOf(Math.min(e, w.to) + 1, w, width);
-        ctx.beginPath();
-        ctx.moveTo(x0, barY - 3);
-        ctx.lineTo(Math.max(x1, x0 + 1), barY - 3);
-        ctx.stroke();
+        lines.moveTo(x0, barY - 3);
+        lines.lineTo(Math.max(x1, x0 + 1), barY - 3);
         if (e === k.arc.to && e <= w.to) {
-          ctx.beginPath();
-          ctx.arc(x1 - 0.5, barY - 3, 2.5, 0, 2 * Math.PI);
-          ctx.fill();
+          points.moveTo(x1 - 0.5 + 2.5, barY - 3);
+          points.arc(x1 - 0.5, barY - 3, 2.5, 0, 2 * Math.PI);
         }
       }
     }
+    ctx.strokeStyle = t.arc;
+    ctx.lineWidth = 2;
+    ctx.stroke(lines);
+    ctx.fillStyle = t.arc;
+    ctx.fill(points);
   }
 
   /** The visible markers with their label rows and x, as last drawn (for hovering). */

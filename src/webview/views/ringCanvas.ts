@@ -34,6 +34,7 @@ export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
   const rOuter = c - 34;
   const band = 16;
   const rInner = rOuter - band;
+  const rMid = (rInner + rOuter) / 2;
   const full = fullWindow(m.space);
   const surface = new Surface(size, size, {
     class: 'ring ring-canvas',
@@ -71,17 +72,20 @@ export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
     });
     for (const [key, list] of groups) {
       const color = (key >> 1) - 1;
-      ctx.fillStyle = color < 0 ? hatchPattern(ctx, t, dpr) : paletteColour(t, color);
+      // A run is an arc stroked as wide as the band (half the work of filling a sector).
+      ctx.strokeStyle = color < 0 ? hatchPattern(ctx, t, dpr) : paletteColour(t, color);
       ctx.globalAlpha = key & 1 ? t.mixedAlpha : 1;
+      ctx.lineWidth = band;
       ctx.beginPath();
       for (const i of list) {
         const r = runs[i];
         let a1 = (r.x1 / COLUMNS) * 2 * Math.PI;
         const a0 = (r.x0 / COLUMNS) * 2 * Math.PI;
         if (a1 - a0 >= 2 * Math.PI - 1e-9) a1 = a0 + 2 * Math.PI - 1e-6;
-        sector(ctx, a0, a1, rInner, rOuter);
+        ctx.moveTo(...pt(a0, rMid));
+        ctx.arc(c, c, rMid, ca(a0), ca(a1));
       }
-      ctx.fill();
+      ctx.stroke();
     }
     ctx.globalAlpha = 1;
     if (t.highContrast) {
@@ -145,6 +149,11 @@ export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
       ctx.stroke();
     }
     // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
+    // Each kind of mark in one path (a style set per mark costs more than the drawing).
+    const arcs = new Path2D();
+    const ends = new Path2D();
+    const spokes = new Path2D();
+    const badges = new Path2D();
     spec.markers.forEach((k, i) => {
       const a = angleOf(k.value + 0.5, m.space);
       if (k.arc) {
@@ -153,33 +162,34 @@ export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
         let a1 = angleOf(k.arc.to + 1, m.space);
         if (k.arc.wraps) a1 += 2 * Math.PI;
         a1 = Math.max(a1, a0 + 0.004);
-        ctx.strokeStyle = t.arc;
-        ctx.lineWidth = 2;
-        ctx.beginPath();
-        ctx.arc(c, c, r, ca(a0), ca(a1));
-        ctx.stroke();
-        ctx.fillStyle = t.arc;
-        ctx.beginPath();
-        ctx.arc(...pt(a1, r), 2.5, 0, 2 * Math.PI);
-        ctx.fill();
+        arcs.moveTo(...pt(a0, r));
+        arcs.arc(c, c, r, ca(a0), ca(a1));
+        const [ex, ey] = pt(a1, r);
+        ends.moveTo(ex + 2.5, ey);
+        ends.arc(ex, ey, 2.5, 0, 2 * Math.PI);
       }
-      ctx.strokeStyle = t.markerLine;
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.moveTo(...pt(a, rInner - 24));
-      ctx.lineTo(...pt(a, rOuter + 14));
-      ctx.stroke();
+      spokes.moveTo(...pt(a, rInner - 24));
+      spokes.lineTo(...pt(a, rOuter + 14));
+      const [tx, ty] = pt(a, rOuter + 24);
+      badges.moveTo(tx + 8, ty);
+      badges.arc(tx, ty, 8, 0, 2 * Math.PI);
     });
+    ctx.strokeStyle = t.arc;
+    ctx.lineWidth = 2;
+    ctx.stroke(arcs);
+    ctx.fillStyle = t.arc;
+    ctx.fill(ends);
+    ctx.strokeStyle = t.markerLine;
+    ctx.lineWidth = 1.5;
+    ctx.stroke(spokes);
+    ctx.fillStyle = t.badge;
+    ctx.fill(badges);
     ctx.font = t.boldFont;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
+    ctx.fillStyle = t.badgeText;
     for (const k of spec.markers) {
       const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), rOuter + 24);
-      ctx.fillStyle = t.badge;
-      ctx.beginPath();
-      ctx.arc(tx, ty, 8, 0, 2 * Math.PI);
-      ctx.fill();
-      ctx.fillStyle = t.badgeText;
       ctx.fillText(String(k.n), tx, ty + 0.5);
     }
     ctx.textBaseline = 'alphabetic';
