@@ -15,6 +15,7 @@ import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { LIMITS } from '../shared/protocol';
 import { Ui } from './ui';
+import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
 import { renderBarCanvas, type ChartHandle } from './views/barCanvas';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
@@ -74,6 +75,8 @@ export class App {
   private generation = 0;
   private deferred: Array<() => void> = [];
   private saveQueued = false;
+  /** Whether the keys past the first few are shown (kept across renders). */
+  private moreKeysOpen = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -433,13 +436,20 @@ export class App {
         remove,
       );
     };
-    // The first keys now, the rest after the first picture (a hundred keys are four hundred elements).
+    // The first keys listed; the rest behind a disclosure, made when opened (a hundred keys are
+    // four hundred elements and half the page).
     const keys = this.models.keys;
     keys.slice(0, KEYS_AT_ONCE).forEach((k, i) => list.append(item(k, i)));
+    let more: HTMLDetailsElement | null = null;
     if (keys.length > KEYS_AT_ONCE) {
-      const rest = h('li', { class: 'key-item muted', 'aria-busy': 'true' }, `and ${keys.length - KEYS_AT_ONCE} more…`);
-      list.append(rest);
-      this.later(() => rest.replaceWith(...keys.slice(KEYS_AT_ONCE).map((k, j) => item(k, KEYS_AT_ONCE + j))));
+      more = lazyDetails(`and ${keys.length - KEYS_AT_ONCE} more keys`, () => {
+        const rest = h('ol', { class: 'key-legend', start: KEYS_AT_ONCE + 1, 'aria-label': `keys ${KEYS_AT_ONCE + 1} to ${keys.length}` });
+        rest.append(...keys.slice(KEYS_AT_ONCE).map((k, j) => item(k, KEYS_AT_ONCE + j)));
+        return rest;
+      }, { class: 'more-keys', id: 'more-keys' });
+      if (this.moreKeysOpen) more.open = true;
+      const d = more;
+      d.addEventListener('toggle', () => (this.moreKeysOpen = d.open));
     }
     const input = h('input', { id: 'key-input', type: 'text', placeholder: 'add a key', 'aria-label': 'key to add', maxlength: 4096 });
     const format = h('select', { id: 'key-format', 'aria-label': 'key format' }, h('option', { value: 'utf8' }, 'text'), h('option', { value: 'hex' }, 'hex bytes'));
@@ -457,7 +467,7 @@ export class App {
       this.render();
       document.getElementById('key-input')?.focus();
     });
-    box.append(h('h2', {}, 'Keys'), this.models.keys.length ? list : h('p', { class: 'muted' }, 'No keys yet.'), form);
+    box.append(h('h2', {}, 'Keys'), this.models.keys.length ? list : h('p', { class: 'muted' }, 'No keys yet.'), ...(more ? [more] : []), form);
     return box;
   }
 

@@ -134,6 +134,19 @@ export function angleOf(value: number, space: readonly [number, number]): number
   return ((value - space[0]) / (space[1] - space[0] + 1)) * 2 * Math.PI;
 }
 
+/** The angles a key's arc runs between on the ring: from its hash clockwise past its point (at least a sliver). */
+export function arcAngles(arc: { from: number; to: number; wraps: boolean }, space: readonly [number, number]): [number, number] {
+  const a0 = angleOf(arc.from, space);
+  let a1 = angleOf(arc.to + 1, space);
+  if (arc.wraps) a1 += 2 * Math.PI;
+  return [a0, Math.max(a1, a0 + 0.004)];
+}
+
+/** The pieces of the space a key's arc covers on a bar: one, or two where it wraps past the top. */
+export function arcPieces(arc: { from: number; to: number; wraps: boolean }, space: readonly [number, number]): Array<[number, number]> {
+  return arc.wraps ? [[arc.from, space[1]], [space[0], arc.to]] : [[arc.from, arc.to]];
+}
+
 /** Points gathered into one bin (an angle step or a pixel column). */
 export interface PointBin {
   bin: number;

@@ -4,7 +4,7 @@
  * ring points (consistent hashing) on top. Hover lists consumer, range and share; the keyboard
  * moves a cursor from segment to segment (arrows), zooms (+, -, 0) and jumps to keys (k).
  */
-import { binPoints } from '../../shared/view/ring';
+import { arcPieces, binPoints } from '../../shared/view/ring';
 import { layoutSegments, runAt, windowAround, xOf, zoomWindow } from '../../shared/view/segments';
 import { h, px, svg } from '../dom';
 import {
@@ -17,6 +17,7 @@ import {
   markerRows,
   markerTextWidth,
   mixedLines,
+  movedTester,
   MOVED_H,
   ownersSummary,
   ROW_H,
@@ -45,12 +46,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const gRuns = svg('g', { class: 'runs' });
   const moved = spec.moved;
   // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
-  let mi = 0;
-  const touchesMoved = (s: number, e: number): boolean => {
-    if (!moved) return true;
-    while (mi < moved.length && moved[mi][1] < s) mi++;
-    return mi < moved.length && moved[mi][0] <= e;
-  };
+  const touchesMoved = movedTester(moved);
   // One path per colour class (a rectangle per run inside it), not an element per run: a full ring
   // is a run per pixel column, and a thousand elements cost more to lay out and paint than to build.
   const byClass = new Map<string, string[]>();
@@ -102,7 +98,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const gArcs = svg('g', { class: 'arcs' });
   for (const k of spec.markers) {
     if (!k.arc) continue;
-    const pieces: Array<[number, number]> = k.arc.wraps ? [[k.arc.from, m.space[1]], [m.space[0], k.arc.to]] : [[k.arc.from, k.arc.to]];
+    const pieces = arcPieces(k.arc, m.space);
     for (const [s, e] of pieces) {
       if (e < w.from || s > w.to) continue;
       const x0 = xOf(Math.max(s, w.from), w, width);

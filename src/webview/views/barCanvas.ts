@@ -6,6 +6,7 @@
  * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
+import { arcPieces } from '../../shared/view/ring';
 import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
@@ -20,6 +21,7 @@ import {
   markerRows,
   markerTextWidth,
   mixedLines,
+  movedTester,
   MOVED_H,
   ownersSummary,
   ROW_H,
@@ -92,12 +94,8 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
 
   function drawRuns(ctx: CanvasRenderingContext2D, t: Theme, dpr: number, rs: Run[], y: number): void {
     const moved = spec.moved;
-    let mi = 0;
-    const touchesMoved = (s: number, e: number): boolean => {
-      if (!moved) return true;
-      while (mi < moved.length && moved[mi][1] < s) mi++;
-      return mi < moved.length && moved[mi][0] <= e;
-    };
+    // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
+    const touchesMoved = movedTester(moved);
     // Runs grouped by how they are painted: one fill per colour and alpha, not one per run.
     const groups = new Map<number, number[]>();
     for (let i = 0; i < rs.length; i++) {
@@ -189,7 +187,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     const points = new Path2D();
     for (const k of spec.markers) {
       if (!k.arc) continue;
-      const pieces: Array<[number, number]> = k.arc.wraps ? [[k.arc.from, m.space[1]], [m.space[0], k.arc.to]] : [[k.arc.from, k.arc.to]];
+      const pieces = arcPieces(k.arc, m.space);
       for (const [s, e] of pieces) {
         if (e < w.from || s > w.to) continue;
         const x0 = xOf(Math.max(s, w.from), w, width);

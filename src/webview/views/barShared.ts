@@ -48,6 +48,19 @@ export const TICK_H = 8;
 export const AXIS_H = 16;
 export const MOVED_H = 6;
 
+/**
+ * Whether `[s, e]` touches one of the moved ranges (ascending), for runs asked in ascending order;
+ * true for every run where nothing moved. (A what-if draws what did not move faded.)
+ */
+export function movedTester(moved: ReadonlyArray<readonly [number, number]> | undefined): (s: number, e: number) => boolean {
+  let mi = 0;
+  return (s, e) => {
+    if (!moved) return true;
+    while (mi < moved.length && moved[mi][1] < s) mi++;
+    return mi < moved.length && moved[mi][0] <= e;
+  };
+}
+
 /** What hovering or the keyboard says about segment `i`. */
 export function describeSegment(m: SegmentsModel, i: number): string[] {
   const info = segmentInfo(m, i);

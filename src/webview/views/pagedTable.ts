@@ -82,8 +82,11 @@ export function pagedTable(spec: PagedTableSpec): PagedTable {
  */
 export function lazyDetails(summary: string, make: () => HTMLElement, attrs: Record<string, string> = {}): HTMLDetailsElement {
   const d = h('details', { class: 'data-table', ...attrs }, h('summary', {}, summary));
-  d.addEventListener('toggle', () => {
+  const fill = () => {
     if (d.open && d.childElementCount === 1) d.append(make());
-  });
+  };
+  d.addEventListener('toggle', fill);
+  // Opened before it is attached (a page drawn again with it open): filled at once.
+  queueMicrotask(fill);
   return d;
 }

@@ -2,7 +2,7 @@
  * A topic's partitions as a row of cells, the keys' partitions highlighted with their numbers.
  * More partitions than fit are drawn as cells of several partitions each.
  */
-import { cellOf, layoutPartitions } from '../../shared/view/topicView';
+import { cellOf, layoutPartitions, type PartitionCell } from '../../shared/view/topicView';
 import { h, px, svg } from '../dom';
 import type { Ui } from '../ui';
 
@@ -25,9 +25,9 @@ export interface PartitionsSpec {
 
 const CELL_H = 30;
 
-export function renderPartitions(spec: PartitionsSpec): HTMLElement {
-  const { count, width, ui } = spec;
-  const cells = layoutPartitions(count, width, count <= 64 ? 14 : 4);
+/** The cells of a partitions row, and the keys in each (by cell index). */
+export function partitionCells(spec: PartitionsSpec): { cells: PartitionCell[]; byCell: Map<number, PartitionMark[]> } {
+  const cells = layoutPartitions(spec.count, spec.width, spec.count <= 64 ? 14 : 4);
   const byCell = new Map<number, PartitionMark[]>();
   for (const mk of spec.marks) {
     if (mk.partition === null) continue;
@@ -37,6 +37,12 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     if (!list) byCell.set(c, (list = []));
     list.push(mk);
   }
+  return { cells, byCell };
+}
+
+export function renderPartitions(spec: PartitionsSpec): HTMLElement {
+  const { count, width, ui } = spec;
+  const { cells, byCell } = partitionCells(spec);
   const maxStack = Math.max(1, ...[...byCell.values()].map((l) => l.length));
   const labelsH = Math.min(maxStack, 4) * 14 + 4;
   const height = labelsH + CELL_H + 16;

@@ -5,29 +5,20 @@
  * partition under it. Nothing here is per partition: a topic of 2,147,483,647 partitions draws
  * as many cells as one of 1,000.
  */
-import { cellOf, layoutPartitions } from '../../shared/view/topicView';
+import { cellOf } from '../../shared/view/topicView';
 import { register, Surface } from '../canvas/surface';
 import { theme } from '../canvas/theme';
 import { h } from '../dom';
 import { thousands } from '../format';
 import type { ChartHandle } from './barCanvas';
 import { lazyDetails, pagedTable } from './pagedTable';
-import type { PartitionMark, PartitionsSpec } from './partitions';
+import { partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
 
 const CELL_H = 30;
 
 export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
   const { count, width, ui } = spec;
-  const cells = layoutPartitions(count, width, count <= 64 ? 14 : 4);
-  const byCell = new Map<number, PartitionMark[]>();
-  for (const mk of spec.marks) {
-    if (mk.partition === null) continue;
-    const c = cellOf(cells, mk.partition);
-    if (c < 0) continue;
-    let list = byCell.get(c);
-    if (!list) byCell.set(c, (list = []));
-    list.push(mk);
-  }
+  const { cells, byCell } = partitionCells(spec);
   const emphasised = [...(spec.emphasise ?? [])].sort((a, b) => a - b);
   const emphCell = new Set(emphasised.map((p) => cellOf(cells, p)));
   let maxStack = 1;

@@ -6,28 +6,16 @@
  * offscreen canvas and a zoom redraws only the wedge and the keys over it.
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
-import { angleOf, RING_COLUMNS as COLUMNS, type RingModel } from '../../shared/view/ring';
-import { fullWindow, segmentIndexAt, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
+import { angleOf, arcAngles, RING_COLUMNS as COLUMNS, type RingModel } from '../../shared/view/ring';
+import { fullWindow, segmentIndexAt, windowAround, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { pct, range } from '../format';
-import type { Ui } from '../ui';
-import type { BarMarker } from './barShared';
 import type { ChartHandle } from './barCanvas';
+import type { RingSpec } from './ring';
 
 
-export interface RingCanvasSpec {
-  label: string;
-  model: SegmentsModel;
-  ring: RingModel;
-  window: ZoomWindow;
-  size: number;
-  markers: BarMarker[];
-  onWindow: (w: ZoomWindow) => void;
-  ui: Ui;
-}
-
-export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
+export function renderRingCanvas(spec: RingSpec): ChartHandle {
   const { model: m, ring, size, ui } = spec;
   let w = spec.window;
   const c = size / 2;
@@ -158,10 +146,7 @@ export function renderRingCanvas(spec: RingCanvasSpec): ChartHandle {
       const a = angleOf(k.value + 0.5, m.space);
       if (k.arc) {
         const r = rInner - 6 - (i % 4) * 4;
-        const a0 = angleOf(k.arc.from, m.space);
-        let a1 = angleOf(k.arc.to + 1, m.space);
-        if (k.arc.wraps) a1 += 2 * Math.PI;
-        a1 = Math.max(a1, a0 + 0.004);
+        const [a0, a1] = arcAngles(k.arc, m.space);
         arcs.moveTo(...pt(a0, r));
         arcs.arc(c, c, r, ca(a0), ca(a1));
         const [ex, ey] = pt(a1, r);
