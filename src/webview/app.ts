@@ -26,7 +26,7 @@ import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
 import { renderRing, type RingSpec } from './views/ring';
-import { consumersLegend, keysTable } from './views/tables';
+import { consumersLegend, keysTable, producersTable } from './views/tables';
 import { renderApplyDiffers, renderOrderingNote, renderWhatIf } from './views/whatIf';
 
 export interface VsCodeApi {
@@ -603,7 +603,7 @@ export class App {
   private partitionsView(v: TopicViewModel, width: number): void {
     const p = v.partitions!;
     this.main.append(
-      h('p', { class: 'view-note' }, `${p.count} partitions. A keyed message goes to ${v.system === 'kafka' ? 'murmur2(key bytes) & 0x7fffffff % partitions (the Java client and every Java-compatible client)' : `the ${p.scheme} hash of the key, sign-safe modulo the partitions (the Java client's producer routing)`}.`),
+      h('p', { class: 'view-note' }, `${p.count.toLocaleString('en-US')} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
       this.partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,
@@ -618,17 +618,14 @@ export class App {
 
   /** The keys table, filled in after the first picture (a hundred keys are a thousand cells). */
   private keysTableLater(v: TopicViewModel): void {
+    const tables = () => [keysTable(v), producersTable(v)].filter((t): t is HTMLElement => t !== null);
     if (v.markers.length <= 12) {
-      const t = keysTable(v);
-      if (t) this.main.append(t);
+      this.main.append(...tables());
       return;
     }
     const slot = h('div', { class: 'keys-table-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${v.markers.length} keys…`));
     this.main.append(slot);
-    this.later(() => {
-      const t = keysTable(v);
-      slot.replaceWith(t ?? h('span'));
-    });
+    this.later(() => slot.replaceWith(...tables()));
   }
 
   private selectorNote(v: TopicViewModel, topic: TopicConfig): string {
@@ -749,6 +746,9 @@ export class App {
     this.main.append(
       h('h3', {}, `Split preview for bundle ${model.focus.name}`),
       h('p', { class: 'muted' }, `Owned topics used: ${model.owned.length} (${model.owned.slice(0, 5).map((o) => shortTopic(o.name)).join(', ')}${model.owned.length > 5 ? ', …' : ''}).`),
+      ...(model.unhashed.length
+        ? [h('p', { class: 'muted', 'data-summary': 'unhashed' }, `Not hashed (too many partition topics to draw each): ${model.unhashed.map((u) => `${shortTopic(u.topic)} with ${u.partitions.toLocaleString('en-US')} partitions`).join(', ')}.`)]
+        : []),
       h('div', { class: 'row' }, h('label', { for: 'split-positions' }, 'Positions'), posInput, setPos, typeof positions === 'string' ? h('span', { class: 'error' }, positions) : null),
       h(
         'table',
@@ -762,7 +762,7 @@ export class App {
               'tr',
               { 'data-algorithm': s.algorithm },
               h('td', {}, h('code', {}, s.algorithm)),
-              h('td', { class: 'positions' }, s.error ? `the broker throws: ${s.error}` : s.positions ? s.positions.map(hex8).join(', ') + (s.refusal ? ` (refused: ${s.refusal})` : '') : 'no split'),
+              h('td', { class: 'positions' }, s.skipped ? s.skipped : s.error ? `the broker throws: ${s.error}` : s.positions ? s.positions.map(hex8).join(', ') + (s.refusal ? ` (refused: ${s.refusal})` : '') : 'no split'),
               h('td', { class: 'muted' }, s.note),
             ),
           ),

@@ -16,7 +16,7 @@ import { binPoints, RING_COLUMNS, ringModelOf, type RingArc, type RingModel } fr
 import type { OwnerInfo } from './owners';
 import { fullWindow, layoutSegments, type SegmentsModel } from './segments';
 import { keyId, toShownKey, type KeyEntry } from './shownKeys';
-import { markerOf, partitionScheme, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
+import { markerOf, partitionsModel, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
 
 export interface KeyRouteFrame {
   key: KeyInput;
@@ -84,7 +84,7 @@ export function buildFrames(topology: Topology, keys: readonly KeyInput[], width
 }
 
 export function buildFrame(topic: TopicState, keys: readonly KeyEntry[], width?: number): TopicFrame {
-  const partitions = topic.partitions > 0 ? { count: topic.partitions, scheme: partitionScheme(topic) } : null;
+  const partitions = partitionsModel(topic);
   const sel = selectorColumns(topic, undefined, false);
   const ring = sel?.ring ? ringModelOf(sel.ring, sel.segments.owners) : null;
   const routes: KeyRouteFrame[] = [];

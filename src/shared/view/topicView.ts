@@ -5,7 +5,7 @@
  */
 import type { MessageKey } from '../../engine/key';
 import type { HashingScheme } from '../../engine/pulsar/producerRouting';
-import { PARTITIONER_LABELS } from '../../engine/kafka/partitioners';
+import { PARTITIONER_LABELS, partitionerNamed, type KafkaHashFunction, type KafkaPartitionerName } from '../../engine/kafka/partitioners';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { KafkaTopicState, PulsarTopicState, type RouteFields, type TopicState } from '../../engine/topology';
 import { ColorMap, OwnerTable } from './owners';
@@ -33,9 +33,18 @@ export interface KeyMarker {
 
 export interface PartitionsModel {
   count: number;
-  /** How the producer picks: Kafka's murmur2 or the Pulsar client's hashing scheme. */
+  /** How the producer picks: the Kafka topic's partitioner with its clients, or the Pulsar client's hashing scheme. */
   scheme: string;
+  /** The producer client's hash that routes show (`route.hash`), by name; null where the client hashes no key. */
+  hash: string | null;
 }
+
+const KAFKA_HASH_NAMES: Readonly<Record<KafkaHashFunction, string>> = {
+  murmur2: 'murmur2',
+  crc32: 'CRC-32',
+  fnv1a: 'FNV-1a',
+  'kafkajs-murmur2': 'kafkajs 1.x murmur2',
+};
 
 export interface TopicViewModel {
   name: string;
@@ -56,10 +65,22 @@ export interface TopicViewModel {
 export function partitionScheme(topic: TopicState): string {
   if (topic instanceof KafkaTopicState) {
     const p = topic.config.partitioner;
-    return p === 'java' ? 'murmur2 (Java client)' : `${p}: ${PARTITIONER_LABELS[p]}`;
+    return `${p}: ${PARTITIONER_LABELS[p]}`;
   }
   const scheme: HashingScheme = (topic as PulsarTopicState).config.hashingScheme;
   return scheme;
+}
+
+/** The partitions of a partitioned topic as the panel describes them; null for a non-partitioned one. */
+export function partitionsModel(topic: TopicState): PartitionsModel | null {
+  if (topic.partitions <= 0) return null;
+  const hash = topic instanceof KafkaTopicState ? hashNameOf(topic.config.partitioner) : (topic as PulsarTopicState).config.hashingScheme;
+  return { count: topic.partitions, scheme: partitionScheme(topic), hash };
+}
+
+function hashNameOf(name: KafkaPartitionerName): string | null {
+  const f = partitionerNamed(name).hashFunction;
+  return f === null ? null : KAFKA_HASH_NAMES[f];
 }
 
 /** The selector a panel shows for a topic (partition 0's, as `ranges` and `what-if` describe). */
@@ -88,7 +109,7 @@ export function selectorColumns(topic: TopicState, colors: ColorMap = new ColorM
 }
 
 export function buildTopicView(topic: TopicState, keys: readonly ShownKey[], colors: ColorMap = new ColorMap()): TopicViewModel {
-  const partitions = topic.partitions > 0 ? { count: topic.partitions, scheme: partitionScheme(topic) } : null;
+  const partitions = partitionsModel(topic);
   const selector = shownSelector(topic);
   const cols = selectorColumns(topic, colors, false);
   const sel: TopicViewModel['selector'] = cols && { ...cols, ring: cols.ring ? ringModelOf(cols.ring, cols.segments.owners) : null };

@@ -4,6 +4,7 @@
  * the moved share, the keys that moved, the ordering note, and "Apply to settings".
  */
 import { formatEvent, type TopologyEvent } from '../../engine/events';
+import { MAX_PARTITIONS } from '../../engine/settings';
 import type { OrderingNote } from '../../shared/view/orderingNote';
 import { fullWindow, type ZoomWindow } from '../../shared/view/segments';
 import type { TopicViewModel } from '../../shared/view/topicView';
@@ -68,11 +69,11 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, 'Remove'), remove, removeBtn));
   }
   if (m.after.partitions || m.after.system === 'kafka') {
-    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: 100000, value: m.apply.partitions, 'aria-label': 'new partition count' });
+    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: MAX_PARTITIONS, value: m.apply.partitions, 'aria-label': 'new partition count' });
     const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, 'Set partitions');
     set.addEventListener('click', () => {
       const n = Number(count.value);
-      if (!Number.isInteger(n) || n < 1 || n > 100000) return spec.onError('The partition count must be an integer from 1 to 100000.');
+      if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(`The partition count must be an integer from 1 to ${MAX_PARTITIONS}.`);
       spec.onStep({ kind: 'partitions', count: n });
     });
     editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, 'Partitions'), count, set));
