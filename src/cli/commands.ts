@@ -12,5 +12,6 @@ import { compareSpec } from './compare';
 import { orderingSpec } from './ordering';
 import { splitSpec } from './split';
 import { assignChunksSpec } from './assignChunks';
+import { assignmentSpec } from './assignment';
 
-export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec];
+export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, assignmentSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec];
