@@ -136,7 +136,7 @@ export type ToWebviewMessage = StateMessage | ShowKeysMessage | ApplyResultMessa
 // Webview -> host
 
 /** The message types, webview to host. */
-export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'webviewError', 'exportAnalysis', 'analyzeWhatIf', 'cancelAnalysis', 'panelView'] as const;
+export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'applyGroupToSettings', 'webviewError', 'exportAnalysis', 'analyzeWhatIf', 'cancelAnalysis', 'panelView'] as const;
 
 /** The webview's script runs and listens: the host may post now. */
 export interface ReadyMessage {
@@ -156,6 +156,20 @@ export interface ApplyToSettingsMessage {
   partitions?: number;
   /** The subscription's consumers after the change, in connection order. */
   consumers?: ConsumerSetting[];
+}
+
+/**
+ * A request to write a consumer group's what-if to the workspace settings: its members after the
+ * steps (in join order; `topics` where a member's subscription differs from the group's) and, where
+ * a step grew the topic, its partition count. Answered with `applyResult`.
+ */
+export interface ApplyGroupMessage {
+  type: 'applyGroupToSettings';
+  requestId: number;
+  group: string;
+  members: Array<{ id: string; topics?: string[] }>;
+  topic?: string;
+  partitions?: number;
 }
 
 /** An error the webview's script caught, for the output channel. */
@@ -202,7 +216,7 @@ export interface PanelViewMessage {
   width?: number;
 }
 
-export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage | PanelViewMessage;
+export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | ApplyGroupMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage | PanelViewMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what the webview sends
@@ -220,6 +234,9 @@ export const LIMITS = {
   topicName: 1024,
   consumerName: 256,
   consumers: 1000,
+  /** As `keyRouting.kafkaGroups` allows (MAX_GROUP_MEMBERS) and far above. */
+  groupMembers: 10_000,
+  groupTopics: 1000,
   rangesPerConsumer: 1024,
   errorMessage: 2000,
   /** As the settings allow (engine/settings.ts). */
@@ -287,6 +304,8 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
         return { type: 'webviewError', message: str(field(msg, 'message'), 'message.message', 0, LIMITS.errorMessage) };
       case 'applyToSettings':
         return parseApply(msg);
+      case 'applyGroupToSettings':
+        return parseApplyGroup(msg);
       case 'exportAnalysis':
         onlyKeys(msg, 'message', ['type', 'requestId', 'runId', 'format']);
         return {
@@ -332,6 +351,32 @@ function parseApply(msg: Record<string, unknown>): ApplyToSettingsMessage {
     out.consumers = list.map((c, i) => parseConsumer(c, `message.consumers[${i}]`));
   }
   if (out.partitions === undefined && out.consumers === undefined) refuse('message', 'applyToSettings needs "partitions" or "consumers"');
+  return out;
+}
+
+function parseApplyGroup(msg: Record<string, unknown>): ApplyGroupMessage {
+  onlyKeys(msg, 'message', ['type', 'requestId', 'group', 'members', 'topic', 'partitions']);
+  const out: ApplyGroupMessage = {
+    type: 'applyGroupToSettings',
+    requestId: int(field(msg, 'requestId'), 'message.requestId', 0, LIMITS.requestId),
+    group: str(field(msg, 'group'), 'message.group', 1, LIMITS.topicName),
+    members: array(field(msg, 'members'), 'message.members', LIMITS.groupMembers).map((m, i) => {
+      const path = `message.members[${i}]`;
+      const r = record(m, path);
+      onlyKeys(r, path, ['id', 'topics']);
+      const member: { id: string; topics?: string[] } = { id: str(field(r, 'id'), `${path}.id`, 1, LIMITS.consumerName) };
+      const topics = field(r, 'topics');
+      if (topics !== undefined) member.topics = array(topics, `${path}.topics`, LIMITS.groupTopics).map((t, j) => str(t, `${path}.topics[${j}]`, 1, LIMITS.topicName));
+      return member;
+    }),
+  };
+  const topic = field(msg, 'topic');
+  const partitions = field(msg, 'partitions');
+  if ((topic === undefined) !== (partitions === undefined)) refuse('message', 'applyGroupToSettings takes "topic" and "partitions" together');
+  if (topic !== undefined) {
+    out.topic = str(topic, 'message.topic', 1, LIMITS.topicName);
+    out.partitions = int(partitions, 'message.partitions', 1, LIMITS.partitions);
+  }
   return out;
 }
 

@@ -6,7 +6,7 @@
 import type { TopologyEvent } from '../engine/events';
 import type { TopicConfig } from '../engine/settings';
 import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
-import type { AnalysisRunInfo, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
+import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import { h, keepUnchanged, svg } from './dom';
@@ -27,6 +27,8 @@ import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
 import { renderRing, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
+import { groupChooser, groupKeysTable, groupNote, membersTable, renderGroupWhatIf } from './views/group';
+import { analysedKeysPerMember } from '../shared/view/groupView';
 import { renderApplyDiffers, renderOrderingNote, renderWhatIf } from './views/whatIf';
 
 export interface VsCodeApi {
@@ -602,6 +604,9 @@ export class App {
 
   private partitionsView(v: TopicViewModel, width: number): void {
     const p = v.partitions!;
+    const chosen = v.system === 'kafka' ? this.chosenGroup(v.name) : null;
+    const group = chosen ? this.models.group(v.name, chosen.name) : undefined;
+    if (chosen && group) this.main.append(this.groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
     this.main.append(
       h('p', { class: 'view-note' }, `${p.count.toLocaleString('en-US')} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
       this.partitionsChart({
@@ -610,10 +615,34 @@ export class App {
         count: p.count,
         width,
         marks: v.markers.map((m) => ({ n: m.n, label: m.label, partition: m.route.partition })),
+        ...(group?.owner ? { owners: { of: group.owner, names: group.members.map((m) => m.id) } } : {}),
         ui: this.ui,
       }),
     );
+    if (group) {
+      const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
+      const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
+      this.main.append(h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed));
+      const keys = groupKeysTable(group);
+      if (keys) this.main.append(keys);
+    }
     this.keysTableLater(v);
+  }
+
+  /** The group shown on a Kafka topic (the one chosen, else its first), with the chooser before it. */
+  private chosenGroup(topic: string): { name: string; names: string[] } | null {
+    const names = this.models.groupNames(topic);
+    if (names.length === 0) return null;
+    const chosen = this.state.groups?.[topic];
+    return { name: chosen && names.includes(chosen) ? chosen : names[0], names };
+  }
+
+  private groupHeader(topic: string, name: string, names: string[]): HTMLElement {
+    return groupChooser(names, name, (g) => {
+      this.state.groups = { ...(this.state.groups ?? {}), [topic]: g };
+      this.save();
+      this.render();
+    });
   }
 
   /** The keys table, filled in after the first picture (a hundred keys are a thousand cells). */
@@ -843,6 +872,66 @@ export class App {
       });
     }
     if (model.movedFraction !== null) this.ui.announce(`What-if: ${pct(model.movedFraction)} of the key hashes move.`);
+    if (topic.system === 'kafka') this.groupWhatIfView(topic);
+  }
+
+  /** A Kafka topic's group what-if, under the topic's own: members join or leave, the partitions grow. */
+  private groupWhatIfView(topic: TopicConfig): void {
+    const chosen = this.chosenGroup(topic.name);
+    if (!chosen) return;
+    const base = this.models.group(topic.name, chosen.name);
+    if (!base) return;
+    const key = `${topic.name}|${chosen.name}`;
+    const ws = this.state.groupWhatIf?.[key] ?? { events: [], cursor: 0 };
+    const applied = ws.events.slice(0, ws.cursor);
+    const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
+    if (!r) return;
+    this.main.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+    if ('error' in r) {
+      this.main.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
+      return;
+    }
+    const update = (next: { events: string[]; cursor: number }) => {
+      this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
+      this.applyStatus.delete(key);
+      this.error = '';
+      this.save();
+      this.render();
+    };
+    this.main.append(
+      renderGroupWhatIf({
+        base,
+        after: r.after,
+        result: r.result,
+        events: ws.events,
+        cursor: ws.cursor,
+        onStep: (e) => {
+          if (ws.cursor >= MAX_STEPS) return this.fail(`At most ${MAX_STEPS} steps.`);
+          update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
+        },
+        onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
+        onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+        onError: (m) => this.fail(m),
+        onApply: () => {
+          const requestId = this.nextRequest++;
+          const members = r.after.members.map((m) => {
+            const subs = r.memberTopics.get(m.id);
+            return subs ? { id: m.id, topics: subs } : { id: m.id };
+          });
+          const msg: ApplyGroupMessage = { type: 'applyGroupToSettings', requestId, group: chosen.name, members };
+          if (r.after.partitions !== base.partitions) {
+            msg.topic = topic.name;
+            msg.partitions = r.after.partitions;
+          }
+          this.pendingApply.set(requestId, key);
+          this.applyStatus.set(key, 'Waiting for your confirmation…');
+          this.post(msg);
+          this.render();
+        },
+      }),
+      h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
+    );
+    this.main.append(h('h4', {}, 'Members after the what-if'), membersTable(r.after, null, 'members-after-table'));
   }
 
   private fail(message: string): void {

@@ -13,8 +13,18 @@ import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
 import { buildWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
 import { orderingNote, type OrderingNote } from '../shared/view/orderingNote';
+import { buildGroupView, groupsOf, groupWhatIf, type GroupViewModel } from '../shared/view/groupView';
+import { KafkaTopicState } from '../engine/topology';
+import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 
 export { toShownKey, type KeyEntry };
+
+/** A group's what-if as the panel shows it. */
+export interface GroupWhatIf {
+  result: GroupWhatIfResult;
+  after: GroupViewModel;
+  memberTopics: Map<string, string[]>;
+}
 
 export class Models {
   private topologyValue: Topology | undefined;
@@ -25,6 +35,8 @@ export class Models {
   private noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
   private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
   private frames = new Map<string, TopicFrame>();
+  private groupCache = new Map<string, GroupViewModel>();
+  private groupWhatIfCache: { key: string; value: GroupWhatIf | { error: string } } | undefined;
   settings: Settings = { topics: [], namespaces: [] };
   keys: KeyEntry[] = [];
 
@@ -48,6 +60,8 @@ export class Models {
     this.whatIfCache = undefined;
     this.nsCache = undefined;
     this.noteCache = undefined;
+    this.groupCache.clear();
+    this.groupWhatIfCache = undefined;
   }
 
   get shownKeys(): ShownKey[] {
@@ -144,6 +158,51 @@ export class Models {
     } catch {
       // Only a warm-up: the real step reports its own errors.
     }
+  }
+
+  /** Names of the consumer groups that consume the topic. */
+  groupNames(topic: string): string[] {
+    const t = this.topology().topology;
+    return t ? groupsOf(t, topic).map((g) => g.name) : [];
+  }
+
+  group(topic: string, name: string): GroupViewModel | undefined {
+    const key = JSON.stringify([topic, name]);
+    let v = this.groupCache.get(key);
+    if (!v) {
+      const t = this.topic(topic);
+      const g = this.topology().topology?.group(name);
+      const view = this.view(topic);
+      if (!(t instanceof KafkaTopicState) || !g || !view) return undefined;
+      v = buildGroupView(g, t, view.markers);
+      this.groupCache.set(key, v);
+    }
+    return v;
+  }
+
+  /** The group's what-if from its current state, and the group after the steps as the panel draws it. */
+  groupWhatIf(topic: string, name: string, events: readonly string[]): GroupWhatIf | { error: string } | undefined {
+    const topology = this.topology().topology;
+    const g = topology?.group(name);
+    if (!topology || !g) return undefined;
+    const key = JSON.stringify([topic, name, events]);
+    if (this.groupWhatIfCache?.key !== key) {
+      let value: GroupWhatIf | { error: string };
+      try {
+        const r = groupWhatIf(topology, g, topic, events, this.shownKeys.map((k) => ({ shown: k.label, key: k.key })));
+        const markers = this.view(topic)?.markers ?? [];
+        const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(this.shownKeys[m.n - 1].key) }));
+        // Each member's subscription where it differs from the group's topics (what "Apply" writes).
+        const all = g.config.topics.join('\u0000');
+        const memberTopics = new Map<string, string[]>();
+        for (const [id, subs] of r.group.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
+        value = { result: r.result, after: buildGroupView(r.group, r.topics.get(topic)!, routed), memberTopics };
+      } catch (e) {
+        value = { error: (e as Error).message };
+      }
+      this.groupWhatIfCache = { key, value };
+    }
+    return this.groupWhatIfCache.value;
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

@@ -17,6 +17,16 @@ export interface WhatIfState {
   cursor: number;
 }
 
+export interface GroupWhatIfState {
+  events: string[];
+  cursor: number;
+}
+
+/** A group event as the panel's editor writes it (the engine parses it again and may refuse it). */
+export function isGroupEvent(v: unknown): v is string {
+  return typeof v === 'string' && v.length >= 2 && v.length <= 2400 && /^(\+|-|partitions=\d{1,10}$)/.test(v);
+}
+
 export interface PanelState {
   version: 1;
   topic?: string;
@@ -26,6 +36,10 @@ export interface PanelState {
   /** Zoom window per `topic|chart`. */
   zoom: Record<string, ZoomWindow>;
   whatIf: Record<string, WhatIfState>;
+  /** The consumer group shown per Kafka topic. */
+  groups?: Record<string, string>;
+  /** A group's what-if steps (`+ID`, `+ID:TOPICS`, `-ID`, `partitions=N`) per `topic|group`. */
+  groupWhatIf?: Record<string, GroupWhatIfState>;
   /** Split positions typed for specified_positions_divide, per namespace. */
   positions: Record<string, string>;
   /**
@@ -80,6 +94,10 @@ export function sanitizeState(raw: unknown): PanelState {
   s.keys = Array.isArray(raw.keys) ? raw.keys.filter(isKeyInput).slice(0, MAX_KEYS) : [];
   s.zoom = entries(raw.zoom, (v): v is ZoomWindow => isRecord(v) && Number.isFinite(v.from) && Number.isFinite(v.to));
   s.whatIf = entries(raw.whatIf, (v): v is WhatIfState => isRecord(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  const groups = entries(raw.groups, (v): v is string => typeof v === 'string' && v.length <= 400);
+  if (Object.keys(groups).length) s.groups = groups;
+  const gw = entries(raw.groupWhatIf, (v): v is GroupWhatIfState => isRecord(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isGroupEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  if (Object.keys(gw).length) s.groupWhatIf = gw;
   s.positions = entries(raw.positions, (v): v is string => typeof v === 'string' && v.length <= 2000);
   if ((RENDERERS as readonly unknown[]).includes(raw.renderer)) s.renderer = raw.renderer as Renderer;
   return s;

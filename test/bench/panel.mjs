@@ -1,13 +1,15 @@
 // The routing panel at production scale (issue 14): `node test/bench/panel.mjs` after `node esbuild.js`.
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
-// 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions; 100 keys marked in each.
+// 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
+// (its what-if adds members); 100 keys marked in each.
 // Renderers, side by side:
-//   today  the state message as the host sent it before (settings only: the panel connects every
-//          consumer itself) and the SVG charts;
+//   today  this bundle fed the state message as the host sent it before (settings only: the panel
+//          connects every consumer itself) and drawing SVG charts;
 //   new    the host's frames in the state message (`buildFrames`, as the extension sends them) and
 //          the charts chosen by density (canvas for these topologies).
-// With `--baseline REV`, a third column runs the webview bundle built from that git revision.
+// With `--baseline REV`, a third column runs the webview bundle built from that git revision
+// (`npm run bench` passes main before the scale work: the renderer users have today).
 //
 // Figures, each in Chromium (1,200 x 900 px) against its goal:
 //   first picture   from posting the host's state message to the first frame painted with the
@@ -75,10 +77,10 @@ async function main() {
     return;
   }
   const renderers = [
-    { id: 'today', label: "today's (settings only, SVG)", bundle: bundlePath(root), frames: false, renderer: 'svg' },
+    { id: 'today', label: 'this bundle, settings only, SVG', bundle: bundlePath(root), frames: false, renderer: 'svg' },
     { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, renderer: 'auto' },
   ];
-  if (BASELINE) renderers.push({ id: 'baseline', label: `webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
+  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
 
   const keys = scale.benchKeys(100);
   const { chromium } = await import('playwright-core');
@@ -160,8 +162,8 @@ async function measure(browser, scale, c, r, keys) {
         heap = { afterOpenMB: await heapMB(cdp) };
         zoom = await zoomPan(page, c);
         process.stdout.write('z');
-        if (c.consumers) {
-          whatIf = await whatIfSteps(page);
+        if (c.consumers || c.group) {
+          whatIf = await whatIfSteps(page, c.group === true);
           heap.afterWhatIfMB = await heapMB(cdp);
           process.stdout.write('w');
         }
@@ -306,30 +308,42 @@ async function stopTrace(page) {
 }
 
 /** Opens the What-if view, adds five consumers one step at a time, then removes one. */
-async function whatIfSteps(page) {
+async function whatIfSteps(page, group) {
   await page.evaluate(() => document.querySelector('#view-tab-whatif').click());
   await settle(page);
   const step = async (act) => {
     await startTrace(page);
-    const r = await page.evaluate(async (act) => {
+    const r = await page.evaluate(async ({ act, group }) => {
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
       performance.mark('bench:wa');
       const t0 = performance.now();
-      if (act.add) {
-        document.querySelector('#whatif-name').value = act.add;
-        document.querySelector('#whatif-add').click();
+      const before = document.querySelector('#group-whatif-steps')?.children.length ?? 0;
+      if (group) {
+        // A group's step: a member joins (or the first one leaves); its picture lists the step.
+        if (act.add) {
+          document.querySelector('#group-whatif-member').value = act.add;
+          document.querySelector('#group-whatif-add').click();
+        } else {
+          document.querySelector('#group-whatif-remove').click();
+        }
+        while ((document.querySelector('#group-whatif-steps')?.children.length ?? 0) === before) await new Promise((res) => setTimeout(res, 2));
       } else {
-        document.querySelector('#whatif-remove').click();
+        if (act.add) {
+          document.querySelector('#whatif-name').value = act.add;
+          document.querySelector('#whatif-add').click();
+        } else {
+          document.querySelector('#whatif-remove').click();
+        }
+        // The step's picture, then its ordering note (filled in after it is painted).
+        const ordering = () => document.querySelector('#whatif-ordering');
+        while (!ordering() || ordering().getAttribute('aria-busy') === 'true') await new Promise((res) => setTimeout(res, 2));
       }
-      // The step's picture, then its ordering note (filled in after it is painted).
-      const ordering = () => document.querySelector('#whatif-ordering');
-      while (!ordering() || ordering().getAttribute('aria-busy') === 'true') await new Promise((res) => setTimeout(res, 2));
       await nextFrame();
       const stepMs = performance.now() - t0;
       performance.mark('bench:wb');
       while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
-      return { stepMs, allMs: performance.now() - t0, share: document.querySelector('#whatif-moved-share')?.getAttribute('data-fraction') };
-    }, act);
+      return { stepMs, allMs: performance.now() - t0, share: document.querySelector(group ? '#group-whatif-moved-partitions' : '#whatif-moved-share')?.getAttribute(group ? 'data-count' : 'data-fraction') };
+    }, { act, group });
     r.cpuMs = mainThreadCpu(await stopTrace(page), 'bench:wa', 'bench:wb');
     return r;
   };

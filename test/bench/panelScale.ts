@@ -23,6 +23,8 @@ export interface ScaleCase {
   view: 'ring' | 'ranges' | 'partitions';
   /** Whether the what-if editor can add a consumer (Pulsar subscriptions). */
   consumers: boolean;
+  /** Whether the what-if adds a member to the topic's consumer group (Kafka). */
+  group?: boolean;
 }
 
 function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100): unknown {
@@ -48,7 +50,18 @@ export function scaleCases(): ScaleCase[] {
     { id: 'ring30', label: 'ring 3.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30', 1000, '3.0', true)), topic: 'persistent://public/default/ring30', view: 'ring', consumers: true },
     { id: 'ring40', label: 'ring 4.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring40', 1000, '4.0', true)), topic: 'persistent://public/default/ring40', view: 'ring', consumers: true },
     { id: 'split', label: 'AUTO_SPLIT 4.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split', 2000, '4.0', false)), topic: 'persistent://public/default/split', view: 'ranges', consumers: true },
-    { id: 'kafka', label: 'Kafka, 10,000 partitions', settings: one({ name: 'kafka-big', system: 'kafka', partitions: 10_000 }), topic: 'kafka-big', view: 'partitions', consumers: false },
+    {
+      id: 'kafka',
+      label: 'Kafka, 10,000 partitions, a 500-member group',
+      settings: {
+        'keyRouting.topics': [{ name: 'kafka-big', system: 'kafka', partitions: 10_000 }],
+        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'range', topics: ['kafka-big'], members: Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` })) }],
+      },
+      topic: 'kafka-big',
+      view: 'partitions',
+      consumers: false,
+      group: true,
+    },
   ];
 }
 

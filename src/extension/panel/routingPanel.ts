@@ -12,6 +12,7 @@ import {
   type AnalysisRunInfo,
   type AnalyzeWhatIfMessage,
   type ApplyToSettingsMessage,
+  type ApplyGroupMessage,
   type ExportAnalysisMessage,
   type Focus,
   type KeyInput,
@@ -21,7 +22,7 @@ import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
 import type { Services } from '../present';
-import { applyWithConfirmation } from './applySettings';
+import { applyGroupWithConfirmation, applyWithConfirmation } from './applySettings';
 import { panelHtml } from './html';
 
 /** Invalid messages logged per minute; the rest are counted and summarised. */
@@ -120,6 +121,7 @@ export class RoutingPanel implements vscode.Disposable {
         this.log(`panel: error in the webview: ${msg.message}`);
         return;
       case 'applyToSettings':
+      case 'applyGroupToSettings':
         void this.apply(msg);
         return;
       case 'exportAnalysis':
@@ -160,14 +162,15 @@ export class RoutingPanel implements vscode.Disposable {
     if (typeof r === 'string') void vscode.window.showWarningMessage(`Key Routing: ${r}`);
   }
 
-  private async apply(msg: ApplyToSettingsMessage): Promise<void> {
+  private async apply(msg: ApplyToSettingsMessage | ApplyGroupMessage): Promise<void> {
     if (this.applying) {
       this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: 'Not applied: another change is waiting for confirmation.' });
       return;
     }
     this.applying = true;
     try {
-      const r = await applyWithConfirmation(msg, (line) => this.s.output.appendLine(line));
+      const log = (line: string) => this.s.output.appendLine(line);
+      const r = msg.type === 'applyToSettings' ? await applyWithConfirmation(msg, log) : await applyGroupWithConfirmation(msg, log);
       this.post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
     } finally {
       this.applying = false;

@@ -7,18 +7,19 @@
  */
 import { cellOf } from '../../shared/view/topicView';
 import { register, Surface } from '../canvas/surface';
-import { theme } from '../canvas/theme';
+import { paletteColour, theme } from '../canvas/theme';
 import { h } from '../dom';
 import { thousands } from '../format';
 import type { ChartHandle } from './barCanvas';
 import { lazyDetails, pagedTable } from './pagedTable';
-import { partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
+import { cellOwners, ownerLine, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
 
 const CELL_H = 30;
 
 export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
   const { count, width, ui } = spec;
   const { cells, byCell } = partitionCells(spec);
+  const owners = cellOwners(spec, cells);
   const emphasised = [...(spec.emphasise ?? [])].sort((a, b) => a - b);
   const emphCell = new Set(emphasised.map((p) => cellOf(cells, p)));
   let maxStack = 1;
@@ -41,14 +42,36 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
     const t = theme();
     surface.resize(width, height);
     const ctx = surface.ctx;
-    // Plain cells, then cells with keys, in one fill each.
-    for (const hit of [false, true]) {
-      ctx.fillStyle = hit ? t.cellHit : t.cell;
-      ctx.beginPath();
-      cells.forEach((cell, i) => {
-        if (byCell.has(i) === hit) ctx.rect(cell.x0 + 0.5, labelsH, Math.max(1, cell.x1 - cell.x0 - 1), CELL_H);
+    if (owners) {
+      // A group's members: one fill per colour, the cells with keys outlined below.
+      const byColour = new Map<string, number[]>();
+      owners.forEach((v, i) => {
+        const colour = v >= 0 ? paletteColour(t, v) : v === -1 ? t.unownedFill : t.cell;
+        let l = byColour.get(colour);
+        if (!l) byColour.set(colour, (l = []));
+        l.push(i);
       });
-      ctx.fill();
+      for (const [colour, list] of byColour) {
+        ctx.fillStyle = colour;
+        ctx.beginPath();
+        for (const i of list) ctx.rect(cells[i].x0 + 0.5, labelsH, Math.max(1, cells[i].x1 - cells[i].x0 - 1), CELL_H);
+        ctx.fill();
+      }
+      ctx.strokeStyle = t.cellHit;
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      for (const i of byCell.keys()) ctx.rect(cells[i].x0 + 1, labelsH + 1, Math.max(1, cells[i].x1 - cells[i].x0 - 2), CELL_H - 2);
+      ctx.stroke();
+    } else {
+      // Plain cells, then cells with keys, in one fill each.
+      for (const hit of [false, true]) {
+        ctx.fillStyle = hit ? t.cellHit : t.cell;
+        ctx.beginPath();
+        cells.forEach((cell, i) => {
+          if (byCell.has(i) === hit) ctx.rect(cell.x0 + 0.5, labelsH, Math.max(1, cell.x1 - cell.x0 - 1), CELL_H);
+        });
+        ctx.fill();
+      }
     }
     if (cells.length <= width / 3) {
       ctx.strokeStyle = t.cellStroke;
@@ -71,7 +94,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
     cells.forEach((cell, i) => {
       const w = cell.x1 - cell.x0;
       if (cell.first === cell.last && w >= 14 + String(cell.first).length * 6) {
-        ctx.fillStyle = byCell.has(i) ? t.cellHitText : t.text;
+        ctx.fillStyle = byCell.has(i) && !owners ? t.cellHitText : t.text;
         ctx.fillText(String(cell.first), (cell.x0 + cell.x1) / 2, labelsH + CELL_H / 2 + 4);
       }
     });
@@ -109,6 +132,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
     ui.showTip(ev.clientX, ev.clientY, [
       cell.first === cell.last ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
       `${(((cell.last - cell.first + 1) / count) * 100).toFixed(cell.last - cell.first + 1 < count / 1e4 ? 6 : 2)} % of the partitions`,
+      ...(owners ? ownerLine(spec, owners[i]) : []),
       ...marks.slice(0, 8).map((k) => `key ${k.n}: ${k.label} (partition ${k.partition})`),
       ...(marks.length > 8 ? [`and ${marks.length - 8} more keys`] : []),
     ]);
@@ -138,10 +162,15 @@ function partitionsTable(spec: PartitionsSpec): HTMLElement {
       pagedTable({
         id: `${spec.id}-table`,
         label: `${spec.label}: partitions and their keys`,
-        columns: ['partition', 'keys'],
+        columns: spec.owners ? ['partition', 'member', 'keys'] : ['partition', 'keys'],
         count: spec.count,
         start: withKeys[0] ?? 0,
-        row: (p) => [p, (keysIn.get(p) ?? []).map((k) => `#${k.n} ${k.label}`).join(', ')],
+        row: (p) => {
+          const keys = (keysIn.get(p) ?? []).map((k) => `#${k.n} ${k.label}`).join(', ');
+          if (!spec.owners) return [p, keys];
+          const o = spec.owners.of[p];
+          return [p, o >= 0 ? spec.owners.names[o] : 'nobody', keys];
+        },
         rowClass: (p) => (keysIn.has(p) ? 'hit' : ''),
       }).element,
     );

@@ -43,7 +43,7 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
       showClientHash ? h('td', { class: 'client-hash' }, r.hash === undefined ? '–' : String(r.hash)) : null,
       pulsar ? h('td', { class: 'hash' }, r.stickyKeyHash === undefined ? '–' : String(r.stickyKeyHash)) : null,
       pulsar && sel ? h('td', { class: 'slot' }, m.slot === null ? '–' : String(m.slot)) : null,
-      pulsar && sel ? h('td', { class: 'consumer' }, r.consumer ?? 'nobody') : null,
+      pulsar && sel ? consumerCell(r) : null,
       pulsar && sel ? h('td', { class: 'range' }, range(r.range)) : null,
       sel?.ring ? h('td', { class: 'point' }, m.arc ? String(m.arc.to) : '–') : null,
       sel?.ring ? h('td', { class: 'arc' }, m.arc ? `${m.arc.length} hashes${m.arc.wraps ? ', wraps past the top' : ''}` : '–') : null,
@@ -54,6 +54,17 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
     { class: 'keys-table', 'aria-label': 'keys and where they go' },
     h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, ...v.markers.map(row)),
+  );
+}
+
+/** The key's consumer; where its hash still drains at another consumer (a 4.x report), that one and its unacknowledged messages. */
+function consumerCell(r: KeyMarker['route'] & { observed?: true; draining?: { consumer: string; unackMsgs: number } }): HTMLElement {
+  const d = r.draining;
+  return h(
+    'td',
+    { class: `consumer${d ? ' draining' : ''}`, ...(d ? { 'data-draining': d.consumer } : {}), ...(r.observed ? { 'data-observed': 'true' } : {}) },
+    r.consumer ?? 'nobody',
+    d ? h('span', { class: 'warning' }, ` (draining at ${d.consumer}: ${d.unackMsgs} unacknowledged)`) : null,
   );
 }
 
