@@ -537,6 +537,7 @@ export class App {
         },
       }),
     );
+    this.analysisMembers(topic);
     // The status line is redrawn with every partial result; the live region speaks only a change of state.
     const said = base ? `${base.id}:${base.status}` : '';
     if (base && said !== this.analysisAnnounced) this.ui.announce(`Analysis of ${base.source}: ${base.status}`);
@@ -544,6 +545,24 @@ export class App {
   }
 
   private analysisAnnounced = '';
+
+  /** A Kafka topic's analysed keys per member of the chosen group, with the skew over the members. */
+  private analysisMembers(topic: TopicConfig): void {
+    if (topic.system !== 'kafka') return;
+    const chosen = this.chosenGroup(topic.name);
+    const figures = this.analysis.base?.result?.topics.find((t) => t.topic === topic.name);
+    if (!chosen || !figures?.partitionKeys) return;
+    const group = this.models.group(topic.name, chosen.name);
+    if (!group) return;
+    const analysed = figures.sparsePartitions ? null : analysedKeysPerMember(group, figures.partitionKeys);
+    this.main.append(
+      this.groupHeader(topic.name, chosen.name, chosen.names),
+      h('h3', {}, `Analysed keys per member of ${group.group}`),
+      analysed
+        ? membersTable(group, analysed, 'analysis-members-table')
+        : h('p', { class: 'muted' }, `Not counted per member: ${figures.sparsePartitions ? 'the analysis lists only the partitions that received keys' : 'the group has too many partitions to list its owners'}.`),
+    );
+  }
 
   private zoomOf(key: string, space: readonly [number, number]): ZoomWindow {
     return clampWindow(this.state.zoom[key], space);

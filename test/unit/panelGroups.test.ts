@@ -130,3 +130,22 @@ describe('panel: the group what-if applied to the settings', () => {
     assert.deepEqual({ ...s.groupWhatIf }, { 'orders|billing': { events: ['+m3', '-m1', 'partitions=8'], cursor: 2 } });
   });
 });
+
+describe('panel: the partitions row coloured by member', () => {
+  test('a cell takes its member where every partition in it has that member, else it is mixed', async () => {
+    const { cellOwners } = await import('../../src/webview/views/partitions');
+    const { layoutPartitions } = await import('../../src/shared/view/topicView');
+    const t = topologyOf();
+    const v = buildGroupView(t.group('billing')!, t.topic('orders') as KafkaTopicState, []);
+    const spec = { id: 'p', label: 'p', count: 6, width: 600, marks: [], owners: { of: v.owner!, names: v.members.map((m) => m.id) }, ui: undefined as never };
+    const one = layoutPartitions(6, 600, 14);
+    assert.deepEqual(Array.from(cellOwners(spec, one)!), Array.from(v.owner!));
+    // Two partitions a cell: 0-1 m1, 2-3 mixed (m1 then m2), 4-5 m2.
+    const cells = [
+      { first: 0, last: 1, x0: 0, x1: 10 },
+      { first: 2, last: 3, x0: 10, x1: 20 },
+      { first: 4, last: 5, x0: 20, x1: 30 },
+    ];
+    assert.deepEqual(Array.from(cellOwners(spec, cells)!), [0, -2, 1]);
+  });
+});
