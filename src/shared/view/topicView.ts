@@ -83,9 +83,12 @@ function hashNameOf(name: KafkaPartitionerName): string | null {
   return f === null ? null : KAFKA_HASH_NAMES[f];
 }
 
-/** The selector a panel shows for a topic (partition 0's, as `ranges` and `what-if` describe). */
+/**
+ * The selector a panel shows for a topic (partition 0's, as `ranges` and `what-if` describe): the
+ * one that routes it, which is the broker's reported layout where the settings carry one.
+ */
 export function shownSelector(topic: TopicState): StickyKeyConsumerSelector | undefined {
-  return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
+  return topic instanceof PulsarTopicState && topic.subscription ? topic.selectorFor(null) : undefined;
 }
 
 /** The shown selector's assignment as the panel draws it, in columns (what a frame carries). */
