@@ -13,10 +13,13 @@ import {
 import { parseUuid, type Uuid } from '../../src/engine/kafka/uuid';
 import vectors from './data/kafka-assignors.json';
 import jdk25 from './data/kafka-assignors-jdk25.json';
+import mixed from './data/kafka-assignors-mixed.json';
 import { randInt, rng } from './helpers';
 
 interface Vector {
   assignor: AssignorName;
+  /** The broker's Java version the vector was produced on (KIP-848 assignors); absent: 17. */
+  brokerJava?: number;
   name?: string;
   topics: Array<{ name: string; partitions: number; topicId: string }>;
   members: Array<{ id: string; topics: string[] }>;
@@ -28,8 +31,8 @@ interface Vector {
 
 const topicsOf = (v: Pick<Vector, 'topics'>): GroupTopic[] => v.topics.map((t) => ({ name: t.name, partitions: t.partitions, topicId: parseUuid(t.topicId) as Uuid }));
 
-function group(v: Vector): ConsumerGroupState {
-  const config: KafkaGroupConfig = { name: 'g', assignor: v.assignor, topics: v.topics.map((t) => t.name), members: v.members.map((m) => ({ id: m.id, topics: m.topics })) };
+function group(v: Vector, brokerJava = v.brokerJava): ConsumerGroupState {
+  const config: KafkaGroupConfig = { name: 'g', assignor: v.assignor, topics: v.topics.map((t) => t.name), members: v.members.map((m) => ({ id: m.id, topics: m.topics })), brokerJava };
   if (v.observed) config.observed = { owners: v.observed };
   return new ConsumerGroupState(config, topicsOf(v));
 }
@@ -53,25 +56,49 @@ function applyText(g: ConsumerGroupState, e: string[]) {
   return r.value;
 }
 
-describe('assignors against the real Kafka classes (test/unit/data/kafka-assignors.json)', () => {
+/** Every step's rounds, encoded as the vectors are (a fresh id table: the order ids first appear). */
+function replay(v: Vector, brokerJava = v.brokerJava): Array<Array<Record<string, string>>> {
+  const ids = v.members.map((m) => m.id);
+  const g = group(v, brokerJava);
+  const steps: Array<Array<Record<string, string>>> = [];
+  if (!v.observed) steps.push([encode(g.owners() as Owners, ids)]);
+  for (const e of v.events) steps.push(applyText(g, e).rounds.map((r) => encode(r, ids)));
+  return steps;
+}
+
+/** The vector's expected steps; step 0 (formation) keeps only the final round. */
+const expectedSteps = (v: Vector) => v.expected.map((rounds, k) => (k === 0 && !v.observed ? rounds.slice(-1) : rounds));
+
+/** One test per assignor: every history of `vectors` replayed, each round's owners as Java's. */
+function againstJava(vectors: Vector[]): void {
   for (const assignor of ASSIGNOR_NAMES) {
-    const mine = (vectors.scenarios as Vector[]).filter((v) => v.assignor === assignor);
+    const mine = vectors.filter((v) => v.assignor === assignor);
     test(`${assignor}: ${mine.length} histories, ${mine.reduce((n, v) => n + v.expected.length, 0)} steps, every round's owners as Java's`, () => {
-      for (const [i, v] of mine.entries()) {
-        // A fresh copy of the id table: the vector's order is the order ids first appear.
-        const ids = v.members.map((m) => m.id);
-        const g = group(v);
-        const steps: Array<Array<Record<string, string>>> = [];
-        if (!v.observed) steps.push([encode(g.owners() as Owners, ids)]);
-        for (const e of v.events) steps.push(applyText(g, e).rounds.map((r) => encode(r, ids)));
-        // Step 0 (formation) keeps only the final round.
-        const expected = v.expected.map((rounds, k) => (k === 0 && !v.observed ? rounds.slice(-1) : rounds));
-        assert.deepEqual(steps, expected, `${assignor} history ${i}${v.name ? ` (${v.name})` : ''}`);
-      }
+      for (const [i, v] of mine.entries()) assert.deepEqual(replay(v), expectedSteps(v), `${assignor} history ${i}${v.name ? ` (${v.name})` : ''}`);
     });
   }
-});
+}
 
+describe('assignors against the real Kafka classes (test/unit/data/kafka-assignors.json)', () => againstJava(vectors.scenarios as Vector[]));
+
+describe('numeric-looking member ids with unequal subscriptions, every assignor (test/unit/data/kafka-assignors-mixed.json)', () => {
+  againstJava(mixed.scenarios as Vector[]);
+
+  const numeric = (id: string) => /^[-+]?(\d|0x)/.test(id);
+  const unequal = (v: Vector) => new Set(v.members.map((m) => [...m.topics].sort().join())).size > 1;
+  test('each assignor has histories whose members have numeric-looking ids and unequal subscriptions', () => {
+    for (const assignor of ASSIGNOR_NAMES) {
+      const both = [...(vectors.scenarios as Vector[]), ...(mixed.scenarios as Vector[])].filter((v) => v.assignor === assignor && unequal(v) && v.ids.some(numeric));
+      assert.ok(both.length >= 5, `${assignor}: ${both.length}`);
+    }
+  });
+  test('ids are ordered as text, not as numbers: range puts orders\' subscribers in the order "-1" < "10" < "9"', () => {
+    // RangeAssignor sorts a topic's members by member id (String.compareTo), so 10 comes before 9.
+    const v = (mixed.scenarios as Vector[]).find((x) => x.assignor === 'range' && x.name === 'numeric-ids-unequal-subscriptions')!;
+    const o = group(v).owners() as Owners;
+    assert.deepEqual(o.get('orders'), ['-1', '-1', '10', '10', '9', '9']);
+  });
+});
 /**
  * KAFKA-ASSIGNORS.md's tables: partitions that changed owner per step ("from leaver": the
  * previous owner left; ", 2 rounds": cooperative-sticky needed its follow-up round).
@@ -335,22 +362,12 @@ describe('properties over random histories (numeric-looking and UUID-like ids, u
 });
 
 describe('the uniform assignor on a JDK 19+ broker (test/unit/data/kafka-assignors-jdk25.json, run on Temurin 25)', () => {
-  const scenarios = jdk25.scenarios as Array<Vector & { brokerJava: number }>;
-  const replay = (v: Vector & { brokerJava?: number }, brokerJava?: number) => {
-    const ids = v.members.map((m) => m.id);
-    const config: KafkaGroupConfig = { name: 'g', assignor: v.assignor, topics: v.topics.map((t) => t.name), members: v.members.map((m) => ({ id: m.id, topics: m.topics })), brokerJava };
-    if (v.observed) config.observed = { owners: v.observed };
-    const g = new ConsumerGroupState(config, topicsOf(v));
-    const steps: Array<Array<Record<string, string>>> = [];
-    if (!v.observed) steps.push([encode(g.owners() as Owners, ids)]);
-    for (const e of v.events) steps.push(applyText(g, e).rounds.map((r) => encode(r, ids)));
-    return steps;
-  };
+  const scenarios = jdk25.scenarios as Vector[];
   test(`brokerJava ${scenarios[0].brokerJava}: ${scenarios.length} histories, every step as the real classes on that JDK`, () => {
-    for (const [i, v] of scenarios.entries()) assert.deepEqual(replay(v, v.brokerJava), v.expected.map((r, k) => (k === 0 && !v.observed ? r.slice(-1) : r)), `history ${i}`);
+    for (const [i, v] of scenarios.entries()) assert.deepEqual(replay(v), expectedSteps(v), `history ${i}`);
   });
   test('the JDK 17 model differs on some of them: new HashSet<>(collection) is sized differently', () => {
-    const differ = scenarios.filter((v) => JSON.stringify(replay(v, 17)) !== JSON.stringify(v.expected.map((r, k) => (k === 0 && !v.observed ? r.slice(-1) : r))));
+    const differ = scenarios.filter((v) => JSON.stringify(replay(v, 17)) !== JSON.stringify(expectedSteps(v)));
     assert.ok(differ.length > 0, 'no history tells the two JDKs apart');
   });
 });
