@@ -844,12 +844,7 @@ export class App {
         note,
         applyStatus: this.applyStatus.get(topic.name) ?? '',
         ui: this.ui,
-        onStep: (e) => {
-          if (ws.cursor >= MAX_STEPS) return this.fail(`At most ${MAX_STEPS} steps.`);
-          update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
-        },
-        onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
-        onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+        ...this.stepHandlers(ws, update),
         onClear: () => update({ events: [], cursor: 0 }),
         onWindow: (w) => this.setZoom(zoomKey, w),
         onError: (m) => this.fail(m),
@@ -894,6 +889,18 @@ export class App {
     if (topic.system === 'kafka') this.groupWhatIfView(topic);
   }
 
+  /** Step, undo and redo over a what-if's steps (a topic's events or a group's), the same for both editors. */
+  private stepHandlers<E>(ws: { events: E[]; cursor: number }, update: (next: { events: E[]; cursor: number }) => void) {
+    return {
+      onStep: (e: E) => {
+        if (ws.cursor >= MAX_STEPS) return this.fail(`At most ${MAX_STEPS} steps.`);
+        update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
+      },
+      onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
+      onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+    };
+  }
+
   /** A Kafka topic's group what-if, under the topic's own: members join or leave, the partitions grow. */
   private groupWhatIfView(topic: TopicConfig): void {
     const chosen = this.chosenGroup(topic.name);
@@ -924,12 +931,7 @@ export class App {
         result: r.result,
         events: ws.events,
         cursor: ws.cursor,
-        onStep: (e) => {
-          if (ws.cursor >= MAX_STEPS) return this.fail(`At most ${MAX_STEPS} steps.`);
-          update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
-        },
-        onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
-        onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+        ...this.stepHandlers(ws, update),
         onError: (m) => this.fail(m),
         onApply: () => {
           const requestId = this.nextRequest++;

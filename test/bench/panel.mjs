@@ -311,6 +311,8 @@ async function stopTrace(page) {
 async function whatIfSteps(page, group) {
   await page.evaluate(() => document.querySelector('#view-tab-whatif').click());
   await settle(page);
+  // A renderer without the editor (the group what-if before this branch) has no step to time.
+  if (!(await page.evaluate((sel) => document.querySelector(sel) !== null, group ? '#group-whatif-member' : '#whatif-name'))) return null;
   const step = async (act) => {
     await startTrace(page);
     const r = await page.evaluate(async ({ act, group }) => {
