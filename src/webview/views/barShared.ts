@@ -13,6 +13,7 @@ import {
   type SegmentsModel,
   type ZoomWindow,
 } from '../../shared/view/segments';
+import { l10n } from '../l10n';
 import { h } from '../dom';
 import { pct, range } from '../format';
 import type { Ui } from '../ui';
@@ -199,17 +200,17 @@ export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElem
     return b;
   };
   bar.append(
-    button('+', 'Zoom in', () => onWindow(zoomWindow(current(), m.space, 0.25))),
-    button('−', 'Zoom out', () => onWindow(zoomWindow(current(), m.space, 4))),
-    button('◀', 'Pan left', () => onWindow(panWindow(current(), m.space, -0.5))),
-    button('▶', 'Pan right', () => onWindow(panWindow(current(), m.space, 0.5))),
-    button('Reset', 'Show the whole hash space', () => onWindow(fullWindow(m.space))),
+    button('+', l10n.t('Zoom in'), () => onWindow(zoomWindow(current(), m.space, 0.25))),
+    button('−', l10n.t('Zoom out'), () => onWindow(zoomWindow(current(), m.space, 4))),
+    button('◀', l10n.t('Pan left'), () => onWindow(panWindow(current(), m.space, -0.5))),
+    button('▶', l10n.t('Pan right'), () => onWindow(panWindow(current(), m.space, 0.5))),
+    button(l10n.t('Reset'), l10n.t('Show the whole hash space'), () => onWindow(fullWindow(m.space))),
   );
   const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
   if (spec.markers.length <= 5) {
-    for (const k of spec.markers) bar.append(button(`Key ${k.n}`, `Zoom to key ${k.n} (${k.label}, hash ${k.hash})`, () => around(k), 'zoom-key'));
+    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, k.label, k.hash), () => around(k), 'zoom-key'));
   } else {
-    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, 'Zoom to key…'));
+    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, l10n.t('Zoom to key…')));
     // The options are made when the list is first opened: a hundred keys cost the first picture nothing.
     const fill = () => {
       if (pick.options.length > 1) return;
