@@ -640,11 +640,15 @@ export class App {
       }),
     );
     if (group) {
-      const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
-      const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
-      this.main.append(h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed));
-      const keys = groupKeysTable(group);
-      if (keys) this.main.append(keys);
+      // After the first picture: a group of hundreds of members is a table of thousands of cells.
+      const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${group.members.length} members…`));
+      this.main.append(slot);
+      this.later(() => {
+        const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
+        const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
+        const keys = groupKeysTable(group);
+        slot.replaceWith(h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : []));
+      });
     }
     this.keysTableLater(v);
   }

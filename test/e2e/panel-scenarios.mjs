@@ -265,8 +265,12 @@ export default async function panelScenarios({ wb, scenario }) {
     } finally {
       writeFileSync(settingsFile, original);
     }
+    // The panel follows the restored settings: their own group's members, or no group at all.
     await view('partitions').click();
-    await frame().locator('.members-table').waitFor({ state: 'detached' });
+    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
+    if (restored) await frame().locator('.members-table tbody tr').nth(restored.members.length - 1).locator(`xpath=self::*[@data-member="${restored.members.at(-1).id}"]`).waitFor();
+    else await frame().locator('.members-table').waitFor({ state: 'detached' });
+    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {
