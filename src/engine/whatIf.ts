@@ -150,7 +150,13 @@ export interface WhatIfResult {
  * Applies the events in order to `topic` (which it changes) and describes each step.
  * `keys` are routed before the first event and after the last.
  */
-export function runWhatIf(topic: TopicState, events: TopologyEvent[], keys: Array<{ shown: string; key: MessageKey }>): WhatIfResult {
+export function runWhatIf(
+  topic: TopicState,
+  events: TopologyEvent[],
+  keys: Array<{ shown: string; key: MessageKey }>,
+  /** Called after each event with the topic as it left it (the panel keeps clones for its ordering note). */
+  onStep?: (index: number, topic: TopicState) => void,
+): WhatIfResult {
   const before = keys.map((k) => ({ key: k.shown, ...topic.route(k.key) }));
   const steps: WhatIfStep[] = [];
   for (const event of events) {
@@ -172,6 +178,7 @@ export function runWhatIf(topic: TopicState, events: TopologyEvent[], keys: Arra
       step.movedFraction = d.movedSize / measureSize(selector.keyValues);
     }
     steps.push(step);
+    onStep?.(steps.length - 1, topic);
   }
   const out = keys.map((k, i) => {
     const after = { key: k.shown, ...topic.route(k.key) };

@@ -17,7 +17,8 @@
 import type { AnalysisResult } from '../analyze/figures';
 import type { AnalyzeProgress } from '../analyze/run';
 import type { TopologyEvent } from '../engine/events';
-import type { Settings } from '../engine/settings';
+import { MAX_PARTITIONS, type Settings } from '../engine/settings';
+import type { TopicFrame } from './view/frame';
 
 // ---------------------------------------------------------------------------------------------
 // Shared value types
@@ -66,6 +67,12 @@ export interface StateMessage {
   keys: KeyInput[];
   problems: ProblemInfo[];
   focus?: Focus;
+  /**
+   * Each topic as the host's topology holds it, with the routes of the keys the panel told the host
+   * about (`panelView`) and of `keys`, and the charts laid out for the panel's width: the panel draws from these instead of working every
+   * selector's assignment out again. Absent from an older host; the panel then works it out.
+   */
+  frames?: TopicFrame[];
 }
 
 /** A route result to show: its keys are added and its topic selected. */
@@ -129,7 +136,7 @@ export type ToWebviewMessage = StateMessage | ShowKeysMessage | ApplyResultMessa
 // Webview -> host
 
 /** The message types, webview to host. */
-export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'webviewError', 'exportAnalysis', 'analyzeWhatIf', 'cancelAnalysis'] as const;
+export const FROM_WEBVIEW_TYPES = ['ready', 'applyToSettings', 'applyGroupToSettings', 'webviewError', 'exportAnalysis', 'analyzeWhatIf', 'cancelAnalysis', 'panelView'] as const;
 
 /** The webview's script runs and listens: the host may post now. */
 export interface ReadyMessage {
@@ -149,6 +156,20 @@ export interface ApplyToSettingsMessage {
   partitions?: number;
   /** The subscription's consumers after the change, in connection order. */
   consumers?: ConsumerSetting[];
+}
+
+/**
+ * A request to write a consumer group's what-if to the workspace settings: its members after the
+ * steps (in join order; `topics` where a member's subscription differs from the group's) and, where
+ * a step grew the topic, its partition count. Answered with `applyResult`.
+ */
+export interface ApplyGroupMessage {
+  type: 'applyGroupToSettings';
+  requestId: number;
+  group: string;
+  members: Array<{ id: string; topics?: string[] }>;
+  topic?: string;
+  partitions?: number;
 }
 
 /** An error the webview's script caught, for the output channel. */
@@ -184,7 +205,18 @@ export interface CancelAnalysisMessage {
   runId: number;
 }
 
-export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage;
+/**
+ * What the panel shows (sent before `ready` and whenever it changes): its keys, in its order, and
+ * its width in CSS pixels, so that the host's `state` routes the keys and lays the charts out for
+ * that width: the panel's first picture then needs no routing and no pass over the segments.
+ */
+export interface PanelViewMessage {
+  type: 'panelView';
+  keys: KeyInput[];
+  width?: number;
+}
+
+export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | ApplyGroupMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage | PanelViewMessage;
 
 // ---------------------------------------------------------------------------------------------
 // Validation of what the webview sends
@@ -202,15 +234,23 @@ export const LIMITS = {
   topicName: 1024,
   consumerName: 256,
   consumers: 1000,
+  /** As `keyRouting.kafkaGroups` allows (MAX_GROUP_MEMBERS) and far above. */
+  groupMembers: 10_000,
+  groupTopics: 1000,
   rangesPerConsumer: 1024,
   errorMessage: 2000,
-  /** What the panel's what-if editor offers (the settings allow up to 2^31-1 partitions). */
-  partitions: 100_000,
+  /** As the settings allow (engine/settings.ts). */
+  partitions: MAX_PARTITIONS,
   /** STICKY range bounds as the settings accept them. */
   rangeMax: 65536,
   requestId: 0x7fffffff,
   /** What-if steps sent for an analysis (the panel keeps at most 100). */
   whatIfSteps: 100,
+  /** Keys the panel shows (`panelView`), and the length of one key's text or hex. */
+  panelKeys: 100,
+  keyValue: 4096,
+  /** The panel's width in CSS pixels (a frame's layouts are made for it). */
+  panelWidth: 16384,
 } as const;
 
 /** Why a message was refused; `path` names the offending field. */
@@ -264,6 +304,8 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
         return { type: 'webviewError', message: str(field(msg, 'message'), 'message.message', 0, LIMITS.errorMessage) };
       case 'applyToSettings':
         return parseApply(msg);
+      case 'applyGroupToSettings':
+        return parseApplyGroup(msg);
       case 'exportAnalysis':
         onlyKeys(msg, 'message', ['type', 'requestId', 'runId', 'format']);
         return {
@@ -277,6 +319,13 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
       case 'cancelAnalysis':
         onlyKeys(msg, 'message', ['type', 'runId']);
         return { type: 'cancelAnalysis', runId: int(field(msg, 'runId'), 'message.runId', 0, LIMITS.requestId) };
+      case 'panelView': {
+        onlyKeys(msg, 'message', ['type', 'keys', 'width']);
+        const out: PanelViewMessage = { type: 'panelView', keys: array(field(msg, 'keys'), 'message.keys', LIMITS.panelKeys).map((k, i) => parseKeyInput(k, `message.keys[${i}]`)) };
+        const width = field(msg, 'width');
+        if (width !== undefined) out.width = int(width, 'message.width', 1, LIMITS.panelWidth);
+        return out;
+      }
       default:
         return refuse('message.type', typeof type === 'string' ? `unknown message type ${JSON.stringify(type.slice(0, 40))}` : 'must be a string');
     }
@@ -302,6 +351,32 @@ function parseApply(msg: Record<string, unknown>): ApplyToSettingsMessage {
     out.consumers = list.map((c, i) => parseConsumer(c, `message.consumers[${i}]`));
   }
   if (out.partitions === undefined && out.consumers === undefined) refuse('message', 'applyToSettings needs "partitions" or "consumers"');
+  return out;
+}
+
+function parseApplyGroup(msg: Record<string, unknown>): ApplyGroupMessage {
+  onlyKeys(msg, 'message', ['type', 'requestId', 'group', 'members', 'topic', 'partitions']);
+  const out: ApplyGroupMessage = {
+    type: 'applyGroupToSettings',
+    requestId: int(field(msg, 'requestId'), 'message.requestId', 0, LIMITS.requestId),
+    group: str(field(msg, 'group'), 'message.group', 1, LIMITS.topicName),
+    members: array(field(msg, 'members'), 'message.members', LIMITS.groupMembers).map((m, i) => {
+      const path = `message.members[${i}]`;
+      const r = record(m, path);
+      onlyKeys(r, path, ['id', 'topics']);
+      const member: { id: string; topics?: string[] } = { id: str(field(r, 'id'), `${path}.id`, 1, LIMITS.consumerName) };
+      const topics = field(r, 'topics');
+      if (topics !== undefined) member.topics = array(topics, `${path}.topics`, LIMITS.groupTopics).map((t, j) => str(t, `${path}.topics[${j}]`, 1, LIMITS.topicName));
+      return member;
+    }),
+  };
+  const topic = field(msg, 'topic');
+  const partitions = field(msg, 'partitions');
+  if ((topic === undefined) !== (partitions === undefined)) refuse('message', 'applyGroupToSettings takes "topic" and "partitions" together');
+  if (topic !== undefined) {
+    out.topic = str(topic, 'message.topic', 1, LIMITS.topicName);
+    out.partitions = int(partitions, 'message.partitions', 1, LIMITS.partitions);
+  }
   return out;
 }
 
@@ -337,6 +412,12 @@ function parseAnalyzeWhatIf(msg: Record<string, unknown>): AnalyzeWhatIfMessage 
     topic: str(field(msg, 'topic'), 'message.topic', 1, LIMITS.topicName),
     events: events.map((e, i) => parseEventValue(e, `message.events[${i}]`)),
   };
+}
+
+function parseKeyInput(raw: unknown, path: string): KeyInput {
+  const k = record(raw, path);
+  onlyKeys(k, path, ['format', 'value']);
+  return { format: oneOf(field(k, 'format'), `${path}.format`, ['utf8', 'hex'] as const), value: str(field(k, 'value'), `${path}.value`, 0, LIMITS.keyValue) };
 }
 
 /** A what-if step as the panel keeps it (engine/events.ts): connect, disconnect or partitions. */

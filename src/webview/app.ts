@@ -6,28 +6,46 @@
 import type { TopologyEvent } from '../engine/events';
 import type { TopicConfig } from '../engine/settings';
 import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
-import type { AnalysisRunInfo, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
+import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic } from './format';
 import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
+import { LIMITS } from '../shared/protocol';
 import { l10n } from './l10n';
 import { Ui } from './ui';
-import { renderBar, type BarMarker } from './views/bar';
+import { lazyDetails } from './views/pagedTable';
+import { renderBar, type BarMarker, type BarSpec } from './views/bar';
+import { renderBarCanvas, type ChartHandle } from './views/barCanvas';
+import { renderPartitionsCanvas } from './views/partitionsCanvas';
+import { renderRingCanvas } from './views/ringCanvas';
+import type { SegmentsModel } from '../shared/view/segments';
+import type { RingModel } from '../shared/view/ring';
 import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
-import { renderPartitions } from './views/partitions';
-import { renderRing } from './views/ring';
-import { consumersLegend, keysTable } from './views/tables';
-import { renderOrderingNote, renderWhatIf } from './views/whatIf';
+import { renderPartitions, type PartitionsSpec } from './views/partitions';
+import { renderRing, type RingSpec } from './views/ring';
+import { consumersLegend, keysTable, producersTable } from './views/tables';
+import { groupChooser, groupKeysTable, groupNote, membersTable, renderGroupWhatIf } from './views/group';
+import { analysedKeysPerMember } from '../shared/view/groupView';
+import { renderApplyDiffers, renderOrderingNote, renderWhatIf } from './views/whatIf';
 
 export interface VsCodeApi {
   postMessage(message: FromWebviewMessage): void;
   getState(): unknown;
   setState(state: unknown): void;
 }
+
+/** Segments or ring points above which a chart is drawn on a canvas (SVG elements cost more). */
+const DENSE_SEGMENTS = 1500;
+/** Throwaway what-if steps run when idle after the first picture (the engine compiles after a few calls). */
+const WARM_UP_ROUNDS = 4;
+/** Keys listed in the first picture; the rest follow after it. */
+const KEYS_AT_ONCE = 16;
+/** Partitions above which the partitions row is a canvas with a paged table. */
+const DENSE_PARTITIONS = 512;
 
 const VIEW_LABELS: Record<ViewKind, string> = {
   partitions: l10n.t('Partitions'),
@@ -54,6 +72,14 @@ export class App {
   private analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
   private exportStatus = '';
   private readonly pendingExport = new Set<number>();
+  /** The canvas charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
+  private zoomGroups = new Map<string, ChartHandle[]>();
+  /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
+  private generation = 0;
+  private deferred: Array<() => void> = [];
+  private saveQueued = false;
+  /** Whether the keys past the first few are shown (kept across renders). */
+  private moreKeysOpen = false;
 
   constructor(
     private readonly root: HTMLElement,
@@ -65,7 +91,10 @@ export class App {
     document.body.append(patterns());
     new ResizeObserver(() => {
       const w = this.width();
-      if (Math.abs(w - this.lastWidth) > 8 && this.received) this.render();
+      if (Math.abs(w - this.lastWidth) > 8 && this.received) {
+        this.render();
+        this.sendView();
+      }
     }).observe(document.body);
     this.render();
   }
@@ -73,10 +102,13 @@ export class App {
   onMessage(msg: ToWebviewMessage): void {
     switch (msg.type) {
       case 'state':
+        // The benchmark and the webview's developer tools time the picture from here.
+        performance.mark('keyRouting:state');
+        this.stateMarked = true;
         this.received = true;
         this.problems = Array.isArray(msg.problems) ? msg.problems : [];
         this.stale = Array.isArray(msg.stale) ? msg.stale : [];
-        this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] });
+        this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
         this.addKeys(msg.keys);
         if (msg.focus?.topic) this.state.topic = msg.focus.topic;
         break;
@@ -133,6 +165,7 @@ export class App {
   }
 
   private readonly pendingApply = new Map<number, string>();
+  private stateMarked = false;
 
   /** Keys from a route result go first (newest first), the panel's own follow. */
   private addKeys(keys: readonly KeyInput[] | undefined): void {
@@ -141,6 +174,23 @@ export class App {
     const rest = this.state.keys.filter((k) => !incoming.some((n) => sameKey(n, k)));
     this.state.keys = [...incoming, ...rest].slice(0, MAX_KEYS);
     this.models.setKeys(this.state.keys);
+    this.sendView();
+  }
+
+  /**
+   * Tells the host which keys the panel shows and how wide it is, so that its next `state` routes
+   * them and lays the charts out for that width (a frame without a key's route sends the panel to
+   * its own, slower, topology). As many keys as fit a message.
+   */
+  sendView(): void {
+    const keys: KeyInput[] = [];
+    let bytes = 64;
+    for (const k of this.state.keys) {
+      bytes += k.value.length * 3 + 40;
+      if (bytes > LIMITS.messageBytes || keys.length >= LIMITS.panelKeys || k.value.length > LIMITS.keyValue) break;
+      keys.push({ format: k.format, value: k.value });
+    }
+    this.post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.width()) });
   }
 
   private post(msg: FromWebviewMessage): void {
@@ -162,6 +212,9 @@ export class App {
   // -------------------------------------------------------------------------------------------
 
   render(): void {
+    this.generation++;
+    this.zoomGroups = new Map();
+    this.deferred = [];
     const scrollY = window.scrollY;
     const active = document.activeElement?.id;
     this.ui.hideTip();
@@ -175,10 +228,14 @@ export class App {
     }
     if (this.problems.length) body.push(this.problemsBox());
     if (this.error) body.push(h('p', { class: 'error', role: 'alert' }, this.error));
-    const t0 = performance.now();
-    const topology = this.models.topology();
-    performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
-    if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
+    // The panel's own topology, unless the host's frames draw the topics (then it is built when
+    // idle, or when a what-if step needs it).
+    if (!this.models.framed || this.models.engineReady) {
+      const t0 = performance.now();
+      const topology = this.models.topology();
+      performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
+      if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
+    }
     let topic: TopicConfig | undefined;
     if (topics.length) {
       topic = topics.find((t) => t.name === this.state.topic) ?? topics[0];
@@ -207,6 +264,71 @@ export class App {
     this.root.replaceChildren(app, this.ui.tooltip, this.ui.live);
     if (active) document.getElementById(active)?.focus();
     window.scrollTo(0, scrollY);
+    this.afterPaint();
+  }
+
+  /**
+   * Work the first picture does not need (tables, the ordering note), run after it is painted, a
+   * task at a time so input is handled in between; then, when the panel is idle, its own topology
+   * (what-if steps and keys the host has not routed need it), warmed up with a throwaway step.
+   */
+  private afterPaint(): void {
+    const gen = this.generation;
+    if (this.received && !this.models.engineReady) document.body.dataset.engine = 'pending';
+    const first = this.stateMarked;
+    this.stateMarked = false;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (first) performance.measure('keyRouting:firstPicture', 'keyRouting:state');
+        // The deferred tasks start in a task of their own, each one after the last.
+        const next = () => {
+          if (gen !== this.generation) return;
+          const task = this.deferred.shift();
+          if (task) {
+            task();
+            setTimeout(next, 0);
+            return;
+          }
+          if (first) performance.measure('keyRouting:complete', 'keyRouting:state');
+          this.warmUp(gen);
+        };
+        setTimeout(next, 0);
+      }, 0),
+    );
+  }
+
+  /** Runs `task` after the picture is painted, unless the page is drawn again first. */
+  private later(task: () => void, first = false): void {
+    if (first) this.deferred.unshift(task);
+    else this.deferred.push(task);
+  }
+
+  /**
+   * Builds the panel's own topology when idle, then runs a few throwaway what-if steps on clones,
+   * an idle callback each, so that a real step runs optimised code instead of cold code (the
+   * engine's functions are compiled after a few calls).
+   */
+  private warmUp(gen: number): void {
+    const topic = this.state.topic;
+    if (!this.received || this.models.engineReady || topic === undefined) {
+      document.body.dataset.engine = 'ready';
+      return;
+    }
+    const idle = (f: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(() => f(), { timeout: 500 }) : setTimeout(f, 50));
+    document.body.dataset.engine = 'warming';
+    let round = 0;
+    const step = () => {
+      if (gen !== this.generation && this.models.engineReady && round > 0) {
+        document.body.dataset.engine = 'ready';
+        return;
+      }
+      const t0 = performance.now();
+      this.models.warmUp(topic, round);
+      performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
+      if (++round < WARM_UP_ROUNDS) idle(step);
+      else document.body.dataset.engine = 'ready';
+    };
+    idle(step);
   }
 
   private problemsBox(): HTMLElement {
@@ -300,26 +422,40 @@ export class App {
   private keysBox(): HTMLElement {
     const box = h('section', { class: 'keys', 'aria-label': l10n.t('Keys') });
     const list = h('ol', { class: 'key-legend', 'aria-label': l10n.t('keys shown, numbered as on the charts') });
-    this.models.keys.forEach((k, i) => {
+    const item = (k: (typeof this.models.keys)[number], i: number): HTMLElement => {
       const remove = h('button', { type: 'button', class: 'icon', title: l10n.t('Remove key {0}', i + 1), 'aria-label': l10n.t('Remove key {0}', i + 1) }, '×');
       remove.addEventListener('click', () => {
         this.state.keys = this.state.keys.filter((x) => !sameKey(x, k.input));
         this.models.setKeys(this.state.keys);
+        this.sendView();
         this.save();
         this.render();
       });
-      list.append(
-        h(
-          'li',
-          { class: `key-item${k.error ? ' invalid' : ''}`, 'data-n': i + 1 },
-          h('span', { class: 'badge' }, String(i + 1)),
-          h('span', { class: 'key', title: k.shown?.label ?? k.input.value }, keyText(k.shown?.label ?? k.input.value)),
-          k.input.format === 'hex' ? h('span', { class: 'muted' }, ' (hex)') : null,
-          k.error ? h('span', { class: 'error' }, ` ${k.error}`) : null,
-          remove,
-        ),
+      return h(
+        'li',
+        { class: `key-item${k.error ? ' invalid' : ''}`, 'data-n': i + 1 },
+        h('span', { class: 'badge' }, String(i + 1)),
+        h('span', { class: 'key', title: k.shown?.label ?? k.input.value }, keyText(k.shown?.label ?? k.input.value)),
+        k.input.format === 'hex' ? h('span', { class: 'muted' }, ' (hex)') : null,
+        k.error ? h('span', { class: 'error' }, ` ${k.error}`) : null,
+        remove,
       );
-    });
+    };
+    // The first keys listed; the rest behind a disclosure, made when opened (a hundred keys are
+    // four hundred elements and half the page).
+    const keys = this.models.keys;
+    keys.slice(0, KEYS_AT_ONCE).forEach((k, i) => list.append(item(k, i)));
+    let more: HTMLDetailsElement | null = null;
+    if (keys.length > KEYS_AT_ONCE) {
+      more = lazyDetails(`and ${keys.length - KEYS_AT_ONCE} more keys`, () => {
+        const rest = h('ol', { class: 'key-legend', start: KEYS_AT_ONCE + 1, 'aria-label': `keys ${KEYS_AT_ONCE + 1} to ${keys.length}` });
+        rest.append(...keys.slice(KEYS_AT_ONCE).map((k, j) => item(k, KEYS_AT_ONCE + j)));
+        return rest;
+      }, { class: 'more-keys', id: 'more-keys' });
+      if (this.moreKeysOpen) more.open = true;
+      const d = more;
+      d.addEventListener('toggle', () => (this.moreKeysOpen = d.open));
+    }
     const input = h('input', { id: 'key-input', type: 'text', placeholder: l10n.t('add a key'), 'aria-label': l10n.t('key to add'), maxlength: 4096 });
     const format = h('select', { id: 'key-format', 'aria-label': l10n.t('key format') }, h('option', { value: 'utf8' }, l10n.t('text')), h('option', { value: 'hex' }, l10n.t('hex bytes')));
     const add = h('button', { id: 'key-add', type: 'submit' }, l10n.t('Add key'));
@@ -331,11 +467,12 @@ export class App {
       const k: KeyInput = { format: format.value === 'hex' ? 'hex' : 'utf8', value: format.value === 'hex' ? value.replace(/\s+/g, '') : value };
       this.state.keys = [...this.state.keys.filter((x) => !sameKey(x, k)), k].slice(-MAX_KEYS);
       this.models.setKeys(this.state.keys);
+      this.sendView();
       this.save();
       this.render();
       document.getElementById('key-input')?.focus();
     });
-    box.append(h('h2', {}, l10n.t('Keys')), this.models.keys.length ? list : h('p', { class: 'muted' }, l10n.t('No keys yet.')), form);
+    box.append(h('h2', {}, l10n.t('Keys')), this.models.keys.length ? list : h('p', { class: 'muted' }, l10n.t('No keys yet.')), ...(more ? [more] : []), form);
     return box;
   }
 
@@ -401,6 +538,7 @@ export class App {
         },
       }),
     );
+    this.analysisMembers(topic);
     // The status line is redrawn with every partial result; the live region speaks only a change of state.
     const said = base ? `${base.id}:${base.status}` : '';
     if (base && said !== this.analysisAnnounced) this.ui.announce(`Analysis of ${base.source}: ${base.status}`);
@@ -409,31 +547,138 @@ export class App {
 
   private analysisAnnounced = '';
 
+  /** A Kafka topic's analysed keys per member of the chosen group, with the skew over the members. */
+  private analysisMembers(topic: TopicConfig): void {
+    if (topic.system !== 'kafka') return;
+    const chosen = this.chosenGroup(topic.name);
+    const figures = this.analysis.base?.result?.topics.find((t) => t.topic === topic.name);
+    if (!chosen || !figures?.partitionKeys) return;
+    const group = this.models.group(topic.name, chosen.name);
+    if (!group) return;
+    const analysed = figures.sparsePartitions ? null : analysedKeysPerMember(group, figures.partitionKeys);
+    this.main.append(
+      this.groupHeader(topic.name, chosen.name, chosen.names),
+      h('h3', {}, `Analysed keys per member of ${group.group}`),
+      analysed
+        ? membersTable(group, analysed, 'analysis-members-table')
+        : h('p', { class: 'muted' }, `Not counted per member: ${figures.sparsePartitions ? 'the analysis lists only the partitions that received keys' : 'the group has too many partitions to list its owners'}.`),
+    );
+  }
+
   private zoomOf(key: string, space: readonly [number, number]): ZoomWindow {
     return clampWindow(this.state.zoom[key], space);
   }
 
   private setZoom(key: string, w: ZoomWindow): void {
     this.state.zoom[key] = w;
-    this.save();
-    this.render();
+    const charts = this.zoomGroups.get(key);
+    if (!charts || charts.length === 0) {
+      this.save();
+      this.render();
+      return;
+    }
+    // Canvas charts redraw in the next frame; the state is saved once per frame however many
+    // wheel events come.
+    for (const c of charts) c.setWindow(w);
+    if (!this.saveQueued) {
+      this.saveQueued = true;
+      requestAnimationFrame(() => {
+        this.saveQueued = false;
+        this.save();
+      });
+    }
+  }
+
+  /** Canvas where SVG elements would be too many (or as the state asks). */
+  private dense(model: SegmentsModel, ring?: RingModel | null): boolean {
+    const r = this.state.renderer ?? 'auto';
+    if (r !== 'auto') return r === 'canvas';
+    return model.count > DENSE_SEGMENTS || (ring?.points.length ?? 0) > DENSE_SEGMENTS;
+  }
+
+  /** The hash-range bar, on a canvas where it is dense; its zoom window shared by `zoomKey`. */
+  private bar(spec: BarSpec, zoomKey: string): HTMLElement {
+    if (!this.dense(spec.model, spec.ring)) return renderBar(spec);
+    const chart = renderBarCanvas(spec);
+    this.joinZoom(zoomKey, chart);
+    return chart.element;
+  }
+
+  private ring(spec: RingSpec, zoomKey: string): Element {
+    if (!this.dense(spec.model, spec.ring)) return renderRing(spec);
+    const chart = renderRingCanvas(spec);
+    this.joinZoom(zoomKey, chart);
+    return chart.element;
+  }
+
+  private partitionsChart(spec: PartitionsSpec): HTMLElement {
+    const r = this.state.renderer ?? 'auto';
+    return (r === 'auto' ? spec.count > DENSE_PARTITIONS : r === 'canvas') ? renderPartitionsCanvas(spec).element : renderPartitions(spec);
+  }
+
+  private joinZoom(key: string, chart: ChartHandle): void {
+    let list = this.zoomGroups.get(key);
+    if (!list) this.zoomGroups.set(key, (list = []));
+    list.push(chart);
   }
 
   private partitionsView(v: TopicViewModel, width: number): void {
     const p = v.partitions!;
+    const chosen = v.system === 'kafka' ? this.chosenGroup(v.name) : null;
+    const group = chosen ? this.models.group(v.name, chosen.name) : undefined;
+    if (chosen && group) this.main.append(this.groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
     this.main.append(
-      h('p', { class: 'view-note' }, `${p.count} partitions. A keyed message goes to ${v.system === 'kafka' ? 'murmur2(key bytes) & 0x7fffffff % partitions (the Java client and every Java-compatible client)' : `the ${p.scheme} hash of the key, sign-safe modulo the partitions (the Java client's producer routing)`}.`),
-      renderPartitions({
+      h('p', { class: 'view-note' }, `${p.count.toLocaleString('en-US')} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
+      this.partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,
         count: p.count,
         width,
         marks: v.markers.map((m) => ({ n: m.n, label: m.label, partition: m.route.partition })),
+        ...(group?.owner ? { owners: { of: group.owner, names: group.members.map((m) => m.id) } } : {}),
         ui: this.ui,
       }),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    if (group) {
+      // After the first picture: a group of hundreds of members is a table of thousands of cells.
+      const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${group.members.length} members…`));
+      this.main.append(slot);
+      this.later(() => {
+        const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
+        const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
+        const keys = groupKeysTable(group);
+        slot.replaceWith(h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : []));
+      });
+    }
+    this.keysTableLater(v);
+  }
+
+  /** The group shown on a Kafka topic (the one chosen, else its first), with the chooser before it. */
+  private chosenGroup(topic: string): { name: string; names: string[] } | null {
+    const names = this.models.groupNames(topic);
+    if (names.length === 0) return null;
+    const chosen = this.state.groups?.[topic];
+    return { name: chosen && names.includes(chosen) ? chosen : names[0], names };
+  }
+
+  private groupHeader(topic: string, name: string, names: string[]): HTMLElement {
+    return groupChooser(names, name, (g) => {
+      this.state.groups = { ...(this.state.groups ?? {}), [topic]: g };
+      this.save();
+      this.render();
+    });
+  }
+
+  /** The keys table, filled in after the first picture (a hundred keys are a thousand cells). */
+  private keysTableLater(v: TopicViewModel): void {
+    const tables = () => [keysTable(v), producersTable(v)].filter((t): t is HTMLElement => t !== null);
+    if (v.markers.length <= 12) {
+      this.main.append(...tables());
+      return;
+    }
+    const slot = h('div', { class: 'keys-table-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${v.markers.length} keys…`));
+    this.main.append(slot);
+    this.later(() => slot.replaceWith(...tables()));
   }
 
   private selectorNote(v: TopicViewModel, topic: TopicConfig): string {
@@ -461,21 +706,23 @@ export class App {
     const zoomKey = `${topic.name}|ranges`;
     this.main.append(
       h('p', { class: 'view-note' }, this.selectorNote(v, topic)),
-      renderBar({
-        id: 'ranges',
-        label: `${v.name}: key hash ranges`,
-        model: s.segments,
-        window: this.zoomOf(zoomKey, s.segments.space),
-        width,
-        markers: this.markers(v),
-        ring: s.ring,
-        onWindow: (w) => this.setZoom(zoomKey, w),
-        ui: this.ui,
-      }),
+      this.bar(
+        {
+          id: 'ranges',
+          label: `${v.name}: key hash ranges`,
+          model: s.segments,
+          window: this.zoomOf(zoomKey, s.segments.space),
+          width,
+          markers: this.markers(v),
+          ring: s.ring,
+          onWindow: (w) => this.setZoom(zoomKey, w),
+          ui: this.ui,
+        },
+        zoomKey,
+      ),
       consumersLegend(s.segments),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    this.keysTableLater(v);
   }
 
   private ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
@@ -489,14 +736,13 @@ export class App {
       h(
         'div',
         { class: 'chart ring-chart', 'data-chart': 'ring', tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: consistent-hashing ring; click to zoom the strip below', v.name) },
-        renderRing({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
+        this.ring({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       ),
       h('h3', {}, l10n.t('Zoomed strip')),
-      renderBar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
+      this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       consumersLegend(s.segments),
     );
-    const t = keysTable(v);
-    if (t) this.main.append(t);
+    this.keysTableLater(v);
   }
 
   private namespaceView(topic: TopicConfig, width: number): void {
@@ -553,6 +799,9 @@ export class App {
     this.main.append(
       h('h3', {}, l10n.t('Split preview for bundle {0}', model.focus.name)),
       h('p', { class: 'muted' }, `Owned topics used: ${model.owned.length} (${model.owned.slice(0, 5).map((o) => shortTopic(o.name)).join(', ')}${model.owned.length > 5 ? ', …' : ''}).`),
+      ...(model.unhashed.length
+        ? [h('p', { class: 'muted', 'data-summary': 'unhashed' }, l10n.t('Not hashed (too many partition topics to draw each): {0}.', model.unhashed.map((u) => l10n.t('{0} with {1} partitions', shortTopic(u.topic), u.partitions.toLocaleString('en-US'))).join(', ')))]
+        : []),
       h('div', { class: 'row' }, h('label', { for: 'split-positions' }, l10n.t('Positions')), posInput, setPos, typeof positions === 'string' ? h('span', { class: 'error' }, positions) : null),
       h(
         'table',
@@ -566,7 +815,7 @@ export class App {
               'tr',
               { 'data-algorithm': s.algorithm },
               h('td', {}, h('code', {}, s.algorithm)),
-              h('td', { class: 'positions' }, s.error ? `the broker throws: ${s.error}` : s.positions ? s.positions.map(hex8).join(', ') + (s.refusal ? ` (refused: ${s.refusal})` : '') : 'no split'),
+              h('td', { class: 'positions' }, s.skipped ? s.skipped : s.error ? `the broker throws: ${s.error}` : s.positions ? s.positions.map(hex8).join(', ') + (s.refusal ? ` (refused: ${s.refusal})` : '') : 'no split'),
               h('td', { class: 'muted' }, s.note),
             ),
           ),
@@ -600,15 +849,12 @@ export class App {
         note,
         applyStatus: this.applyStatus.get(topic.name) ?? '',
         ui: this.ui,
-        onStep: (e) => {
-          if (ws.cursor >= MAX_STEPS) return this.fail(l10n.t('At most {0} steps.', MAX_STEPS));
-          update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
-        },
-        onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
-        onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+        ...this.stepHandlers(ws, update),
         onClear: () => update({ events: [], cursor: 0 }),
         onWindow: (w) => this.setZoom(zoomKey, w),
         onError: (m) => this.fail(m),
+        bar: (spec) => this.bar(spec, zoomKey),
+        partitions: (spec) => this.partitionsChart(spec),
         onApply: () => {
           const requestId = this.nextRequest++;
           const msg: ApplyToSettingsMessage = { type: 'applyToSettings', requestId, topic: topic.name };
@@ -622,14 +868,96 @@ export class App {
       }),
     );
     if (note === undefined) {
-      // After this paint: the simulation connects the consumers once more.
-      setTimeout(() => {
+      // After this paint, before anything else deferred: the ordering simulation.
+      this.later(() => {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
-      }, 0);
+      }, true);
+    }
+    const check = model.applyCheck;
+    if (check) {
+      // And the rebuild from the settings "Apply" would write (it connects every consumer again).
+      this.later(() => {
+        let share: number | null = null;
+        try {
+          share = check();
+        } catch (e) {
+          this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+        }
+        model.applyDiffers = share;
+        delete model.applyCheck;
+        document.getElementById('whatif-apply-differs')?.replaceWith(renderApplyDiffers(share));
+      });
     }
     if (model.movedFraction !== null) this.ui.announce(`What-if: ${pct(model.movedFraction)} of the key hashes move.`);
+    if (topic.system === 'kafka') this.groupWhatIfView(topic);
+  }
+
+  /** Step, undo and redo over a what-if's steps (a topic's events or a group's), the same for both editors. */
+  private stepHandlers<E>(ws: { events: E[]; cursor: number }, update: (next: { events: E[]; cursor: number }) => void) {
+    return {
+      onStep: (e: E) => {
+        if (ws.cursor >= MAX_STEPS) return this.fail(l10n.t('At most {0} steps.', MAX_STEPS));
+        update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
+      },
+      onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
+      onRedo: () => update({ events: ws.events, cursor: Math.min(ws.events.length, ws.cursor + 1) }),
+    };
+  }
+
+  /** A Kafka topic's group what-if, under the topic's own: members join or leave, the partitions grow. */
+  private groupWhatIfView(topic: TopicConfig): void {
+    const chosen = this.chosenGroup(topic.name);
+    if (!chosen) return;
+    const base = this.models.group(topic.name, chosen.name);
+    if (!base) return;
+    const key = `${topic.name}|${chosen.name}`;
+    const ws = this.state.groupWhatIf?.[key] ?? { events: [], cursor: 0 };
+    const applied = ws.events.slice(0, ws.cursor);
+    const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
+    if (!r) return;
+    this.main.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+    if ('error' in r) {
+      this.main.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
+      return;
+    }
+    const update = (next: { events: string[]; cursor: number }) => {
+      this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
+      this.applyStatus.delete(key);
+      this.error = '';
+      this.save();
+      this.render();
+    };
+    this.main.append(
+      renderGroupWhatIf({
+        base,
+        after: r.after,
+        result: r.result,
+        events: ws.events,
+        cursor: ws.cursor,
+        ...this.stepHandlers(ws, update),
+        onError: (m) => this.fail(m),
+        onApply: () => {
+          const requestId = this.nextRequest++;
+          const members = r.after.members.map((m) => {
+            const subs = r.memberTopics.get(m.id);
+            return subs ? { id: m.id, topics: subs } : { id: m.id };
+          });
+          const msg: ApplyGroupMessage = { type: 'applyGroupToSettings', requestId, group: chosen.name, members };
+          if (r.after.partitions !== base.partitions) {
+            msg.topic = topic.name;
+            msg.partitions = r.after.partitions;
+          }
+          this.pendingApply.set(requestId, key);
+          this.applyStatus.set(key, 'Waiting for your confirmation…');
+          this.post(msg);
+          this.render();
+        },
+      }),
+      h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
+    );
+    this.main.append(h('h4', {}, 'Members after the what-if'), membersTable(r.after, null, 'members-after-table'));
   }
 
   private fail(message: string): void {

@@ -28,3 +28,11 @@ export function shortTopic(name: string): string {
   const m = /^(?:persistent|non-persistent):\/\/(.*)$/.exec(name);
   return m ? m[1].split('/').pop() || name : name;
 }
+
+/** An integer with thousands separators ("2,147,483,647"), without Intl (slow the first time it runs). */
+export function thousands(n: number): string {
+  const s = String(Math.trunc(Math.abs(n)));
+  let out = '';
+  for (let i = 0; i < s.length; i++) out += (i > 0 && (s.length - i) % 3 === 0 ? ',' : '') + s[i];
+  return (n < 0 ? '-' : '') + out;
+}

@@ -27,4 +27,6 @@ window.addEventListener('message', (e: MessageEvent) => {
   // Only the host's three message types; anything else (another frame, a stale message) is dropped.
   if (isToWebviewMessage(e.data)) app.onMessage(e.data);
 });
+// The keys first, so that the host's answer to `ready` routes them.
+app.sendView();
 api.postMessage({ type: 'ready' });

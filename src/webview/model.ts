@@ -2,32 +2,28 @@
  * The panel's models, built with the engine from the settings the host sent and the keys, and
  * cached until either changes (zooming only lays out again).
  */
-import { parseHex } from '../engine/bytes';
-import { bytesKey, stringKey } from '../engine/key';
 import type { Settings } from '../engine/settings';
-import { Topology, type TopicState } from '../engine/topology';
+import { PulsarTopicState, Topology, type TopicState } from '../engine/topology';
 import type { TopologyEvent } from '../engine/events';
 import type { KeyInput } from '../shared/protocol';
+import { viewOfFrame, type TopicFrame } from '../shared/view/frame';
 import { ColorMap } from '../shared/view/owners';
 import { buildNamespaceView, type NamespaceViewModel } from '../shared/view/namespaceView';
+import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
 import { buildWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
 import { orderingNote, type OrderingNote } from '../shared/view/orderingNote';
+import { buildGroupView, groupsOf, groupWhatIf, type GroupViewModel } from '../shared/view/groupView';
+import { KafkaTopicState } from '../engine/topology';
+import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 
-export interface KeyEntry {
-  input: KeyInput;
-  shown?: ShownKey;
-  error?: string;
-}
+export { toShownKey, type KeyEntry };
 
-export function toShownKey(k: KeyInput): KeyEntry {
-  if (k.format === 'utf8') return { input: k, shown: { label: k.value, key: stringKey(k.value) } };
-  try {
-    const key = bytesKey(parseHex(k.value));
-    return { input: k, shown: { label: key.text ?? `0x${k.value.toLowerCase()}`, key } };
-  } catch (e) {
-    return { input: k, error: (e as Error).message };
-  }
+/** A group's what-if as the panel shows it. */
+export interface GroupWhatIf {
+  result: GroupWhatIfResult;
+  after: GroupViewModel;
+  memberTopics: Map<string, string[]>;
 }
 
 export class Models {
@@ -38,11 +34,16 @@ export class Models {
   private whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
   private noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
   private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
+  private frames = new Map<string, TopicFrame>();
+  private groupCache = new Map<string, GroupViewModel>();
+  private groupWhatIfCache: { key: string; value: GroupWhatIf | { error: string } } | undefined;
   settings: Settings = { topics: [], namespaces: [] };
   keys: KeyEntry[] = [];
 
-  setSettings(settings: Settings): void {
+  /** New settings, with the host's frames of them where it sent some. */
+  setSettings(settings: Settings, frames?: readonly TopicFrame[]): void {
     this.settings = settings;
+    this.frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
     this.topologyValue = undefined;
     this.topologyError = undefined;
     this.colors.clear();
@@ -59,10 +60,22 @@ export class Models {
     this.whatIfCache = undefined;
     this.nsCache = undefined;
     this.noteCache = undefined;
+    this.groupCache.clear();
+    this.groupWhatIfCache = undefined;
   }
 
   get shownKeys(): ShownKey[] {
     return this.keys.flatMap((k) => (k.shown ? [k.shown] : []));
+  }
+
+  /** Whether the host sent frames of the topics (the panel then needs its own topology only later). */
+  get framed(): boolean {
+    return this.frames.size > 0;
+  }
+
+  /** Whether the panel's own topology is built (what-if steps and keys the host did not route need it). */
+  get engineReady(): boolean {
+    return this.topologyValue !== undefined || this.topologyError !== undefined;
   }
 
   topology(): { topology?: Topology; error?: string } {
@@ -90,9 +103,15 @@ export class Models {
   view(name: string): TopicViewModel | undefined {
     let v = this.views.get(name);
     if (!v) {
-      const t = this.topic(name);
-      if (!t) return undefined;
-      v = buildTopicView(t, this.shownKeys, this.colorsOf(name));
+      // The host's frame where it routes every key shown; else the panel's own topology.
+      const f = this.frames.get(name);
+      v = f ? viewOfFrame(f, this.keys) : undefined;
+      if (v?.selector) this.colorsOf(name).seed(v.selector.segments.owners);
+      if (!v) {
+        const t = this.topic(name);
+        if (!t) return undefined;
+        v = buildTopicView(t, this.shownKeys, this.colorsOf(name));
+      }
       this.views.set(name, v);
     }
     return v;
@@ -101,7 +120,7 @@ export class Models {
   whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
     const key = JSON.stringify([name, events]);
     if (this.whatIfCache?.key !== key) {
-      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name)) };
+      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true) };
     }
     return this.whatIfCache.value;
   }
@@ -120,6 +139,70 @@ export class Models {
     }
     this.noteCache = { key, value };
     return value;
+  }
+
+  /**
+   * Builds the panel's own topology and works out the topic's assignment, then runs a throwaway
+   * what-if step with its ordering note (own colours, nothing cached; `round` names the consumer),
+   * so that a real step runs compiled code instead of cold code. For idle time after the first
+   * picture.
+   */
+  warmUp(name: string, round = 0): void {
+    const t = this.topic(name);
+    if (!(t instanceof PulsarTopicState) || !t.subscription) return;
+    try {
+      const keys = this.shownKeys;
+      const events = [{ kind: 'connect', name: `\u0000warm-up-${round}` } as const];
+      const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
+      if (w) orderingNote(this.settings, name, events, keys, w, t);
+    } catch {
+      // Only a warm-up: the real step reports its own errors.
+    }
+  }
+
+  /** Names of the consumer groups that consume the topic. */
+  groupNames(topic: string): string[] {
+    const t = this.topology().topology;
+    return t ? groupsOf(t, topic).map((g) => g.name) : [];
+  }
+
+  group(topic: string, name: string): GroupViewModel | undefined {
+    const key = JSON.stringify([topic, name]);
+    let v = this.groupCache.get(key);
+    if (!v) {
+      const t = this.topic(topic);
+      const g = this.topology().topology?.group(name);
+      const view = this.view(topic);
+      if (!(t instanceof KafkaTopicState) || !g || !view) return undefined;
+      v = buildGroupView(g, t, view.markers);
+      this.groupCache.set(key, v);
+    }
+    return v;
+  }
+
+  /** The group's what-if from its current state, and the group after the steps as the panel draws it. */
+  groupWhatIf(topic: string, name: string, events: readonly string[]): GroupWhatIf | { error: string } | undefined {
+    const topology = this.topology().topology;
+    const g = topology?.group(name);
+    if (!topology || !g) return undefined;
+    const key = JSON.stringify([topic, name, events]);
+    if (this.groupWhatIfCache?.key !== key) {
+      let value: GroupWhatIf | { error: string };
+      try {
+        const r = groupWhatIf(topology, g, topic, events, this.shownKeys.map((k) => ({ shown: k.label, key: k.key })));
+        const markers = this.view(topic)?.markers ?? [];
+        const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(this.shownKeys[m.n - 1].key) }));
+        // Each member's subscription where it differs from the group's topics (what "Apply" writes).
+        const all = g.config.topics.join('\u0000');
+        const memberTopics = new Map<string, string[]>();
+        for (const [id, subs] of r.group.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
+        value = { result: r.result, after: buildGroupView(r.group, r.topics.get(topic)!, routed), memberTopics };
+      } catch (e) {
+        value = { error: (e as Error).message };
+      }
+      this.groupWhatIfCache = { key, value };
+    }
+    return this.groupWhatIfCache.value;
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

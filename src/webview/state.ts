@@ -4,6 +4,7 @@
  * `sanitizeState`, which keeps only well-formed parts (a state from an older version, say).
  */
 import type { TopologyEvent } from '../engine/events';
+import { MAX_PARTITIONS } from '../engine/settings';
 import type { KeyInput } from '../shared/protocol';
 import type { ZoomWindow } from '../shared/view/segments';
 
@@ -16,6 +17,16 @@ export interface WhatIfState {
   cursor: number;
 }
 
+export interface GroupWhatIfState {
+  events: string[];
+  cursor: number;
+}
+
+/** A group event as the panel's editor writes it (the engine parses it again and may refuse it). */
+export function isGroupEvent(v: unknown): v is string {
+  return typeof v === 'string' && v.length >= 2 && v.length <= 2400 && /^(\+|-|partitions=\d{1,10}$)/.test(v);
+}
+
 export interface PanelState {
   version: 1;
   topic?: string;
@@ -25,11 +36,23 @@ export interface PanelState {
   /** Zoom window per `topic|chart`. */
   zoom: Record<string, ZoomWindow>;
   whatIf: Record<string, WhatIfState>;
+  /** The consumer group shown per Kafka topic. */
+  groups?: Record<string, string>;
+  /** A group's what-if steps (`+ID`, `+ID:TOPICS`, `-ID`, `partitions=N`) per `topic|group`. */
+  groupWhatIf?: Record<string, GroupWhatIfState>;
   /** Split positions typed for specified_positions_divide, per namespace. */
   positions: Record<string, string>;
+  /**
+   * How dense charts are drawn: `auto` (canvas where SVG elements would be too many), or always
+   * `svg` / `canvas` (the benchmark compares them).
+   */
+  renderer?: Renderer;
 }
 
-export const MAX_KEYS = 50;
+export type Renderer = 'auto' | 'svg' | 'canvas';
+export const RENDERERS: readonly Renderer[] = ['auto', 'svg', 'canvas'];
+
+export const MAX_KEYS = 100;
 export const MAX_STEPS = 100;
 
 export function emptyState(): PanelState {
@@ -59,7 +82,7 @@ export function isEvent(v: unknown): v is TopologyEvent {
   if (!isRecord(v)) return false;
   if (v.kind === 'connect') return typeof v.name === 'string' && v.name !== '' && (v.ranges === undefined || (Array.isArray(v.ranges) && v.ranges.length > 0 && v.ranges.every(isRange)));
   if (v.kind === 'disconnect') return typeof v.id === 'string' && v.id !== '';
-  if (v.kind === 'partitions') return Number.isInteger(v.count) && (v.count as number) >= 0 && (v.count as number) <= 100_000;
+  if (v.kind === 'partitions') return Number.isInteger(v.count) && (v.count as number) >= 0 && (v.count as number) <= MAX_PARTITIONS;
   return false;
 }
 
@@ -71,7 +94,12 @@ export function sanitizeState(raw: unknown): PanelState {
   s.keys = Array.isArray(raw.keys) ? raw.keys.filter(isKeyInput).slice(0, MAX_KEYS) : [];
   s.zoom = entries(raw.zoom, (v): v is ZoomWindow => isRecord(v) && Number.isFinite(v.from) && Number.isFinite(v.to));
   s.whatIf = entries(raw.whatIf, (v): v is WhatIfState => isRecord(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  const groups = entries(raw.groups, (v): v is string => typeof v === 'string' && v.length <= 400);
+  if (Object.keys(groups).length) s.groups = groups;
+  const gw = entries(raw.groupWhatIf, (v): v is GroupWhatIfState => isRecord(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isGroupEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  if (Object.keys(gw).length) s.groupWhatIf = gw;
   s.positions = entries(raw.positions, (v): v is string => typeof v === 'string' && v.length <= 2000);
+  if ((RENDERERS as readonly unknown[]).includes(raw.renderer)) s.renderer = raw.renderer as Renderer;
   return s;
 }
 

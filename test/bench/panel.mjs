@@ -1,137 +1,398 @@
-// The routing panel's performance figures (`node test/bench/panel.mjs` after `node esbuild.js`):
-// 1. In Node: building the view model for 1,000 consumers x 100 points (the engine connecting
-//    the consumers is timed apart), laying it out for 1,200 px, binning the ring, and a what-if.
-// 2. In Chromium: the webview bundle in a page with a stub acquireVsCodeApi; the time from the
-//    host's `state` message to the rendered view (script), to the next frame (layout + paint), and
-//    to the complete picture (what is worked out after the first paint, such as the what-if's
-//    ordering note, shown too). Each run is a fresh page, so the code runs cold as a panel opening does.
-// Prints tables; asserts nothing (figures, not thresholds).
+// The routing panel at production scale (issue 14): `node test/bench/panel.mjs` after `node esbuild.js`.
+//
+// Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
+// 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
+// (its what-if adds members); 100 keys marked in each.
+// Renderers, side by side:
+//   today  this bundle fed the state message as the host sent it before (settings only: the panel
+//          connects every consumer itself) and drawing SVG charts;
+//   new    the host's frames in the state message (`buildFrames`, as the extension sends them) and
+//          the charts chosen by density (canvas for these topologies).
+// With `--baseline REV`, a third column runs the webview bundle built from that git revision
+// (`npm run bench` passes main before the scale work: the renderer users have today).
+//
+// Figures, each in Chromium (1,200 x 900 px) against its goal:
+//   first picture   from posting the host's state message to the first frame painted with the
+//                   charts (cold: a fresh page, as a panel opening; warm: the same message again in
+//                   that page, as after a settings change), wall clock and the renderer's
+//                   main-thread CPU time (CDP ThreadTime, which machine load does not inflate);
+//   complete        until the deferred parts (keys table, ordering note) are in as well;
+//   what-if step    from clicking "Add consumer" to the frame showing the ranges, moved share,
+//                   moved keys and the ordering note (the first step after the panel has warmed
+//                   up, then the median of four more), and a "Remove consumer" step;
+//   zoom / pan      20 scripted inputs (wheel, +/-, Shift+arrows, Page Down) on the bar: time from
+//                   the input to the next painted frame, p50 and p95;
+//   heap            the page's JS heap after a garbage collection (CDP JSHeapUsedSize).
+// Prints tables and writes test-artifacts/panel-bench.json. Asserts nothing.
+//
+//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV]
 import { build } from 'esbuild';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { panelHtml, bundlePath } from './panelPage.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const require = createRequire(import.meta.url);
+const argv = process.argv.slice(2);
+const arg = (name, dflt) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : dflt);
+const RUNS = Number(arg('--runs', 3));
+const ONLY = arg('--only', '') ? arg('--only', '').split(',') : null;
+const BASELINE = arg('--baseline', null);
+const CHROMIUM = process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium';
+const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'];
+const GOALS = { firstPicture: 100, whatIf: 50, frame: 16, heapMB: 150 };
+
+/** Injected into the page: the JSON from panelScale.encode back to typed arrays. */
+const decoderSource = `window.__decode = (json) => JSON.parse(json, (k, v) => {
+  if (v && typeof v === 'object' && typeof v.$typed === 'string') {
+    const bin = atob(v.b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new globalThis[v.$typed](bytes.buffer);
+  }
+  return v;
+});`;
 
 const dir = mkdtempSync(join(tmpdir(), 'panel-bench-'));
 try {
-  await build({ entryPoints: [join(root, 'test/bench/panelModel.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: join(dir, 'model.cjs'), logLevel: 'warning' });
-  const { runModelBench, benchSettings } = require(join(dir, 'model.cjs'));
-  const rows = runModelBench();
-  console.log('Panel view model (Node, warm: median of 7 runs; what-if and ordering note median of 3)');
-  console.table(rows);
-
-  if (!existsSync(bundlePath(root))) {
-    console.log('media/dist/panel.js is missing: run `node esbuild.js` first for the webview figures.');
-  } else if (!existsSync(process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium')) {
-    console.log('Chromium not found (/usr/bin/chromium): webview figures skipped.');
-  } else {
-    console.log('\nWebview render (Chromium, 1,200 x 900 px, median of 5 runs after 1 warm-up)');
-    console.table(await webviewBench(benchSettings));
-  }
+  await main();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-async function webviewBench(benchSettings) {
+async function main() {
+  await build({ entryPoints: [join(root, 'test/bench/panelScale.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: join(dir, 'scale.cjs'), logLevel: 'warning' });
+  const scale = require(join(dir, 'scale.cjs'));
+  console.log(`Panel at production scale. Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  if (!existsSync(bundlePath(root))) {
+    console.log('media/dist/panel.js is missing: run `node esbuild.js` first.');
+    return;
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.log(`Chromium not found (${CHROMIUM}): the panel figures need it.`);
+    return;
+  }
+  const renderers = [
+    { id: 'today', label: 'this bundle, settings only, SVG', bundle: bundlePath(root), frames: false, renderer: 'svg' },
+    { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, renderer: 'auto' },
+  ];
+  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
+
+  const keys = scale.benchKeys(100);
   const { chromium } = await import('playwright-core');
-  const { parseSettings } = require(join(root, 'dist/engine.js'));
   const browser = await chromium.launch({
-    executablePath: process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
-  const rows = [];
+  const results = [];
   try {
-    const cases = [
-      ['3.0 ring: ring + zoom strip', '3.0', true, 'ring'],
-      ['4.0 ring: ring + zoom strip', '4.0', true, 'ring'],
-      ['3.0 ring: hash-range bar', '3.0', true, 'ranges'],
-      ['4.0 auto-split: hash-range bar', '4.0', false, 'ranges'],
-      ['4.0 ring: what-if +1 consumer', '4.0', true, 'whatif'],
-    ];
-    for (const [label, version, ch, view] of cases) {
-      const { settings } = parseSettings(benchSettings(1000, 100, version, ch));
-      const topic = settings.topics[0].name;
-      const times = [];
-      const frames = [];
-      const parts = { topology: [], viewModel: [], render: [], complete: [] };
-      let elements = 0;
-      for (let run = 0; run < 6; run++) {
-        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-        await page.setContent(panelHtml(root));
-        const keys = Array.from({ length: 10 }, (_, i) => ({ format: 'utf8', value: `order-${i}` }));
-        // The view to open, as a reload restores it (getState), before the bundle runs.
-        await page.evaluate(
-          ({ topic, view, keys }) => {
-            const whatIf = view === 'whatif' ? { [topic]: { events: [{ kind: 'connect', name: 'extra' }], cursor: 1 } } : {};
-            window.__initialState = { version: 1, topic, views: { [topic]: view }, keys, zoom: {}, whatIf, positions: {} };
-          },
-          { topic, view, keys },
-        );
-        await page.addScriptTag({ path: bundlePath(root) });
-        const r = await page.evaluate(
-          async ({ settings }) => {
-            // The host's answer to `ready`: the view model is built and the view drawn synchronously.
-            const t0 = performance.now();
-            window.dispatchEvent(new MessageEvent('message', { data: { type: 'state', settings, stale: [], problems: [], keys: [] } }));
-            const script = performance.now() - t0;
-            const t1 = performance.now();
-            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-            const frame = performance.now() - t1;
-            // What is still worked out after the first paint (the what-if's ordering note), then
-            // the frame that shows it: the time to the complete picture.
-            let complete = performance.now() - t0;
-            if (document.querySelector('[aria-busy="true"]')) {
-              while (document.querySelector('[aria-busy="true"]')) await new Promise((r) => setTimeout(r, 5));
-              await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-              complete = performance.now() - t0;
-            }
-            // The first render after the state message builds the models; later ones (a resize) reuse them.
-            const last = (name) => performance.getEntriesByName(name, 'measure').find((e) => e.startTime >= t0)?.duration ?? NaN;
-            return {
-              script,
-              frame,
-              complete,
-              topology: last('keyRouting:topology'),
-              viewModel: last('keyRouting:viewModel'),
-              render: last('keyRouting:render'),
-              elements: document.querySelectorAll('svg *').length,
-              ready: window.__posted.some((m) => m.type === 'ready'),
-            };
-          },
-          { settings },
-        );
-        if (!r.ready) throw new Error('the panel did not post ready');
-        await page.close();
-        if (run === 0) continue;
-        times.push(r.script);
-        frames.push(r.frame);
-        for (const k of Object.keys(parts)) parts[k].push(r[k]);
-        elements = r.elements;
+    for (const c of scale.scaleCases()) {
+      if (ONLY && !ONLY.includes(c.id)) continue;
+      const node = c.consumers ? scale.nodeWhatIf(c.settings, c.topic, keys, 3) : null;
+      for (const r of renderers) {
+        process.stdout.write(`${c.label}, ${r.label}: `);
+        const row = await measure(browser, scale, c, r, keys);
+        row.nodeWhatIf = node && { whatIfMs: round(node.whatIfMs), noteMs: round(node.noteMs) };
+        results.push(row);
+        process.stdout.write('\n');
       }
-      rows.push({
-        case: label,
-        'engine: settings -> topology, joins queued (ms)': med(parts.topology),
-        'ring assignment + view model (ms)': med(parts.viewModel),
-        'DOM render (ms)': med(parts.render),
-        'state -> rendered, all script (ms)': med(times),
-        'next frame, layout + paint (ms)': med(frames),
-        'complete picture (ms)': med(parts.complete),
-        'SVG elements': elements,
-      });
     }
   } finally {
     await browser.close();
   }
-  return rows;
+  print(results);
+  mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+  writeFileSync(join(root, 'test-artifacts/panel-bench.json'), JSON.stringify({ date: new Date().toISOString(), loadAverage: loadavg(), goals: GOALS, results }, null, 2) + '\n');
+  console.log('\nwritten: test-artifacts/panel-bench.json');
+}
+
+/** Builds the webview bundle of another revision (its src/ from git) into the temp directory. */
+function buildBaseline(rev) {
+  const src = join(dir, 'baseline');
+  mkdirSync(src, { recursive: true });
+  const tar = join(dir, 'baseline.tar');
+  execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src'], { stdio: 'inherit' });
+  execFileSync('tar', ['-xf', tar, '-C', src]);
+  const out = join(dir, 'baseline-panel.js');
+  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'node_modules/esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(join(src, 'src/webview/main.ts'))}], bundle: true, platform: 'browser', format: 'iife', outfile: ${JSON.stringify(out)}, logLevel: 'warning' })`], { stdio: 'inherit' });
+  return out;
+}
+
+async function measure(browser, scale, c, r, keys) {
+  let msg;
+  const cold = [];
+  const warm = [];
+  let whatIf = null;
+  let zoom = null;
+  let heap = null;
+  for (let run = 0; run < RUNS; run++) {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    try {
+      await page.setContent(panelHtml(root));
+      await page.evaluate(
+        ({ topic, view, keys, renderer }) => {
+          window.__initialState = { version: 1, topic, views: { [topic]: view }, keys, zoom: {}, whatIf: {}, positions: {}, renderer };
+        },
+        { topic: c.topic, view: c.view, keys, renderer: r.renderer },
+      );
+      await page.addScriptTag({ path: r.bundle });
+      await page.evaluate(decoderSource);
+      // The host's answer to what the panel posted before `ready` (its keys and width).
+      const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
+      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width);
+      await page.evaluate((json) => {
+        window.__message = window.__decode(json);
+      }, msg.json);
+      cold.push(await picture(page, cdp, r.id === 'baseline'));
+      process.stdout.write('.');
+      // The same state again in the warm page (as after a settings change).
+      await page.evaluate((json) => {
+        window.__message = window.__decode(json);
+      }, msg.json);
+      warm.push(await picture(page, cdp, r.id === 'baseline'));
+      if (run === RUNS - 1) {
+        await settle(page);
+        heap = { afterOpenMB: await heapMB(cdp) };
+        zoom = await zoomPan(page, c);
+        process.stdout.write('z');
+        if (c.consumers || c.group) {
+          whatIf = await whatIfSteps(page, c.group === true);
+          heap.afterWhatIfMB = await heapMB(cdp);
+          process.stdout.write('w');
+        }
+      }
+    } finally {
+      await page.close();
+    }
+  }
+  const medOf = (xs, k) => round(med(xs.map((x) => x[k])));
+  return {
+    case: c.label,
+    renderer: r.label,
+    hostFramesMs: round(msg.hostFramesMs),
+    firstPicture: { coldMs: medOf(cold, 'firstMs'), coldCpuMs: medOf(cold, 'cpuMs'), warmMs: medOf(warm, 'firstMs'), warmCpuMs: medOf(warm, 'cpuMs') },
+    complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs') },
+    elements: cold[cold.length - 1].elements,
+    whatIf,
+    zoom,
+    heap,
+  };
+}
+
+/** Posts the prepared state message; waits for the first picture and the complete one. */
+async function picture(page, cdp, legacy) {
+  await startTrace(page);
+  const r = await page.evaluate(async (legacy) => {
+    const measures = () => performance.getEntriesByType('measure');
+    const seen = new Set(measures());
+    const fresh = (name) => measures().find((e) => e.name === name && !seen.has(e));
+    const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+    performance.mark('bench:post');
+    const t0 = performance.now();
+    // As VS Code hands a host message to the webview: a structured clone, delivered as a message event.
+    window.postMessage(window.__message, '*');
+    // The new bundle marks its first picture; an older one renders synchronously in the handler.
+    let first;
+    for (;;) {
+      await nextFrame();
+      const m = fresh('keyRouting:firstPicture');
+      if (m) {
+        first = m.startTime + m.duration - t0;
+        break;
+      }
+      if (legacy && (fresh('keyRouting:render') || fresh('keyRouting:viewModel'))) {
+        first = performance.now() - t0;
+        performance.mark('bench:first');
+        break;
+      }
+    }
+    if (!legacy) performance.mark('bench:first');
+    // Complete: nothing busy any more (the keys table, the ordering note).
+    while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
+    await nextFrame();
+    const complete = performance.now() - t0;
+    return { firstMs: first, completeMs: complete, elements: document.querySelectorAll('#view *').length };
+  }, legacy);
+  // To the end of the first picture (the panel's own measure), or where an older one had drawn.
+  const events = await stopTrace(page);
+  r.cpuMs = legacy ? mainThreadCpu(events, 'bench:post', 'bench:first') : mainThreadCpu(events, 'bench:post', 'keyRouting:firstPicture');
+  return r;
+}
+
+/**
+ * CPU time of the page's main thread between two marks: the thread time of every task that ran
+ * there in between, which a loaded machine does not inflate as it does the wall clock.
+ */
+function mainThreadCpu(events, from, to) {
+  const a = events.find((e) => e.name === from);
+  // A mark, or the end of a measure (its "e" event).
+  const b = events.find((e) => e.name === to && e.ph === 'I') ?? events.find((e) => e.name === to && (e.ph === 'e' || e.ph === 'E'));
+  if (!a || !b) return NaN;
+  let cpu = 0;
+  for (const e of events) {
+    if (e.pid !== a.pid || e.tid !== a.tid || e.ph !== 'X' || e.name !== 'RunTask') continue;
+    if (e.ts + (e.dur ?? 0) < a.ts || e.ts > b.ts) continue;
+    cpu += e.tdur ?? 0;
+  }
+  return cpu / 1000;
+}
+
+/** The page's JS heap after a garbage collection, typed arrays' backing stores (outside it) included. */
+async function heapMB(cdp) {
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const u = await cdp.send('Runtime.getHeapUsage');
+  return round((u.usedSize + (u.backingStorageSize ?? 0) + (u.embedderHeapUsedSize ?? 0)) / 1048576);
+}
+
+/** Waits until the panel's idle work (its own topology, warmed up) is done. */
+async function settle(page) {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && (document.body.dataset.engine === undefined || document.body.dataset.engine === 'ready'), null, { timeout: 600_000, polling: 50 });
+}
+
+/** 20 inputs on the bar of the open view; per input, the time to the next painted frame. */
+async function zoomPan(page, c) {
+  if (c.view === 'partitions') return null;
+  const chartId = c.view === 'ring' ? 'detail' : 'ranges';
+  await startTrace(page);
+  const times = await page.evaluate(async (chartId) => {
+    const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+    const chart = () => document.querySelector(`.chart[data-chart="${chartId}"]`);
+    const surface = () => chart().querySelector('canvas') ?? chart().querySelector('svg.bar');
+    const key = (k, shift = false) => chart().dispatchEvent(new KeyboardEvent('keydown', { key: k, shiftKey: shift, bubbles: true, cancelable: true }));
+    const wheel = (fx, dy) => {
+      const s = surface();
+      const rect = s.getBoundingClientRect();
+      s.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, clientX: rect.left + rect.width * fx, clientY: rect.top + rect.height / 2, bubbles: true, cancelable: true }));
+    };
+    const script = [
+      () => wheel(0.3, -100), () => wheel(0.35, -100), () => wheel(0.4, -100), () => wheel(0.5, -100), () => wheel(0.5, -100), () => wheel(0.6, -100),
+      () => key('ArrowRight', true), () => key('ArrowRight', true), () => key('ArrowLeft', true), () => key('PageDown'), () => key('PageDown'), () => key('PageUp'),
+      () => key('+'), () => key('+'), () => key('-'), () => key('-'), () => wheel(0.5, 100), () => wheel(0.5, 100), () => key('-'), () => key('0'),
+    ];
+    const out = [];
+    for (let i = 0; i < script.length; i++) {
+      performance.mark(`bench:z${i}a`);
+      const t0 = performance.now();
+      script[i]();
+      await nextFrame();
+      out.push(performance.now() - t0);
+      performance.mark(`bench:z${i}b`);
+    }
+    return out;
+  }, chartId);
+  const events = await stopTrace(page);
+  const cpu = times.map((_, i) => mainThreadCpu(events, `bench:z${i}a`, `bench:z${i}b`));
+  const pct = (xs, p) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+  };
+  return { inputs: times.length, p50Ms: pct(times, 50), p95Ms: pct(times, 95), maxMs: pct(times, 100), cpuP50Ms: pct(cpu, 50), cpuP95Ms: pct(cpu, 95) };
+}
+
+
+async function startTrace(page) {
+  await page.context().browser().startTracing(page, { categories: TRACE_CATEGORIES });
+}
+
+async function stopTrace(page) {
+  const trace = JSON.parse((await page.context().browser().stopTracing()).toString('utf8'));
+  return trace.traceEvents ?? trace;
+}
+
+/** Opens the What-if view, adds five consumers one step at a time, then removes one. */
+async function whatIfSteps(page, group) {
+  await page.evaluate(() => document.querySelector('#view-tab-whatif').click());
+  await settle(page);
+  // A renderer without the editor (the group what-if before this branch) has no step to time.
+  if (!(await page.evaluate((sel) => document.querySelector(sel) !== null, group ? '#group-whatif-member' : '#whatif-name'))) return null;
+  const step = async (act) => {
+    await startTrace(page);
+    const r = await page.evaluate(async ({ act, group }) => {
+      const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+      performance.mark('bench:wa');
+      const t0 = performance.now();
+      const before = document.querySelector('#group-whatif-steps')?.children.length ?? 0;
+      if (group) {
+        // A group's step: a member joins (or the first one leaves); its picture lists the step.
+        if (act.add) {
+          document.querySelector('#group-whatif-member').value = act.add;
+          document.querySelector('#group-whatif-add').click();
+        } else {
+          document.querySelector('#group-whatif-remove').click();
+        }
+        while ((document.querySelector('#group-whatif-steps')?.children.length ?? 0) === before) await new Promise((res) => setTimeout(res, 2));
+      } else {
+        if (act.add) {
+          document.querySelector('#whatif-name').value = act.add;
+          document.querySelector('#whatif-add').click();
+        } else {
+          document.querySelector('#whatif-remove').click();
+        }
+        // The step's picture, then its ordering note (filled in after it is painted).
+        const ordering = () => document.querySelector('#whatif-ordering');
+        while (!ordering() || ordering().getAttribute('aria-busy') === 'true') await new Promise((res) => setTimeout(res, 2));
+      }
+      await nextFrame();
+      const stepMs = performance.now() - t0;
+      performance.mark('bench:wb');
+      while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
+      return { stepMs, allMs: performance.now() - t0, share: document.querySelector(group ? '#group-whatif-moved-partitions' : '#whatif-moved-share')?.getAttribute(group ? 'data-count' : 'data-fraction') };
+    }, { act, group });
+    r.cpuMs = mainThreadCpu(await stopTrace(page), 'bench:wa', 'bench:wb');
+    return r;
+  };
+  const steps = [];
+  for (let i = 1; i <= 5; i++) steps.push(await step({ add: `extra-${i}` }));
+  const remove = await step({});
+  const later = steps.slice(1);
+  return {
+    firstMs: round(steps[0].stepMs),
+    firstCpuMs: round(steps[0].cpuMs),
+    nextMedianMs: round(med(later.map((s) => s.stepMs))),
+    nextCpuMs: round(med(later.map((s) => s.cpuMs))),
+    removeMs: round(remove.stepMs),
+    removeCpuMs: round(remove.cpuMs),
+    removeWithApplyCheckMs: round(remove.allMs),
+  };
+}
+
+function print(results) {
+  const mark = (v, goal) => (Number.isFinite(v) ? `${v}${v <= goal ? ' ok' : ' MISSED'}` : '-');
+  const rows = results.map((r) => ({
+    case: r.case,
+    renderer: r.renderer,
+    [`first picture cold (ms, goal ${GOALS.firstPicture})`]: mark(r.firstPicture.coldMs, GOALS.firstPicture),
+    'cold main-thread CPU (ms)': r.firstPicture.coldCpuMs,
+    [`first picture warm (ms)`]: mark(r.firstPicture.warmMs, GOALS.firstPicture),
+    'warm CPU (ms)': r.firstPicture.warmCpuMs,
+    'complete cold / warm (ms)': `${r.complete.coldMs} / ${r.complete.warmMs}`,
+    [`what-if step first / next (ms, goal ${GOALS.whatIf})`]: r.whatIf ? `${mark(r.whatIf.firstMs, GOALS.whatIf)} / ${mark(r.whatIf.nextMedianMs, GOALS.whatIf)}` : '-',
+    'what-if CPU first / next (ms)': r.whatIf ? `${r.whatIf.firstCpuMs} / ${r.whatIf.nextCpuMs}` : '-',
+    'remove step, CPU (ms)': r.whatIf ? `${mark(r.whatIf.removeMs, GOALS.whatIf)}, ${r.whatIf.removeCpuMs}` : '-',
+    [`zoom/pan frame p50 / p95 (ms, goal ${GOALS.frame})`]: r.zoom ? `${r.zoom.p50Ms} / ${mark(r.zoom.p95Ms, GOALS.frame)}` : '-',
+    'zoom/pan CPU p50 / p95 (ms)': r.zoom ? `${r.zoom.cpuP50Ms} / ${r.zoom.cpuP95Ms}` : '-',
+    [`JS heap (MB, goal ${GOALS.heapMB})`]: r.heap ? mark(Math.max(r.heap.afterOpenMB, r.heap.afterWhatIfMB ?? 0), GOALS.heapMB) : '-',
+    'DOM nodes in view': r.elements,
+  }));
+  console.log('\nPanel at production scale, 100 keys marked (Chromium, 1,200 x 900 px; medians of cold/warm runs)');
+  console.table(rows);
+  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-' }));
+  console.table(extra);
 }
 
 function med(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return Math.round(s[Math.floor(s.length / 2)] * 100) / 100;
+  const s = [...xs].filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+function round(x) {
+  return Math.round(x * 10) / 10;
 }

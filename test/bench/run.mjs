@@ -128,7 +128,9 @@ async function main() {
 
   if (!argv.includes('--no-panel') && existsSync(join(root, 'test/bench/panel.mjs'))) {
     console.log('\n== routing panel (test/bench/panel.mjs)');
-    const panel = spawnSync(process.execPath, [join(root, 'test/bench/panel.mjs')], { stdio: 'inherit', cwd: root });
+    // Side by side with the panel as it was before the scale work: main at 78d6a83 (its webview
+    // bundle built from that revision's sources by panel.mjs).
+    const panel = spawnSync(process.execPath, [join(root, 'test/bench/panel.mjs'), '--baseline', '78d6a83'], { stdio: 'inherit', cwd: root });
     if (panel.status !== 0) console.log(`test/bench/panel.mjs exited ${panel.status}; the figures above stand`);
   }
 

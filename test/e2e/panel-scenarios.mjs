@@ -3,7 +3,7 @@
 // moved keys, apply it to the settings, and post hostile messages from inside the webview. Every
 // expected number is worked out by the engine on the workspace's settings, never read from the
 // panel first. A screenshot of the panel per view (and light / dark / high contrast).
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { engine, route as routeIn, topology as topologyOf } from './engine.mjs';
 import { WINDOW_MS } from './workbench.mjs';
@@ -64,7 +64,7 @@ export default async function panelScenarios({ wb, scenario }) {
     const cell = frame().locator(`[data-chart="partitions"] .partition-marker[data-n="1"]`);
     await cell.waitFor();
     if ((await cell.getAttribute('data-partition')) !== String(k.partition)) throw new Error(`Kafka: marker in partition ${await cell.getAttribute('data-partition')}, the engine ${k.partition}`);
-    const hashCell = await frame().locator('.keys-table tr.key-row', { hasText: KEY }).locator('td.hash').textContent();
+    const hashCell = await frame().locator('.keys-table tr.key-row', { hasText: KEY }).locator('td.client-hash').textContent();
     if (hashCell !== String(k.hash)) throw new Error(`Kafka hash ${hashCell}, the engine ${k.hash}`);
     await shot('kafka-partitions');
 
@@ -195,6 +195,82 @@ export default async function panelScenarios({ wb, scenario }) {
     // The panel follows the new settings: C5 is in the consumers' legend.
     await view('ranges').click();
     await frame().locator('.legend-item[data-owner="C5"]').waitFor();
+  });
+
+  await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {
+    // The workspace gets a group on orders, and orders two producer clients, for this scenario only.
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    edited['keyRouting.kafkaGroups'] = [{ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }];
+    const orders = edited['keyRouting.topics'].find((t) => t.name === 'orders');
+    orders.producers = ['java', 'librdkafka'];
+    writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
+    try {
+      await tab('orders').click();
+      await view('partitions').click();
+      await frame().locator('.members-table tr[data-member="m2"]').waitFor();
+      const t = topology();
+      const e = engine();
+      const group = t.group('billing');
+      const topic = t.topic('orders');
+      const keys = await frame().locator('.key-legend .key').allTextContents();
+      // Members and their partitions, as the engine's range assignor owns them.
+      for (const id of ['m1', 'm2']) {
+        let n = 0;
+        for (let p = 0; p < topic.partitions; p++) if (group.ownerOf('orders', p) === id) n++;
+        const shown = await frame().locator(`.members-table tr[data-member="${id}"] td.partitions`).textContent();
+        if (shown !== String(n)) throw new Error(`member ${id}: the table says ${shown} partitions, the engine ${n}`);
+      }
+      // The key's partition and member.
+      const r = topic.route(e.stringKey(KEY));
+      const row = frame().locator('.group-keys-table tr.group-key-row', { hasText: KEY }).first();
+      const member = await row.locator('td.member').textContent();
+      if (member !== group.ownerOf('orders', r.partition)) throw new Error(`${KEY}: the panel says member ${member}, the engine ${group.ownerOf('orders', r.partition)}`);
+      // The producers table: each client's partition, the disagreement marked.
+      const prow = frame().locator('.producers-table tr.producer-row', { hasText: KEY }).first();
+      for (const name of ['java', 'librdkafka']) {
+        const cell = await prow.locator(`td[data-producer="${name}"]`).textContent();
+        const want = r.byProducer[name] === null ? 'none fixed' : String(r.byProducer[name]);
+        if (cell !== want) throw new Error(`${KEY} under ${name}: the panel says ${cell}, the engine ${want}`);
+      }
+      if ((await prow.getAttribute('class')).includes('disagree') !== r.disagree) throw new Error(`${KEY}: the disagreement mark does not follow the engine (${r.disagree})`);
+      await shot('group-partitions');
+
+      // What-if: m3 joins. The engine's answer on a copy of the group.
+      const after = group.clone();
+      const step = after.apply({ kind: 'plus', id: 'm3' });
+      if (!step.ok) throw new Error(`the engine refuses +m3: ${step.error}`);
+      const moved = [];
+      for (let p = 0; p < topic.partitions; p++) if (group.ownerOf('orders', p) !== after.ownerOf('orders', p)) moved.push(p);
+      const movedKeys = keys.filter((k) => {
+        const p = topic.route(e.stringKey(k)).partition;
+        return p !== null && group.ownerOf('orders', p) !== after.ownerOf('orders', p);
+      });
+      if (moved.length === 0) throw new Error('the engine moves no partition for +m3: the scenario would prove nothing');
+      await view('whatif').click();
+      await frame().locator('#group-whatif-member').fill('m3');
+      await frame().locator('#group-whatif-add').click();
+      const count = frame().locator('#group-whatif-moved-partitions');
+      await frame().locator(`#group-whatif-moved-partitions[data-count="${moved.length}"]`).waitFor().catch(async () => {
+        throw new Error(`moved partitions: the panel says ${await count.getAttribute('data-count')}, the engine ${moved.length}`);
+      });
+      if ((await count.getAttribute('data-partitions')) !== moved.join(',')) throw new Error(`moved partitions ${await count.getAttribute('data-partitions')}, the engine ${moved.join(',')}`);
+      const shownKeys = await frame().locator('#group-whatif-moved-keys li.moved-key').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
+      if (JSON.stringify([...shownKeys].sort()) !== JSON.stringify([...movedKeys].sort())) throw new Error(`moved keys ${JSON.stringify(shownKeys)}, the engine ${JSON.stringify(movedKeys)}`);
+      await shot('group-what-if');
+      await frame().locator('#group-whatif-undo').click();
+      await frame().locator('#group-whatif-moved-partitions[data-count="0"]').waitFor();
+      await frame().locator('#group-whatif-redo').click();
+      await frame().locator(`#group-whatif-moved-partitions[data-count="${moved.length}"]`).waitFor();
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    // The panel follows the restored settings: their own group's members, or no group at all.
+    await view('partitions').click();
+    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
+    if (restored) await frame().locator('.members-table tbody tr').nth(restored.members.length - 1).locator(`xpath=self::*[@data-member="${restored.members.at(-1).id}"]`).waitFor();
+    else await frame().locator('.members-table').waitFor({ state: 'detached' });
+    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {

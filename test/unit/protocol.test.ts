@@ -49,6 +49,33 @@ describe('valid messages', () => {
   });
 });
 
+describe('panelView: the keys the panel shows and its width, for the host to route and lay out', () => {
+  test('comes back as a fresh copy, in order, empty values and hex included', () => {
+    const raw = { type: 'panelView', keys: [{ format: 'utf8', value: 'order-1' }, { format: 'hex', value: '00ff' }, { format: 'utf8', value: '' }] };
+    const msg = accepted(raw);
+    assert.deepEqual(msg, raw);
+    raw.keys[0].value = 'changed';
+    assert.equal(msg.type === 'panelView' && msg.keys[0].value, 'order-1');
+    accepted({ type: 'panelView', keys: [] });
+    assert.deepEqual(accepted({ type: 'panelView', keys: [], width: 1196 }), { type: 'panelView', keys: [], width: 1196 });
+    accepted({ type: 'panelView', keys: [], width: LIMITS.panelWidth });
+    accepted({ type: 'panelView', keys: Array.from({ length: LIMITS.panelKeys }, (_, i) => ({ format: 'utf8', value: `k${i}` })) });
+  });
+
+  test('too many keys, unknown formats, extra fields and non-strings are refused by path', () => {
+    refused({ type: 'panelView', keys: Array.from({ length: LIMITS.panelKeys + 1 }, () => ({ format: 'utf8', value: 'k' })) }, /message\.keys/);
+    refused({ type: 'panelView', keys: [{ format: 'base64', value: 'AA==' }] }, /message\.keys\[0\]\.format/);
+    refused({ type: 'panelView', keys: [{ format: 'utf8', value: 7 }] }, /message\.keys\[0\]\.value/);
+    refused({ type: 'panelView', keys: [{ format: 'utf8', value: 'k', route: 1 }] }, /message\.keys\[0\]\.route/);
+    refused({ type: 'panelView', keys: [{ format: 'utf8', value: 'k'.repeat(LIMITS.keyValue + 1) }] }, /message\.keys\[0\]\.value/);
+    refused({ type: 'panelView' }, /message\.keys/);
+    refused({ type: 'panelView', keys: [], width: 0 }, /message\.width/);
+    refused({ type: 'panelView', keys: [], width: 12.5 }, /message\.width/);
+    refused({ type: 'panelView', keys: [], width: LIMITS.panelWidth + 1 }, /message\.width/);
+    refused({ type: 'panelView', keys: {} }, /message\.keys/);
+  });
+});
+
 describe('hostile messages are refused, with the offending field named', () => {
   test('not an object, no type, unknown type', () => {
     for (const raw of [null, undefined, 42, 'ready', true, [], [{ type: 'ready' }], () => 1, Symbol('x'), 10n]) refused(raw);

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { sanitizeState, emptyState } from '../../src/webview/state';
+import { sanitizeState, emptyState, MAX_KEYS } from '../../src/webview/state';
 import { parseRanges } from '../../src/webview/views/whatIf';
 
 describe('the panel\'s saved state (getState) is read back defensively', () => {
@@ -42,7 +42,15 @@ describe('the panel\'s saved state (getState) is read back defensively', () => {
     assert.deepEqual(Object.keys(s.whatIf), ['e']);
     assert.deepEqual(Object.keys(s.positions), ['b']);
     // Keys past the limit are cut.
-    assert.equal(sanitizeState({ version: 1, keys: Array.from({ length: 80 }, (_, i) => ({ format: 'utf8', value: `k${i}` })) }).keys.length, 50);
+    assert.equal(sanitizeState({ version: 1, keys: Array.from({ length: 180 }, (_, i) => ({ format: 'utf8', value: `k${i}` })) }).keys.length, MAX_KEYS);
+    assert.equal(MAX_KEYS, 100);
+  });
+
+  test('the renderer choice is kept when it is one of auto, svg and canvas, dropped otherwise', () => {
+    assert.equal(sanitizeState({ version: 1, renderer: 'canvas' }).renderer, 'canvas');
+    assert.equal(sanitizeState({ version: 1, renderer: 'svg' }).renderer, 'svg');
+    assert.equal(sanitizeState({ version: 1, renderer: 'webgl' }).renderer, undefined);
+    assert.equal(sanitizeState({ version: 1, renderer: { toString: () => 'svg' } }).renderer, undefined);
   });
 });
 

@@ -14,8 +14,7 @@
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { ConsumerAssignError, type Consumer, type Segment, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
-import { diffOwnership, takeSnapshot } from '../whatIf';
+import { columnsOf, ConsumerAssignError, NOBODY, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
 import { LastSentPositionGuard } from './lastSentPosition31';
@@ -55,33 +54,53 @@ export class OrderingSimulation {
   readonly generation: OrderingGeneration;
   readonly selectorConfig: SelectorConfig;
   readonly allowOutOfOrderDelivery: boolean;
-  private readonly sub: KeySharedSubscription;
+  private sub: KeySharedSubscription;
+  /** Whether `sub` is this simulation's to change (a base is only read until the first change). */
+  private owned = true;
   private readonly guard: OrderingGuard;
   private readonly msgs: SimMessage[];
   private readonly byId = new Map<string, SimMessage>();
   private readPos: number;
   private readonly permits = new Map<string, number>();
 
-  /** Builds the state before the change; throws `ScenarioError` naming what is wrong. */
-  constructor(scenario: OrderingScenario) {
+  /**
+   * Builds the state before the change; throws `ScenarioError` naming what is wrong. With `base`,
+   * the subscription starts as a clone of it (its consumers, ids and layouts, as its history left
+   * them; `base` itself is left unchanged) instead of connecting `scenario.consumers`, which must
+   * then be empty: the panel's topic has its subscription built already, and connecting 1,000
+   * consumers again would cost more than the rest of the note.
+   */
+  constructor(scenario: OrderingScenario, base?: KeySharedSubscription) {
     if (!ORDERING_GENERATIONS.includes(scenario.generation)) {
       throw new ScenarioError(`generation must be one of ${ORDERING_GENERATIONS.join(', ')} (got ${JSON.stringify(scenario.generation)})`);
     }
     this.generation = scenario.generation;
     const s = scenario.subscription ?? {};
-    this.selectorConfig = {
-      brokerVersion: scenario.generation === '4.0' ? '4.0' : '3.0',
-      keySharedMode: s.keySharedMode ?? 'AUTO_SPLIT',
-      consistentHashing: s.consistentHashing ?? true,
-      replicaPoints: s.replicaPoints ?? 100,
-      hashRangeSize: s.hashRangeSize ?? 65536,
-    };
+    const brokerVersion = scenario.generation === '4.0' ? '4.0' : '3.0';
     this.allowOutOfOrderDelivery = s.allowOutOfOrderDelivery ?? false;
-    try {
-      this.sub = new KeySharedSubscription(this.selectorConfig);
-    } catch (e) {
-      if (e instanceof ConsumerAssignError) throw new ScenarioError(`subscription.hashRangeSize: ${e.message}`);
-      throw e;
+    if (base) {
+      if (base.config.brokerVersion !== brokerVersion) {
+        throw new ScenarioError(`generation ${scenario.generation} needs a broker ${brokerVersion} subscription (got ${base.config.brokerVersion})`);
+      }
+      if (scenario.consumers.length > 0) throw new ScenarioError('consumers: a scenario that starts from a subscription takes its consumers from it');
+      this.selectorConfig = base.config;
+      // Read as it is; cloned before the first change (an adopted state replaces it unread).
+      this.sub = base;
+      this.owned = false;
+    } else {
+      this.selectorConfig = {
+        brokerVersion,
+        keySharedMode: s.keySharedMode ?? 'AUTO_SPLIT',
+        consistentHashing: s.consistentHashing ?? true,
+        replicaPoints: s.replicaPoints ?? 100,
+        hashRangeSize: s.hashRangeSize ?? 65536,
+      };
+      try {
+        this.sub = new KeySharedSubscription(this.selectorConfig);
+      } catch (e) {
+        if (e instanceof ConsumerAssignError) throw new ScenarioError(`subscription.hashRangeSize: ${e.message}`);
+        throw e;
+      }
     }
     this.guard = createGuard(scenario.generation);
 
@@ -183,8 +202,18 @@ export class OrderingSimulation {
     };
   }
 
-  /** Applies a consumer change; a change the broker refuses is reported and changes nothing. */
-  apply(input: TopologyEvent | string): EventOutcome {
+  /**
+   * Applies a consumer change; a change the broker refuses is reported and changes nothing.
+   *
+   * `next`, where given, is the subscription as the same history left it after this change (a
+   * what-if ran these events from the same state), handed over: it is taken as this simulation's
+   * state (and may be changed by later events) instead of connecting or disconnecting again, which
+   * for a ring of 100,000 points is most of the cost.
+   * The caller vouches for the history; as a guard, `next` is taken only where its consumers are
+   * this subscription's with exactly that change made (one consumer more, or that one fewer),
+   * otherwise the change is applied as usual.
+   */
+  apply(input: TopologyEvent | string, next?: KeySharedSubscription): EventOutcome {
     let event: TopologyEvent;
     try {
       event = typeof input === 'string' ? parseEvent(input) : input;
@@ -200,19 +229,26 @@ export class OrderingSimulation {
       outcome.error = 'the ordering simulation covers consumers joining and leaving one subscription; new partitions get their own dispatchers';
       return outcome;
     }
-    const selector = this.sub.selector;
-    const before = takeSnapshot(selector);
-    const r = event.kind === 'connect' ? this.sub.connect(event.name, event.ranges) : this.sub.disconnect(event.id);
+    // The broker's assignment snapshots before and after, as columns (never changed once taken).
+    const before = this.sub.selector.snapshotTable();
+    const adopted = next ? this.adopt(event, next) : undefined;
+    if (!adopted && !this.owned) {
+      this.sub = this.sub.clone();
+      this.owned = true;
+    }
+    const r = adopted ?? (event.kind === 'connect' ? this.sub.connect(event.name, event.ranges) : this.sub.disconnect(event.id));
     if (!r.ok) {
       outcome.error = r.error;
       outcome.draining = this.guard.draining(view);
       return outcome;
     }
+    // Read after the change: an adopted state is another subscription object.
+    const selector = this.sub.selector;
     const consumer = r.value;
     outcome.consumer = consumer.id;
-    const after = takeSnapshot(selector);
-    const lost = diffOwnership(before, after, selector.keyValues).lost;
-    outcome.moves = computeMoves(before, after, selector.keyValues);
+    const after = selector.snapshotTable();
+    const lost = new Map<Consumer, Array<[number, number]>>();
+    outcome.moves = sweepMoves(before, after, selector.keyValues, lost);
     if (event.kind === 'connect') {
       const j = this.guard.onJoin(this.view(), consumer, lost);
       if (j.heldAt) {
@@ -241,6 +277,34 @@ export class OrderingSimulation {
     outcome.draining = this.guard.draining(this.view());
     outcome.newlyDraining = outcome.draining.filter((d) => (drainingBefore.get(d.hash) ?? 0) < d.pending).map((d) => d.hash);
     return outcome;
+  }
+
+  /**
+   * Takes `after` as the state after `event` where it is exactly this subscription with that one
+   * change made: the same consumers (the same objects, in order) plus the one that connected under
+   * that name, or minus the one with that id. Undefined otherwise (the caller applies the event).
+   */
+  private adopt(event: TopologyEvent & { kind: 'connect' | 'disconnect' }, after: KeySharedSubscription): { ok: true; value: Consumer } | undefined {
+    const now = this.sub.consumers;
+    const next = after.consumers;
+    if (after.config !== this.sub.config && JSON.stringify(after.config) !== JSON.stringify(this.sub.config)) return undefined;
+    let changed: Consumer | undefined;
+    if (event.kind === 'connect') {
+      if (next.length !== now.length + 1) return undefined;
+      changed = next[next.length - 1];
+      if (changed.name !== event.name || now.includes(changed)) return undefined;
+      for (let i = 0; i < now.length; i++) if (next[i] !== now[i]) return undefined;
+    } else {
+      if (next.length !== now.length - 1) return undefined;
+      changed = now.find((c) => c.id === event.id);
+      if (!changed) return undefined;
+      let j = 0;
+      for (const c of now) if (c !== changed && next[j++] !== c) return undefined;
+    }
+    // Handed over: the caller does not change it afterwards.
+    this.sub = after;
+    this.owned = true;
+    return { ok: true, value: changed };
   }
 
   /** No consumer left: the dispatcher drops its state and the cursor rewinds to the mark-delete position. */
@@ -434,32 +498,105 @@ function rank(m: SimMessage): number {
 
 /**
  * The change between two assignments as moves from one owner set to another, each with its
- * ranges (merged where contiguous) and how many key hash values they cover.
+ * ranges (merged where contiguous) and how many key hash values they cover. Moves come in the
+ * order their first range starts; an interval whose owner set is the same on both sides (in any
+ * order) is no move.
+ *
+ * One sweep over both tables (a ring of 100,000 points has about as many segments), as the diff
+ * in `whatIf.ts` makes: each elementary interval lies between two consecutive boundaries of either
+ * side, where both owner lists are constant. The move of a pair of owner lists is looked up by
+ * their codes, so the ids are compared only once per pair of lists.
  */
-export function computeMoves(before: readonly Segment[], after: readonly Segment[], keyValues: readonly [number, number]): Move[] {
-  const cuts = [...new Set([...before, ...after].flatMap((s) => [s.start, s.end + 1]))].sort((a, b) => a - b);
-  const moves = new Map<string, Move>();
+export function computeMoves(before: readonly Segment[] | SegmentTable, after: readonly Segment[] | SegmentTable, keyValues: readonly [number, number]): Move[] {
+  return sweepMoves(before, after, keyValues);
+}
+
+/** `computeMoves` and, from the same sweep, what each consumer lost (as `diffOwnership` gives it). */
+export function movesAndLost(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  keyValues: readonly [number, number],
+): { moves: Move[]; lost: Map<Consumer, Array<[number, number]>> } {
+  const lost = new Map<Consumer, Array<[number, number]>>();
+  return { moves: sweepMoves(before, after, keyValues, lost), lost };
+}
+
+/**
+ * `computeMoves`, and with `lost` in the same sweep what each consumer lost (the ranges where it
+ * owned before and not after, adjacent ones merged), as `diffOwnership` gives it.
+ */
+function sweepMoves(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  keyValues: readonly [number, number],
+  lost?: Map<Consumer, Array<[number, number]>>,
+): Move[] {
+  const b = Array.isArray(before) ? columnsOf(before as readonly Segment[]) : (before as SegmentTable);
+  const a = Array.isArray(after) ? columnsOf(after as readonly Segment[]) : (after as SegmentTable);
+  const moves: Move[] = [];
+  const bn = b.count;
+  const an = a.count;
+  if (bn === 0 && an === 0) return moves;
+  // Codes of "nobody" on either side: one past the last list code.
+  const bNone = b.owners.length;
+  const aNone = a.owners.length;
+  /** Per pair of codes (before * (aNone + 1) + after): the move, or null where the sets are equal. */
+  const byCodes = new Map<number, Move | null>();
+  /** Per pair of codes with a move: the consumers of `before` not in `after`. */
+  const leaving = new Map<number, Consumer[]>();
+  /** Per pair of id sequences, for lists that differ as objects but not in ids. */
+  const byIds = new Map<string, Move>();
+  let pos = Math.min(bn > 0 ? b.starts[0] : Infinity, an > 0 ? a.starts[0] : Infinity);
+  const last = Math.max(bn > 0 ? b.ends[bn - 1] : -Infinity, an > 0 ? a.ends[an - 1] : -Infinity);
   let bi = 0;
   let ai = 0;
-  for (let i = 0; i + 1 < cuts.length; i++) {
-    const start = cuts[i];
-    const end = cuts[i + 1] - 1;
-    while (bi < before.length && before[bi].end < start) bi++;
-    while (ai < after.length && after[ai].end < start) ai++;
-    const b = bi < before.length && before[bi].start <= start ? before[bi].consumers : [];
-    const a = ai < after.length && after[ai].start <= start ? after[ai].consumers : [];
-    if (b.length === a.length && b.every((c) => a.includes(c))) continue;
-    const from = b.map((c) => c.id);
-    const to = a.map((c) => c.id);
-    const k = JSON.stringify([from, to]);
-    let mv = moves.get(k);
-    if (!mv) moves.set(k, (mv = { from, to, ranges: [], size: 0 }));
-    const last = mv.ranges[mv.ranges.length - 1];
-    if (last && last[1] + 1 === start) last[1] = end;
-    else mv.ranges.push([start, end]);
-    const lo = Math.max(start, keyValues[0]);
-    const hi = Math.min(end, keyValues[1]);
-    if (hi >= lo) mv.size += hi - lo + 1;
+  while (pos <= last) {
+    while (bi < bn && b.ends[bi] < pos) bi++;
+    while (ai < an && a.ends[ai] < pos) ai++;
+    const bIn = bi < bn && b.starts[bi] <= pos;
+    const aIn = ai < an && a.starts[ai] <= pos;
+    let end = last;
+    if (bi < bn) end = Math.min(end, bIn ? b.ends[bi] : b.starts[bi] - 1);
+    if (ai < an) end = Math.min(end, aIn ? a.ends[ai] : a.starts[ai] - 1);
+    const bc = bIn ? b.owner[bi] : bNone;
+    const ac = aIn ? a.owner[ai] : aNone;
+    const pair = bc * (aNone + 1) + ac;
+    let mv = byCodes.get(pair);
+    if (mv === undefined) {
+      const from = bIn ? b.owners[bc] : NOBODY;
+      const to = aIn ? a.owners[ac] : NOBODY;
+      if (from.length === to.length && from.every((c) => to.includes(c))) mv = null;
+      else {
+        const fromIds = from.map((c) => c.id);
+        const toIds = to.map((c) => c.id);
+        const key = JSON.stringify([fromIds, toIds]);
+        mv = byIds.get(key);
+        if (!mv) {
+          byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
+          moves.push(mv);
+        }
+        if (lost) leaving.set(pair, from.filter((c) => !to.includes(c)));
+      }
+      byCodes.set(pair, mv);
+    }
+    if (mv !== null) {
+      if (lost) {
+        for (const c of leaving.get(pair)!) {
+          let list = lost.get(c);
+          if (!list) lost.set(c, (list = []));
+          const r = list[list.length - 1];
+          if (r && r[1] + 1 >= pos) r[1] = Math.max(r[1], end);
+          else list.push([pos, end]);
+        }
+      }
+      const r = mv.ranges[mv.ranges.length - 1];
+      if (r && r[1] + 1 === pos) r[1] = end;
+      else mv.ranges.push([pos, end]);
+      const lo = Math.max(pos, keyValues[0]);
+      const hi = Math.min(end, keyValues[1]);
+      if (hi >= lo) mv.size += hi - lo + 1;
+    }
+    pos = end + 1;
   }
-  return [...moves.values()];
+  return moves;
 }

@@ -7,6 +7,7 @@
 import { formatEvent, type TopologyEvent } from '../events';
 import type { MessageKey } from '../key';
 import type { Consumer } from '../pulsar/keyShared/selector';
+import type { KeySharedSubscription } from '../pulsar/keyShared/subscription';
 import type { TopicConfig } from '../settings';
 import type { WhatIfResult } from '../whatIf';
 import { eventText, listText, roundText } from './explain';
@@ -36,6 +37,16 @@ export function explainWhatIf(
   events: readonly TopologyEvent[],
   keys: ReadonlyArray<{ shown: string; key: MessageKey; owner: string | null }>,
   result: WhatIfResult,
+  /**
+   * The subscription before the first event, where the caller holds it (the panel does): the
+   * simulation starts from a clone of it instead of connecting `consumers` again. Left unchanged.
+   */
+  base?: KeySharedSubscription,
+  /**
+   * With `base`: the subscription after each event as the what-if left it, taken instead of
+   * applying the event again (see `OrderingSimulation.apply`).
+   */
+  afterStates?: ReadonlyArray<KeySharedSubscription | undefined>,
 ): WhatIfNotes {
   const partitionNote = (i: number): WhatIfStepNote => {
     const step = result.steps[i];
@@ -73,20 +84,23 @@ export function explainWhatIf(
   });
   let sim: OrderingSimulation;
   try {
-    sim = new OrderingSimulation({
-      generation,
-      subscription: { keySharedMode: sub.keySharedMode, consistentHashing: sub.consistentHashing, replicaPoints: sub.replicaPoints, hashRangeSize: sub.hashRangeSize },
-      consumers: consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e] as [number, number]) } : { name: c.name })),
-      messages,
-      pending,
-    });
+    sim = new OrderingSimulation(
+      {
+        generation,
+        subscription: { keySharedMode: sub.keySharedMode, consistentHashing: sub.consistentHashing, replicaPoints: sub.replicaPoints, hashRangeSize: sub.hashRangeSize },
+        consumers: base ? [] : consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e] as [number, number]) } : { name: c.name })),
+        messages,
+        pending,
+      },
+      base,
+    );
   } catch (e) {
     if (e instanceof ScenarioError) return { generation, assumption: `no ordering notes: ${e.message}`, steps: events.map(() => ({ moves: [], explain: [] })) };
     throw e;
   }
   const steps = events.map((e, i): WhatIfStepNote => {
     if (e.kind === 'partitions') return partitionNote(i);
-    const o = sim.apply(e);
+    const o = sim.apply(e, base ? afterStates?.[i] : undefined);
     return { moves: o.moves, explain: [...eventText(generation, o), ...(messages.length > 0 ? roundText(sim.preview()) : [])] };
   });
   let assumption =

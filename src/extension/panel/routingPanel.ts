@@ -12,14 +12,17 @@ import {
   type AnalysisRunInfo,
   type AnalyzeWhatIfMessage,
   type ApplyToSettingsMessage,
+  type ApplyGroupMessage,
   type ExportAnalysisMessage,
   type Focus,
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
+import { buildFrames, type TopicFrame } from '../../shared/view/frame';
+import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
 import type { Services } from '../present';
-import { applyWithConfirmation } from './applySettings';
+import { applyGroupWithConfirmation, applyWithConfirmation } from './applySettings';
 import { panelHtml } from './html';
 
 /** Invalid messages logged per minute; the rest are counted and summarised. */
@@ -43,6 +46,9 @@ export class RoutingPanel implements vscode.Disposable {
   private suppressed = 0;
   /** An analysis run asked to be shown before the webview was ready. */
   private revealAnalysis = false;
+  /** What the webview shows (`panelView`): its keys, routed in every `state`, and its width. */
+  private panelKeys: KeyInput[] = [];
+  private panelWidth: number | undefined;
 
   /** Opens the panel, or reveals it; shows the last routed keys. */
   static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
@@ -115,6 +121,7 @@ export class RoutingPanel implements vscode.Disposable {
         this.log(`panel: error in the webview: ${msg.message}`);
         return;
       case 'applyToSettings':
+      case 'applyGroupToSettings':
         void this.apply(msg);
         return;
       case 'exportAnalysis':
@@ -125,6 +132,10 @@ export class RoutingPanel implements vscode.Disposable {
         return;
       case 'cancelAnalysis':
         this.s.analysis?.cancel(msg.runId);
+        return;
+      case 'panelView':
+        this.panelKeys = msg.keys;
+        this.panelWidth = msg.width;
         return;
     }
   }
@@ -151,14 +162,15 @@ export class RoutingPanel implements vscode.Disposable {
     if (typeof r === 'string') void vscode.window.showWarningMessage(`Key Routing: ${r}`);
   }
 
-  private async apply(msg: ApplyToSettingsMessage): Promise<void> {
+  private async apply(msg: ApplyToSettingsMessage | ApplyGroupMessage): Promise<void> {
     if (this.applying) {
       this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: vscode.l10n.t('Not applied: another change is waiting for confirmation.') });
       return;
     }
     this.applying = true;
     try {
-      const r = await applyWithConfirmation(msg, (line) => this.s.output.appendLine(line));
+      const log = (line: string) => this.s.output.appendLine(line);
+      const r = msg.type === 'applyToSettings' ? await applyWithConfirmation(msg, log) : await applyGroupWithConfirmation(msg, log);
       this.post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
     } finally {
       this.applying = false;
@@ -175,7 +187,24 @@ export class RoutingPanel implements vscode.Disposable {
       problems,
       keys,
       ...(this.focus ? { focus: this.focus } : {}),
+      ...this.frames(keys),
     });
+  }
+
+  /**
+   * Every topic as the host's topology holds it, with the routes of the panel's keys and the new
+   * ones: the webview draws from these at once instead of working the assignments out again.
+   */
+  private frames(keys: readonly KeyInput[]): { frames?: TopicFrame[] } {
+    const seen = new Set<string>();
+    const all = [...keys, ...this.panelKeys].filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
+    try {
+      return { frames: buildFrames(this.s.config.model.topology, all, this.panelWidth) };
+    } catch (e) {
+      // The webview works the views out itself without frames; a failure here must not stop the state.
+      this.log(`panel: the topic frames could not be built: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   private post(msg: ToWebviewMessage): void {

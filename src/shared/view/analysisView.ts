@@ -42,6 +42,12 @@ export interface ShareChart {
 
 export interface TopologyCharts {
   partitions?: ShareChart;
+  /** Topics that list producers: the share of keys on which they pick different partitions. */
+  producers?: { names: string[]; disagreeKeys: number; disagreeShare: number };
+  /** Kafka: keys the client puts on no fixed partition. */
+  randomKeys?: number;
+  /** Keys the topic's key serializer cannot take. */
+  keyErrors?: number;
   consumers?: ShareChart;
   /** Keys nobody owns (STICKY gaps, no consumer): count and share. */
   unowned?: { keys: number; share: number };
@@ -145,9 +151,49 @@ function sum(label: string, units: Unit[], hottest: boolean): ShareBar {
   return bar(label, undefined, units.length, keys, keyShare, hashShare, hottest);
 }
 
+/**
+ * A topic of more than 100,000 partitions, whose figures list only the partitions that received
+ * keys: drawn as `maxBars` runs of equal width over all the partitions (a run's keys are those of
+ * its listed partitions; the hash share is not known per run, so it is left out rather than guessed).
+ */
+export function sparsePartitionChart(partitions: number, held: ReadonlyArray<{ partition: number; keys: number; keyShare: number }>, skew: Skew | null, maxBars: number = MAX_BARS): ShareChart {
+  const runs = Math.max(1, Math.min(maxBars, partitions));
+  const size = Math.ceil(partitions / runs);
+  const bars: ShareBar[] = [];
+  let hot: { partition: number; keys: number; keyShare: number } | null = null;
+  for (const p of held) if (!hot || p.keys > hot.keys) hot = p;
+  let i = 0;
+  for (let first = 0; first < partitions; first += size) {
+    const last = Math.min(partitions, first + size) - 1;
+    let keys = 0;
+    let keyShare = 0;
+    for (; i < held.length && held[i].partition <= last; i++) {
+      keys += held[i].keys;
+      keyShare += held[i].keyShare;
+    }
+    bars.push(bar(`p${first}–p${last}`, undefined, last - first + 1, keys, keyShare, null, hot !== null && hot.partition >= first && hot.partition <= last));
+  }
+  let scaleMax = 0;
+  for (const b of bars) scaleMax = Math.max(scaleMax, b.keyShare);
+  return {
+    kind: 'partition',
+    units: partitions,
+    bars,
+    grouping: 'ranges',
+    scaleMax: scaleMax > 0 ? scaleMax : 1,
+    skew,
+    hottest: hot && { unit: String(hot.partition), label: `p${hot.partition}`, keys: hot.keys, keyShare: hot.keyShare },
+  };
+}
+
 export function topologyCharts(f: TopologyFigures, totalKeys: number, maxBars: number = MAX_BARS): TopologyCharts {
   const out: TopologyCharts = {};
-  if (f.partitionKeys && f.partitionKeys.length > 0) {
+  if (f.producers) out.producers = f.producers;
+  if (f.randomKeys) out.randomKeys = f.randomKeys;
+  if (f.keyErrors?.count) out.keyErrors = f.keyErrors.count;
+  if (f.sparsePartitions && f.partitions > 0) {
+    out.partitions = sparsePartitionChart(f.partitions, f.partitionKeys ?? [], f.partitionSkew ?? null, maxBars);
+  } else if (f.partitionKeys && f.partitionKeys.length > 0) {
     out.partitions = shareChart(
       'partition',
       f.partitionKeys.map((p) => ({ name: String(p.partition), label: `p${p.partition}`, keys: p.keys, keyShare: p.keyShare, hashShare: p.hashShare })),

@@ -22,6 +22,12 @@ import { namespaceBundles, type Settings } from '../../engine/settings';
 export const DEFAULT_BUNDLES = 4;
 /** Partition topics marked at most (a key's partitions are always among them). */
 export const MAX_MARKS = 512;
+/**
+ * Topic names hashed at most to find the focus bundle's topics. Partition counts go up to
+ * 2^31-1, and hashing that many names would freeze the panel; a namespace past this is summarised
+ * (see `NamespaceViewModel.unhashed`), never counted from a part of its topics.
+ */
+export const MAX_HASHED_TOPICS = 100_000;
 
 export interface TopicMark {
   /** The name the broker hashes (a partition is `name-partition-i`). */
@@ -39,6 +45,8 @@ export interface SplitPreview {
   positions: number[] | null;
   /** The broker's exception, where it throws. */
   error?: string;
+  /** Why it was not computed (the namespace too large to hash here); positions is then null. */
+  skipped?: string;
   /** What `splitBundles` would say about the positions, where it refuses them. */
   refusal?: string;
   /** Why, in a sentence, for the help text. */
@@ -59,8 +67,17 @@ export interface NamespaceViewModel {
   focus: Bundle;
   /** Hashes of the configured topics (and partitions) of this namespace inside the focus bundle. */
   owned: Array<{ name: string; hash: number }>;
+  /**
+   * Configured topics whose partitions were not hashed because the namespace has more than
+   * MAX_HASHED_TOPICS partition topics: `owned` lacks theirs, so the splits that count topics
+   * are not computed.
+   */
+  unhashed: Array<{ topic: string; partitions: number }>;
   splits: SplitPreview[];
 }
+
+/** The algorithms whose answer depends on the bundle's topics (all but the middle of the range). */
+const COUNTS_TOPICS: ReadonlySet<SplitAlgorithm> = new Set(['topic_count_equally_divide', 'specified_positions_divide', 'flow_or_qps_equally_divide']);
 
 const NOTES: Record<SplitAlgorithm, string> = {
   range_equally_divide: 'the middle of the bundle: lower + (upper - lower) / 2',
@@ -114,6 +131,8 @@ export function buildNamespaceView(
 
   // The namespace's configured topics, every partition a topic of its own.
   const owned: Array<{ name: string; hash: number }> = [];
+  const unhashed: Array<{ topic: string; partitions: number }> = [];
+  let hashed = 0;
   for (const t of settings.topics) {
     if (t.system !== 'pulsar') continue;
     let tn;
@@ -123,8 +142,14 @@ export function buildNamespaceView(
       continue;
     }
     if (tn.namespace !== topic.namespace) continue;
-    const names = t.partitions > 0 ? Array.from({ length: Math.min(t.partitions, 100_000) }, (_, i) => `${tn.fullName}-partition-${i}`) : [tn.fullName];
-    for (const name of names) {
+    const count = Math.max(1, t.partitions);
+    if (hashed + count > MAX_HASHED_TOPICS) {
+      unhashed.push({ topic: tn.fullName, partitions: t.partitions });
+      continue;
+    }
+    hashed += count;
+    for (let i = 0; i < count; i++) {
+      const name = t.partitions > 0 ? `${tn.fullName}-partition-${i}` : tn.fullName;
       const hash = topicHash(name);
       if (layout.indexOf(hash) === focus.index) owned.push({ name, hash });
     }
@@ -134,6 +159,10 @@ export function buildNamespaceView(
   const topics = owned.map((o) => ({ hash: o.hash, msgRateIn: 0, msgRateOut: 0, msgThroughputIn: 0, msgThroughputOut: 0 }));
   const splits = SPLIT_ALGORITHMS.map((algorithm): SplitPreview => {
     const out: SplitPreview = { algorithm, positions: null, note: NOTES[algorithm] };
+    if (unhashed.length > 0 && COUNTS_TOPICS.has(algorithm)) {
+      out.skipped = `not computed: the namespace has more than ${MAX_HASHED_TOPICS.toLocaleString('en-US')} partition topics (${unhashed.map((u) => `${u.topic}: ${u.partitions.toLocaleString('en-US')}`).join(', ')}), too many to hash here`;
+      return out;
+    }
     try {
       out.positions = splitBoundaries(algorithm, { bundle, topics, positions });
     } catch (e) {
@@ -155,6 +184,7 @@ export function buildNamespaceView(
     unmarked: Math.max(0, partitions - marks.filter((m) => m.partition !== null).length),
     focus,
     owned,
+    unhashed,
     splits,
   };
 }

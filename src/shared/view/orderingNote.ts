@@ -8,6 +8,7 @@
 import { formatEvent, type TopologyEvent } from '../../engine/events';
 import { explainWhatIf } from '../../engine/ordering/whatIfExplain';
 import type { OrderingGeneration } from '../../engine/ordering/types';
+import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Settings } from '../../engine/settings';
 import { PulsarTopicState, type TopicState } from '../../engine/topology';
 import type { WhatIfResult } from '../../engine/whatIf';
@@ -27,7 +28,7 @@ export function orderingNote(
   topicName: string,
   events: readonly TopologyEvent[],
   keys: readonly ShownKey[],
-  result: WhatIfResult,
+  result: WhatIfResult & { afterStates?: Array<KeySharedSubscription | undefined> },
   /** The topic's state before the steps, where the caller has it (the panel does); left unchanged. */
   base?: TopicState,
 ): OrderingNote | null {
@@ -42,6 +43,11 @@ export function orderingNote(
     events,
     keys.map((k, i) => ({ shown: k.label, key: k.key, owner: result.keys[i]?.before.consumer ?? null })),
     result,
+    // The simulation starts from a clone of the topic's subscription, not from its consumers
+    // connected again (equal for a topic built from the settings, and a ring's cost saved).
+    base && before instanceof PulsarTopicState ? before.subscription : undefined,
+    // And takes each step's state from the what-if instead of making it again.
+    result.afterStates,
   );
   return {
     ...(notes.generation ? { generation: notes.generation } : {}),

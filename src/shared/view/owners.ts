@@ -33,6 +33,18 @@ export class ColorMap {
     }
     return c;
   }
+
+  /**
+   * Takes the colours of a view built elsewhere (the host's frame) for the consumers not coloured
+   * yet, so that views built here later (a what-if's "after") colour them the same.
+   */
+  seed(owners: readonly OwnerInfo[]): void {
+    for (const o of owners) {
+      if (o.ids.length !== 1 || o.color < 0 || this.map.has(o.ids[0])) continue;
+      this.map.set(o.ids[0], o.color);
+      this.next++;
+    }
+  }
 }
 
 /**

@@ -7,8 +7,11 @@
 import { ConsistentHashing3Selector } from '../../engine/pulsar/keyShared/consistentHashing3';
 import { ConsistentHashing4Selector } from '../../engine/pulsar/keyShared/consistentHashing4';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
-import type { OwnerTable } from './owners';
+import type { OwnerInfo, OwnerTable } from './owners';
 import type { ZoomWindow } from './segments';
+
+/** Angular columns the ring is drawn in (half a degree each). */
+export const RING_COLUMNS = 720;
 
 export interface RingModel {
   space: [number, number];
@@ -24,7 +27,24 @@ export function isRingSelector(s: StickyKeyConsumerSelector): s is ConsistentHas
   return s instanceof ConsistentHashing3Selector || s instanceof ConsistentHashing4Selector;
 }
 
-export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashing4Selector, table: OwnerTable): RingModel {
+/** A ring's points as plain columns; the 4.x queues (consumers waiting behind a point's holder) flat. */
+export interface RingColumnsModel {
+  space: [number, number];
+  points: Int32Array;
+  /** Owner index (into the shared owner table) of each point. */
+  owner: Int32Array;
+  /** Point `i`'s queue is `queueOwner[queueStart[i] .. queueStart[i + 1])` (owner indexes); null without queues. */
+  queueStart: Int32Array | null;
+  queueOwner: Int32Array | null;
+  /** Instead of the columns (a model made where the selector is at hand): the queue read from it when asked. */
+  queuedFromSelector?: (point: number) => string[];
+}
+
+/**
+ * The ring's columns. With `queues` false the 4.x queues are not gathered into columns (a pass over
+ * every point) but read from the selector when a tooltip asks: for models that never leave the page.
+ */
+export function buildRingColumns(selector: ConsistentHashing3Selector | ConsistentHashing4Selector, table: OwnerTable, queues = true): RingColumnsModel {
   const space: [number, number] = [selector.keyHashRange[0], selector.keyHashRange[1]];
   // The selector's columns are never changed: the model may hold them. Owner sets are interned in
   // the order their first point comes, as one lookup per point would.
@@ -37,8 +57,43 @@ export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashi
     const c = h >= 0 ? h : sharedCode[~h];
     owner[i] = index[c] >= 0 ? index[c] : (index[c] = table.indexOf(lists[c]));
   }
-  const queued = selector instanceof ConsistentHashing4Selector ? (i: number) => (i >= 0 && i < points.length ? cols.holders(i).slice(1).map((c) => c.id) : []) : () => [];
-  return { space, points, owner, queued };
+  let queueStart: Int32Array | null = null;
+  let queueOwner: Int32Array | null = null;
+  if (selector instanceof ConsistentHashing4Selector && !queues) {
+    return { space, points, owner, queueStart, queueOwner, queuedFromSelector: (i) => (i >= 0 && i < points.length ? cols.holders(i).slice(1).map((c) => c.id) : []) };
+  }
+  if (selector instanceof ConsistentHashing4Selector) {
+    // Only points where others collided have a queue: the lists of those alone are read.
+    queueStart = new Int32Array(points.length + 1);
+    const flat: number[] = [];
+    for (let i = 0; i < points.length; i++) {
+      queueStart[i] = flat.length;
+      if (holder[i] < 0) {
+        const list = cols.holders(i);
+        for (let j = 1; j < list.length; j++) flat.push(table.indexOfOne(list[j]));
+      }
+    }
+    queueStart[points.length] = flat.length;
+    queueOwner = Int32Array.from(flat);
+  }
+  return { space, points, owner, queueStart, queueOwner };
+}
+
+/** The ring model over its columns, the queued consumers named from `owners`. */
+export function ringModelOf(cols: RingColumnsModel, owners: readonly OwnerInfo[]): RingModel {
+  const { queueStart, queueOwner } = cols;
+  const queued = (i: number): string[] => {
+    if (cols.queuedFromSelector) return cols.queuedFromSelector(i);
+    if (!queueStart || !queueOwner || i < 0 || i + 1 >= queueStart.length) return [];
+    const out: string[] = [];
+    for (let j = queueStart[i]; j < queueStart[i + 1]; j++) out.push(owners[queueOwner[j]]?.label ?? '?');
+    return out;
+  };
+  return { space: cols.space, points: cols.points, owner: cols.owner, queued };
+}
+
+export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashing4Selector, table: OwnerTable): RingModel {
+  return ringModelOf(buildRingColumns(selector, table, false), table.owners);
 }
 
 /** The index of the point a hash lands on: the first point >= hash, wrapping to the first. -1 for an empty ring. */
@@ -77,6 +132,19 @@ export function arcOf(ring: RingModel, hash: number): RingArc | null {
 /** Angle in radians, clockwise from 12 o'clock, of a value's start. */
 export function angleOf(value: number, space: readonly [number, number]): number {
   return ((value - space[0]) / (space[1] - space[0] + 1)) * 2 * Math.PI;
+}
+
+/** The angles a key's arc runs between on the ring: from its hash clockwise past its point (at least a sliver). */
+export function arcAngles(arc: { from: number; to: number; wraps: boolean }, space: readonly [number, number]): [number, number] {
+  const a0 = angleOf(arc.from, space);
+  let a1 = angleOf(arc.to + 1, space);
+  if (arc.wraps) a1 += 2 * Math.PI;
+  return [a0, Math.max(a1, a0 + 0.004)];
+}
+
+/** The pieces of the space a key's arc covers on a bar: one, or two where it wraps past the top. */
+export function arcPieces(arc: { from: number; to: number; wraps: boolean }, space: readonly [number, number]): Array<[number, number]> {
+  return arc.wraps ? [[arc.from, space[1]], [space[0], arc.to]] : [[arc.from, arc.to]];
 }
 
 /** Points gathered into one bin (an angle step or a pixel column). */

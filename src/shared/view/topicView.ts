@@ -5,11 +5,11 @@
  */
 import type { MessageKey } from '../../engine/key';
 import type { HashingScheme } from '../../engine/pulsar/producerRouting';
-import { PARTITIONER_LABELS } from '../../engine/kafka/partitioners';
+import { PARTITIONER_LABELS, partitionerNamed, type KafkaHashFunction, type KafkaPartitionerName } from '../../engine/kafka/partitioners';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { KafkaTopicState, PulsarTopicState, type RouteFields, type TopicState } from '../../engine/topology';
 import { ColorMap, OwnerTable } from './owners';
-import { arcOf, buildRing, isRingSelector, type RingArc, type RingModel } from './ring';
+import { arcOf, buildRingColumns, isRingSelector, ringModelOf, type RingArc, type RingColumnsModel, type RingModel } from './ring';
 import { buildSegments, segmentIndexAt, type SegmentsModel } from './segments';
 
 /** A key to show, with its number in the legend (1-based). */
@@ -33,9 +33,18 @@ export interface KeyMarker {
 
 export interface PartitionsModel {
   count: number;
-  /** How the producer picks: Kafka's murmur2 or the Pulsar client's hashing scheme. */
+  /** How the producer picks: the Kafka topic's partitioner with its clients, or the Pulsar client's hashing scheme. */
   scheme: string;
+  /** The producer client's hash that routes show (`route.hash`), by name; null where the client hashes no key. */
+  hash: string | null;
 }
+
+const KAFKA_HASH_NAMES: Readonly<Record<KafkaHashFunction, string>> = {
+  murmur2: 'murmur2',
+  crc32: 'CRC-32',
+  fnv1a: 'FNV-1a',
+  'kafkajs-murmur2': 'kafkajs 1.x murmur2',
+};
 
 export interface TopicViewModel {
   name: string;
@@ -56,52 +65,85 @@ export interface TopicViewModel {
 export function partitionScheme(topic: TopicState): string {
   if (topic instanceof KafkaTopicState) {
     const p = topic.config.partitioner;
-    return p === 'java' ? 'murmur2 (Java client)' : `${p}: ${PARTITIONER_LABELS[p]}`;
+    return `${p}: ${PARTITIONER_LABELS[p]}`;
   }
   const scheme: HashingScheme = (topic as PulsarTopicState).config.hashingScheme;
   return scheme;
 }
 
-/** The selector a panel shows for a topic (partition 0's, as `ranges` and `what-if` describe). */
+/** The partitions of a partitioned topic as the panel describes them; null for a non-partitioned one. */
+export function partitionsModel(topic: TopicState): PartitionsModel | null {
+  if (topic.partitions <= 0) return null;
+  const hash = topic instanceof KafkaTopicState ? hashNameOf(topic.config.partitioner) : (topic as PulsarTopicState).config.hashingScheme;
+  return { count: topic.partitions, scheme: partitionScheme(topic), hash };
+}
+
+function hashNameOf(name: KafkaPartitionerName): string | null {
+  const f = partitionerNamed(name).hashFunction;
+  return f === null ? null : KAFKA_HASH_NAMES[f];
+}
+
+/**
+ * The selector a panel shows for a topic (partition 0's, as `ranges` and `what-if` describe): the
+ * one that routes it, which is the broker's reported layout where the settings carry one.
+ */
 export function shownSelector(topic: TopicState): StickyKeyConsumerSelector | undefined {
-  return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
+  return topic instanceof PulsarTopicState && topic.subscription ? topic.selectorFor(null) : undefined;
+}
+
+/** The shown selector's assignment as the panel draws it, in columns (what a frame carries). */
+export interface SelectorColumns {
+  algorithm: StickyKeyConsumerSelector['algorithm'];
+  brokerVersion: StickyKeyConsumerSelector['brokerVersion'];
+  consumers: string[];
+  segments: SegmentsModel;
+  ring: RingColumnsModel | null;
+}
+
+/** With `queues` false, the ring's 4.x queues are read from the selector when asked (see `buildRingColumns`). */
+export function selectorColumns(topic: TopicState, colors: ColorMap = new ColorMap(), queues = true): SelectorColumns | null {
+  const selector = shownSelector(topic);
+  if (!selector || !(topic instanceof PulsarTopicState) || !topic.subscription) return null;
+  const table = new OwnerTable(colors);
+  const live = topic.subscription.consumers;
+  const segments = buildSegments(selector.segmentTable(), selector.keyHashRange, selector.keyValues, table, live);
+  const ring = isRingSelector(selector) ? buildRingColumns(selector, table, queues) : null;
+  return { algorithm: selector.algorithm, brokerVersion: selector.brokerVersion, consumers: live.map((c) => c.id), segments, ring };
 }
 
 export function buildTopicView(topic: TopicState, keys: readonly ShownKey[], colors: ColorMap = new ColorMap()): TopicViewModel {
-  const partitions = topic.partitions > 0 ? { count: topic.partitions, scheme: partitionScheme(topic) } : null;
+  const partitions = partitionsModel(topic);
   const selector = shownSelector(topic);
-  let sel: TopicViewModel['selector'] = null;
-  if (selector && topic instanceof PulsarTopicState && topic.subscription) {
-    const table = new OwnerTable(colors);
-    const live = topic.subscription.consumers;
-    const segments = buildSegments(selector.segmentTable(), selector.keyHashRange, selector.keyValues, table, live);
-    const ring = isRingSelector(selector) ? buildRing(selector, table) : null;
-    sel = {
-      algorithm: selector.algorithm,
-      brokerVersion: selector.brokerVersion,
-      consumers: live.map((c) => c.id),
-      segments,
-      ring,
-    };
-  }
-  const markers = keys.map((k, i): KeyMarker => {
-    const route = topic.route(k.key);
-    let slot: number | null = null;
-    let segment = -1;
-    let arc: RingArc | null = null;
-    if (route.system === 'pulsar' && route.stickyKeyHash !== undefined) {
-      // The shown selector is partition 0's; the key's own partition may be served by a later
-      // selector group only after a what-if adds partitions, and then its route says so.
-      const s = selector ?? (topic instanceof PulsarTopicState ? topic.selectorFor(route.partition) : undefined);
-      if (s) slot = s.slotOf(route.stickyKeyHash);
-      if (sel && slot !== null) {
-        segment = segmentIndexAt(sel.segments, slot);
-        if (sel.ring) arc = arcOf(sel.ring, slot);
-      }
-    }
-    return { n: i + 1, label: k.label, route, slot, segment, arc };
-  });
+  const cols = selectorColumns(topic, colors, false);
+  const sel: TopicViewModel['selector'] = cols && { ...cols, ring: cols.ring ? ringModelOf(cols.ring, cols.segments.owners) : null };
+  const markers = keys.map((k, i) => markerOf(topic, selector, sel?.segments ?? null, sel?.ring ?? null, k, i));
   return { name: topic.name, system: topic instanceof KafkaTopicState ? 'kafka' : 'pulsar', partitions, selector: sel, markers };
+}
+
+/** The marker of key number `i + 1`: its route, and where it sits on the shown selector's bar and ring. */
+export function markerOf(
+  topic: TopicState,
+  selector: StickyKeyConsumerSelector | undefined,
+  segments: SegmentsModel | null,
+  ring: RingModel | null,
+  k: ShownKey,
+  i: number,
+): KeyMarker {
+  const route = topic.route(k.key);
+  let slot: number | null = null;
+  let segment = -1;
+  let arc: RingArc | null = null;
+  if (route.system === 'pulsar' && route.stickyKeyHash !== undefined) {
+    // The shown selector is partition 0's; the key's own partition may be served by a later
+    // selector group only after a what-if adds partitions, and then its route says so.
+    const s = selector ?? (topic instanceof PulsarTopicState ? topic.selectorFor(route.partition) : undefined);
+    if (s) slot = s.slotOf(route.stickyKeyHash);
+    if (segments && slot !== null) {
+      segment = segmentIndexAt(segments, slot);
+      if (ring) arc = arcOf(ring, slot);
+    }
+  }
+  return { n: i + 1, label: k.label, route, slot, segment, arc };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
  */
 import type { TopologyEvent } from '../../engine/events';
 import type { Consumer, SegmentTable } from '../../engine/pulsar/keyShared/selector';
+import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
 import { diffOwnership, measureSize, runWhatIf, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
@@ -34,6 +35,18 @@ export interface WhatIfViewModel {
    * consumers in order, while AUTO_SPLIT and 4.x ring layouts depend on the whole history.
    */
   applyDiffers: number | null;
+  /**
+   * With `deferApplyCheck`, where that rebuild is still to be made (a departure among the steps):
+   * it connects every consumer again, so the panel runs it after the step is shown. Gives the value
+   * `applyDiffers` would have had.
+   */
+  applyCheck?: () => number | null;
+  /**
+   * The subscription after each step, as the what-if left it (clones that share the computed
+   * layouts; the last one is the after-topic's own), for the ordering note to take instead of
+   * running the steps again. Handed over once: the note may change all but the last.
+   */
+  afterStates?: Array<KeySharedSubscription | undefined>;
 }
 
 /** Builds the topic's state from the settings (consumers connected as configured). */
@@ -56,6 +69,8 @@ export function buildWhatIf(
    * Left unchanged.
    */
   base?: TopicState,
+  /** Leave the rebuild that `applyDiffers` needs to `applyCheck` (see there). */
+  deferApplyCheck = false,
 ): WhatIfViewModel | undefined {
   const afterTopic = base ? base.clone() : topicFromSettings(settings, topicName);
   if (!afterTopic) return undefined;
@@ -68,15 +83,27 @@ export function buildWhatIf(
   const selector = whatIfSelector(afterTopic);
   // Tables are never changed once built: this one still shows the state before the steps.
   const snapBefore = selector?.snapshotTable();
+  const afterStates: Array<KeySharedSubscription | undefined> = [];
   const result = runWhatIf(
     afterTopic,
     [...events],
     keys.map((k) => ({ shown: k.label, key: k.key })),
+    (i, t) => {
+      // Clones of the states later steps change; the last one as it is (nothing changes it after).
+      if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = i < events.length - 1 ? t.subscription.clone() : t.subscription;
+    },
   );
   const after = buildTopicView(afterTopic, keys, colors);
   let movedRanges: Array<[number, number]> = [];
   let movedFraction: number | null = null;
-  if (selector && snapBefore) {
+  const only = events.length === 1 && events[0].kind !== 'partitions' ? result.steps[0] : undefined;
+  if (selector && only) {
+    // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
+    movedFraction = only.movedFraction;
+    const all: Array<[number, number]> = [];
+    for (const m of [only.lost, only.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
+    movedRanges = mergeRanges(all, selector.keyHashRange);
+  } else if (selector && snapBefore) {
     const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues);
     movedFraction = d.movedSize / measureSize(selector.keyValues);
     const all: Array<[number, number]> = [];
@@ -88,7 +115,12 @@ export function buildWhatIf(
     afterTopic instanceof PulsarTopicState && afterTopic.subscription
       ? afterTopic.subscription.consumers.map((c) => consumerSetting(c))
       : null;
+  // Joins alone (and partition changes) give the same layout as the settings listing the
+  // consumers in that order; only a departure makes history matter.
+  const departs = consumers !== null && events.some((e) => e.kind === 'disconnect');
+  const check = () => (consumers ? (departs ? rebuildDifference(settings, topicName, afterTopic, consumers) : 0) : null);
   return {
+    afterStates,
     topic: topicName,
     steps: result.steps,
     before,
@@ -98,9 +130,7 @@ export function buildWhatIf(
     movedKeyFraction: keys.length > 0 ? movedKeys / keys.length : null,
     keys: result.keys,
     apply: { partitions: afterTopic.partitions, consumers },
-    // Joins alone (and partition changes) give the same layout as the settings listing the
-    // consumers in that order; only a departure makes history matter.
-    applyDiffers: consumers ? (events.some((e) => e.kind === 'disconnect') ? rebuildDifference(settings, topicName, afterTopic, consumers) : 0) : null,
+    ...(deferApplyCheck && departs ? { applyDiffers: null, applyCheck: check } : { applyDiffers: check() }),
   };
 }
 

@@ -109,6 +109,12 @@ function chartsOf(c: TopologyCharts, v: AnalysisTopicView, spec: AnalysisSpec, s
   const box = h('div', { class: 'analysis-charts', 'data-side': side });
   const charts: ShareChart[] = [c.partitions, c.consumers, c.bundles].filter((x): x is ShareChart => x !== undefined);
   if (charts.length === 0) box.append(h('p', { class: 'muted' }, `${v.topic} has no partitions, consumers or bundles to count keys on.`));
+  if (c.producers) {
+    const d = c.producers;
+    box.append(h('p', { class: d.disagreeKeys ? 'warning' : 'muted', id: `${side}-producers`, 'data-keys': d.disagreeKeys, 'data-share': d.disagreeShare }, d.disagreeKeys ? `The producers (${d.names.join(', ')}) disagree on ${count(d.disagreeKeys)} keys (${pct(d.disagreeShare)}): they put them on different partitions.` : `The producers (${d.names.join(', ')}) agree on every key.`));
+  }
+  if (c.randomKeys) box.append(h('p', { class: 'muted', id: `${side}-random` }, `${count(c.randomKeys)} keys go to no fixed partition (the client picks at random or ignores the key) and are not in the partition figures.`));
+  if (c.keyErrors) box.append(h('p', { class: 'warning', id: `${side}-key-errors` }, `${count(c.keyErrors)} keys cannot be serialized with the topic's key serializer and are left out.`));
   for (const chart of charts) {
     const id = `${side}-${chart.kind}`;
     const section = h('section', { class: 'share-section', 'data-section': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, `${UNIT_TITLES[chart.kind]}${side === 'after' ? ' after the what-if' : ''}`));

@@ -4,73 +4,38 @@
  * ring points (consistent hashing) on top. Hover lists consumer, range and share; the keyboard
  * moves a cursor from segment to segment (arrows), zooms (+, -, 0) and jumps to keys (k).
  */
-import type { RingModel } from '../../shared/view/ring';
-import { binPoints } from '../../shared/view/ring';
-import {
-  fullWindow,
-  layoutSegments,
-  panWindow,
-  runAt,
-  segmentIndexAt,
-  segmentInfo,
-  windowAround,
-  xOf,
-  zoomWindow,
-  type SegmentsModel,
-  type ZoomWindow,
-} from '../../shared/view/segments';
+import { arcPieces, binPoints } from '../../shared/view/ring';
+import { layoutSegments, runAt, windowAround, xOf, zoomWindow } from '../../shared/view/segments';
 import { h, px, svg } from '../dom';
-import { pct, range } from '../format';
-import { l10n } from '../l10n';
-import type { Ui } from '../ui';
+import {
+  AXIS_H,
+  BAR_H,
+  chartKey,
+  describeSegment,
+  fit,
+  KEYBOARD_HELP,
+  markerRows,
+  markerTextWidth,
+  mixedLines,
+  movedTester,
+  MOVED_H,
+  ownersSummary,
+  ROW_H,
+  TICK_H,
+  zoomControls,
+  zoomNote,
+  type BarSpec,
+} from './barShared';
 
-export interface BarMarker {
-  n: number;
-  label: string;
-  /** The slot the key is looked up at. */
-  value: number;
-  /** The hash as printed (the sticky key hash). */
-  hash: number;
-  consumer: string | null;
-  arc?: { from: number; to: number; wraps: boolean } | null;
-}
-
-export interface BarSpec {
-  /** Names the chart for tests and labels: `ranges`, `detail`, `before`, `after`. */
-  id: string;
-  label: string;
-  model: SegmentsModel;
-  window: ZoomWindow;
-  width: number;
-  markers: BarMarker[];
-  moved?: Array<[number, number]>;
-  ring?: RingModel | null;
-  onWindow?: (w: ZoomWindow) => void;
-  ui: Ui;
-}
-
-const BAR_H = 36;
-const ROW_H = 14;
-const TICK_H = 8;
-const AXIS_H = 16;
-const MOVED_H = 6;
+export type { BarMarker, BarSpec } from './barShared';
 
 export function renderBar(spec: BarSpec): HTMLElement {
   const { model: m, window: w, width, ui } = spec;
   const runs = layoutSegments(m, w, width);
   // Marker labels in rows so that close keys do not overprint.
   const visible = spec.markers.filter((k) => k.value >= w.from && k.value <= w.to).sort((a, b) => a.value - b.value);
-  const rowEnds: number[] = [];
-  const rows = visible.map((k) => {
-    const xm = xOf(k.value + 0.5, w, width);
-    const textW = 10 + String(k.hash).length * 7 + String(k.n).length * 7;
-    const x = xm + textW > width ? xm - textW : xm;
-    let r = rowEnds.findIndex((end) => end < x - 2);
-    if (r < 0 || r > 2) r = rowEnds.length < 3 ? rowEnds.length : rowEnds.indexOf(Math.min(...rowEnds));
-    rowEnds[r] = x + textW;
-    return r;
-  });
-  const labelsH = Math.max(1, rowEnds.length) * ROW_H + 4;
+  const { rows, used } = markerRows(visible, (k) => xOf(k.value + 0.5, w, width), width);
+  const labelsH = Math.max(1, used) * ROW_H + 4;
   const barY = labelsH;
   const movedY = barY + BAR_H + 2;
   const ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
@@ -81,12 +46,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const gRuns = svg('g', { class: 'runs' });
   const moved = spec.moved;
   // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
-  let mi = 0;
-  const touchesMoved = (s: number, e: number): boolean => {
-    if (!moved) return true;
-    while (mi < moved.length && moved[mi][1] < s) mi++;
-    return mi < moved.length && moved[mi][0] <= e;
-  };
+  const touchesMoved = movedTester(moved);
   // One path per colour class (a rectangle per run inside it), not an element per run: a full ring
   // is a run per pixel column, and a thousand elements cost more to lay out and paint than to build.
   const byClass = new Map<string, string[]>();
@@ -138,7 +98,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const gArcs = svg('g', { class: 'arcs' });
   for (const k of spec.markers) {
     if (!k.arc) continue;
-    const pieces: Array<[number, number]> = k.arc.wraps ? [[k.arc.from, m.space[1]], [m.space[0], k.arc.to]] : [[k.arc.from, k.arc.to]];
+    const pieces = arcPieces(k.arc, m.space);
     for (const [s, e] of pieces) {
       if (e < w.from || s > w.to) continue;
       const x0 = xOf(Math.max(s, w.from), w, width);
@@ -153,8 +113,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   visible.forEach((k, i) => {
     const x = xOf(k.value + 0.5, w, width);
     const y = rows[i] * ROW_H + ROW_H - 2;
-    const textW = 10 + String(k.hash).length * 7 + String(k.n).length * 7;
-    const atEnd = x + textW > width;
+    const atEnd = x + markerTextWidth(k) > width;
     const g = svg(
       'g',
       {
@@ -176,26 +135,16 @@ export function renderBar(spec: BarSpec): HTMLElement {
   const axis = svg('g', { class: 'axis' });
   axis.append(svg('text', { x: 0, y: axisY + 12 }, String(w.from)));
   axis.append(svg('text', { x: width, y: axisY + 12, 'text-anchor': 'end' }, String(w.to)));
-  const full = fullWindow(m.space);
-  if (w.from !== full.from || w.to !== full.to) {
-    axis.append(svg('text', { x: width / 2, y: axisY + 12, 'text-anchor': 'middle', class: 'zoom-note' }, `zoomed: ${pct((w.to - w.from + 1) / (full.to - full.from + 1))} of the space`));
-  }
+  const note = zoomNote(m, w);
+  if (note) axis.append(svg('text', { x: width / 2, y: axisY + 12, 'text-anchor': 'middle', class: 'zoom-note' }, note));
   root.append(axis);
 
   const cursorRect = svg('rect', { class: 'cursor', x: 0, y: barY - 1, width: 0, height: BAR_H + 2, visibility: 'hidden' });
   root.append(cursorRect);
 
-  const chart = h('div', { class: 'chart', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. Arrow keys move between segments, plus and minus zoom, 0 resets, k jumps to the next key.`, 'data-chart': spec.id });
+  const chart = h('div', { class: 'chart', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
   let cursor = -1;
-  const describe = (i: number): string[] => {
-    const info = segmentInfo(m, i);
-    const o = info.owner;
-    return [
-      o.ids.length ? o.label : 'nobody (unowned)',
-      `range ${range(info.range)}`,
-      `${pct(info.share)} of key hashes here${o.ids.length ? `; ${o.label} holds ${pct(o.share)} in all` : ''}`,
-    ];
-  };
+  const describe = (i: number): string[] => describeSegment(m, i);
   const setCursor = (i: number, announce: boolean): void => {
     cursor = Math.max(0, Math.min(m.count - 1, i));
     const s = m.starts[cursor];
@@ -243,107 +192,11 @@ export function renderBar(spec: BarSpec): HTMLElement {
     );
   }
   chart.addEventListener('keydown', (ev) => {
-    const center = cursor >= 0 ? (m.starts[cursor] + m.ends[cursor]) / 2 : undefined;
-    let handled = true;
-    switch (ev.key) {
-      case 'ArrowRight':
-        setCursor(cursor < 0 ? segmentIndexAt(m, w.from) : cursor + 1, true);
-        break;
-      case 'ArrowLeft':
-        setCursor(cursor < 0 ? segmentIndexAt(m, w.to) : cursor - 1, true);
-        break;
-      case 'Home':
-        setCursor(0, true);
-        break;
-      case 'End':
-        setCursor(m.count - 1, true);
-        break;
-      case '+':
-      case '=':
-        spec.onWindow?.(zoomWindow(w, m.space, 0.5, center));
-        break;
-      case '-':
-        spec.onWindow?.(zoomWindow(w, m.space, 2, center));
-        break;
-      case '0':
-        spec.onWindow?.(fullWindow(m.space));
-        break;
-      case 'PageDown':
-        spec.onWindow?.(panWindow(w, m.space, 0.5));
-        break;
-      case 'PageUp':
-        spec.onWindow?.(panWindow(w, m.space, -0.5));
-        break;
-      case 'k': {
-        const sorted = [...spec.markers].sort((a, b) => a.value - b.value);
-        const cur = cursor >= 0 ? m.ends[cursor] : -1;
-        const next = sorted.find((k) => k.value > cur) ?? sorted[0];
-        if (next) {
-          setCursor(segmentIndexAt(m, next.value), false);
-          ui.announce(`key ${next.n} ${next.label}: hash ${next.hash}; ${describe(segmentIndexAt(m, next.value)).join(', ')}`);
-        }
-        break;
-      }
-      default:
-        handled = false;
-    }
+    const handled = chartKey(ev, { model: m, markers: spec.markers, window: () => w, cursor: () => cursor, setCursor, onWindow: spec.onWindow, ui });
     if (handled) ev.preventDefault();
   });
   chart.append(root);
-  if (spec.onWindow) chart.prepend(zoomControls(spec));
+  if (spec.onWindow) chart.prepend(zoomControls(spec, () => w));
   return chart;
 }
 
-function zoomControls(spec: BarSpec): HTMLElement {
-  const { model: m, window: w } = spec;
-  const onWindow = spec.onWindow!;
-  const bar = h('div', { class: 'zoom-controls', role: 'toolbar', 'aria-label': `zoom ${spec.label}` });
-  const button = (label: string, title: string, act: () => void, cls = '') => {
-    const b = h('button', { type: 'button', class: `small ${cls}`, title, 'aria-label': title }, label);
-    b.addEventListener('click', act);
-    return b;
-  };
-  bar.append(
-    button('+', l10n.t('Zoom in'), () => onWindow(zoomWindow(w, m.space, 0.25))),
-    button('−', l10n.t('Zoom out'), () => onWindow(zoomWindow(w, m.space, 4))),
-    button('◀', l10n.t('Pan left'), () => onWindow(panWindow(w, m.space, -0.5))),
-    button('▶', l10n.t('Pan right'), () => onWindow(panWindow(w, m.space, 0.5))),
-    button(l10n.t('Reset'), l10n.t('Show the whole hash space'), () => onWindow(fullWindow(m.space))),
-  );
-  const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
-  if (spec.markers.length <= 5) {
-    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, k.label, k.hash), () => around(k), 'zoom-key'));
-  } else {
-    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, l10n.t('Zoom to key…')), ...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
-    pick.addEventListener('change', () => {
-      const k = spec.markers.find((x) => String(x.n) === pick.value);
-      if (k) around(k);
-    });
-    bar.append(pick);
-  }
-  return bar;
-}
-
-function mixedLines(m: SegmentsModel, first: number, last: number): string[] {
-  const owners = new Map<number, number>();
-  for (let i = first; i <= last; i++) owners.set(m.owner[i], (owners.get(m.owner[i]) ?? 0) + (m.ends[i] - m.starts[i] + 1));
-  const top = [...owners.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4);
-  return [
-    `${last - first + 1} segments in this pixel`,
-    `range ${m.starts[first]}–${m.ends[last]}`,
-    ...top.map(([o, n]) => `${m.owners[o].ids.length ? m.owners[o].label : 'nobody'}: ${n} hashes`),
-    'zoom in to tell them apart',
-  ];
-}
-
-function ownersSummary(m: SegmentsModel): string {
-  const owned = m.owners.filter((o) => o.ids.length > 0 && o.values > 0);
-  const head = owned.slice(0, 6).map((o) => `${o.label} ${pct(o.share)}`).join(', ');
-  const nobody = m.owners[0].values > 0 ? `; unowned ${pct(m.owners[0].share)}` : '';
-  return `${owned.length} owners${owned.length ? `: ${head}${owned.length > 6 ? ', …' : ''}` : ''}${nobody}`;
-}
-
-function fit(label: string, width: number): string {
-  const max = Math.floor((width - 8) / 7);
-  return label.length <= max ? label : `${label.slice(0, Math.max(1, max - 1))}…`;
-}

@@ -2,7 +2,7 @@
  * A topic's partitions as a row of cells, the keys' partitions highlighted with their numbers.
  * More partitions than fit are drawn as cells of several partitions each.
  */
-import { cellOf, layoutPartitions } from '../../shared/view/topicView';
+import { cellOf, layoutPartitions, type PartitionCell } from '../../shared/view/topicView';
 import { h, px, svg } from '../dom';
 import type { Ui } from '../ui';
 
@@ -20,14 +20,40 @@ export interface PartitionsSpec {
   marks: PartitionMark[];
   /** Partitions to emphasise (a what-if's moved keys' partitions). */
   emphasise?: Set<number>;
+  /** A consumer group's owners: the member index of each partition (-1 nobody) and the members' names. */
+  owners?: { of: Int32Array; names: readonly string[] };
   ui: Ui;
+}
+
+/** A cell's owner: the member index where every partition in it has that owner, -1 nobody, -2 mixed. */
+export function cellOwners(spec: PartitionsSpec, cells: readonly PartitionCell[]): Int32Array | null {
+  const o = spec.owners?.of;
+  if (!o) return null;
+  const out = new Int32Array(cells.length);
+  cells.forEach((c, i) => {
+    let v = o[c.first] ?? -1;
+    for (let p = c.first + 1; p <= c.last && v !== -2; p++) if (o[p] !== v) v = -2;
+    out[i] = v;
+  });
+  return out;
+}
+
+/** The colour class of a cell's owner. */
+export function ownerClass(v: number): string {
+  return v >= 0 ? ` owned c${v % 12}` : v === -1 ? ' unowned-cell' : ' mixed-cell';
+}
+
+/** The tooltip line naming a cell's owner. */
+export function ownerLine(spec: PartitionsSpec, v: number): string[] {
+  if (!spec.owners) return [];
+  return [v >= 0 ? `member ${spec.owners.names[v]}` : v === -1 ? 'no member' : 'several members'];
 }
 
 const CELL_H = 30;
 
-export function renderPartitions(spec: PartitionsSpec): HTMLElement {
-  const { count, width, ui } = spec;
-  const cells = layoutPartitions(count, width, count <= 64 ? 14 : 4);
+/** The cells of a partitions row, and the keys in each (by cell index). */
+export function partitionCells(spec: PartitionsSpec): { cells: PartitionCell[]; byCell: Map<number, PartitionMark[]> } {
+  const cells = layoutPartitions(spec.count, spec.width, spec.count <= 64 ? 14 : 4);
   const byCell = new Map<number, PartitionMark[]>();
   for (const mk of spec.marks) {
     if (mk.partition === null) continue;
@@ -37,6 +63,13 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     if (!list) byCell.set(c, (list = []));
     list.push(mk);
   }
+  return { cells, byCell };
+}
+
+export function renderPartitions(spec: PartitionsSpec): HTMLElement {
+  const { count, width, ui } = spec;
+  const { cells, byCell } = partitionCells(spec);
+  const owners = cellOwners(spec, cells);
   const maxStack = Math.max(1, ...[...byCell.values()].map((l) => l.length));
   const labelsH = Math.min(maxStack, 4) * 14 + 4;
   const height = labelsH + CELL_H + 16;
@@ -50,7 +83,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
   cells.forEach((cell, i) => {
     const marks = byCell.get(i);
     const emph = spec.emphasise && [...spec.emphasise].some((p) => p >= cell.first && p <= cell.last);
-    const cls = `cell${marks ? ' hit' : ''}${emph ? ' emphasised' : ''}`;
+    const cls = `cell${marks ? ' hit' : ''}${emph ? ' emphasised' : ''}${owners ? ownerClass(owners[i]) : ''}`;
     root.append(
       svg('rect', {
         class: cls,
@@ -59,6 +92,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
         width: px(Math.max(1, cell.x1 - cell.x0 - 1)),
         height: CELL_H,
         'data-partition': cell.first === cell.last ? cell.first : `${cell.first}-${cell.last}`,
+        ...(owners && owners[i] >= 0 ? { 'data-member': spec.owners!.names[owners[i]] } : {}),
       }),
     );
     const w = cell.x1 - cell.x0;
@@ -86,6 +120,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     ui.showTip(ev.clientX, ev.clientY, [
       cell.first === cell.last ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
       `${((cell.last - cell.first + 1) / count * 100).toFixed(2)} % of the partitions`,
+      ...(owners ? ownerLine(spec, owners[i]) : []),
       ...marks.map((k) => `key ${k.n}: ${k.label}`),
     ]);
   });

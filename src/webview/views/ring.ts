@@ -4,7 +4,7 @@
  * point on an inner track, and the zoom window as a wedge. Clicking the ring moves the window
  * there; the bar below (the "detail" strip) shows the window itself.
  */
-import { angleOf, binPoints, type RingModel } from '../../shared/view/ring';
+import { angleOf, arcAngles, binPoints, type RingModel } from '../../shared/view/ring';
 import { fullWindow, layoutSegments, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
 import { px, svg } from '../dom';
 import { pct } from '../format';
@@ -94,10 +94,7 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
     const g = svg('g', { class: 'key-marker ring-marker', 'data-n': k.n, 'data-hash': k.hash, 'data-key': k.label });
     if (k.arc) {
       const r = rInner - 6 - (i % 4) * 4;
-      const a0 = angleOf(k.arc.from, m.space);
-      let a1 = angleOf(k.arc.to + 1, m.space);
-      if (k.arc.wraps) a1 += 2 * Math.PI;
-      a1 = Math.max(a1, a0 + 0.004);
+      const [a0, a1] = arcAngles(k.arc, m.space);
       const [x0, y0] = pt(a0, r);
       const [x1, y1] = pt(a1, r);
       g.append(svg('path', { class: 'arc', d: `M${px(x0)} ${px(y0)}A${r} ${r} 0 ${a1 - a0 > Math.PI ? 1 : 0} 1 ${px(x1)} ${px(y1)}` }));

@@ -9,26 +9,101 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
   if (v.markers.length === 0) return h('p', { class: 'muted' }, l10n.t('No keys yet: add one above, or run Key Routing: Show Route in an editor.'));
   const pulsar = v.system === 'pulsar';
   const sel = v.selector;
-  const head = ['#', 'key', ...(v.partitions ? ['partition'] : []), pulsar ? 'sticky key hash' : 'murmur2 hash', ...(pulsar && sel ? ['slot', 'consumer', 'range'] : []), ...(sel?.ring ? ['ring point', 'arc'] : [])];
-  const row = (m: KeyMarker) =>
-    h(
-      'tr',
-      { 'data-n': m.n, class: 'key-row' },
+  // The producer client's hash: Kafka's depends on the topic's partitioner (none for a client that
+  // ignores keys); Pulsar's routes carry it for the C++ schemes and for topics with producers.
+  const clientHash = v.partitions?.hash ?? null;
+  const showClientHash = clientHash !== null && (!pulsar || v.markers.some((m) => m.route.hash !== undefined));
+  const showBytes = v.markers.some((m) => m.route.keyHex !== undefined);
+  const head = [
+    '#',
+    'key',
+    ...(showBytes ? ['serialized key'] : []),
+    ...(v.partitions ? ['partition'] : []),
+    ...(showClientHash ? [`${clientHash} hash`] : []),
+    ...(pulsar ? ['sticky key hash'] : []),
+    ...(pulsar && sel ? ['slot', 'consumer', 'range'] : []),
+    ...(sel?.ring ? ['ring point', 'arc'] : []),
+  ];
+  const row = (m: KeyMarker) => {
+    const r = m.route;
+    const cells = [
       h('td', {}, h('span', { class: 'badge' }, String(m.n))),
       h('td', { class: 'key', title: m.label }, keyText(m.label)),
-      v.partitions ? h('td', { class: 'partition' }, m.route.partition === null ? '–' : String(m.route.partition)) : null,
-      h('td', { class: 'hash' }, String(pulsar ? m.route.stickyKeyHash : m.route.hash)),
+    ];
+    if (r.error !== undefined) {
+      // The serializer refused the key: nothing else is known about it.
+      cells.push(h('td', { class: 'error', colspan: head.length - 2 }, r.error));
+      return h('tr', { 'data-n': m.n, class: 'key-row' }, ...cells);
+    }
+    return h(
+      'tr',
+      { 'data-n': m.n, class: 'key-row' },
+      ...cells,
+      showBytes ? h('td', { class: 'bytes' }, r.keyHex ?? '–') : null,
+      v.partitions ? h('td', { class: 'partition', title: r.note ?? '' }, r.partition === null ? `– (${r.note ?? 'no fixed partition'})` : String(r.partition)) : null,
+      showClientHash ? h('td', { class: 'client-hash' }, r.hash === undefined ? '–' : String(r.hash)) : null,
+      pulsar ? h('td', { class: 'hash' }, r.stickyKeyHash === undefined ? '–' : String(r.stickyKeyHash)) : null,
       pulsar && sel ? h('td', { class: 'slot' }, m.slot === null ? '–' : String(m.slot)) : null,
-      pulsar && sel ? h('td', { class: 'consumer' }, m.route.consumer ?? 'nobody') : null,
-      pulsar && sel ? h('td', { class: 'range' }, range(m.route.range)) : null,
+      pulsar && sel ? consumerCell(r) : null,
+      pulsar && sel ? h('td', { class: 'range' }, range(r.range)) : null,
       sel?.ring ? h('td', { class: 'point' }, m.arc ? String(m.arc.to) : '–') : null,
       sel?.ring ? h('td', { class: 'arc' }, m.arc ? `${m.arc.length} hashes${m.arc.wraps ? ', wraps past the top' : ''}` : '–') : null,
     );
+  };
   return h(
     'table',
     { class: 'keys-table', 'aria-label': l10n.t('keys and where they go') },
     h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, ...v.markers.map(row)),
+  );
+}
+
+/** The key's consumer; where its hash still drains at another consumer (a 4.x report), that one and its unacknowledged messages. */
+function consumerCell(r: KeyMarker['route'] & { observed?: true; draining?: { consumer: string; unackMsgs: number } }): HTMLElement {
+  const d = r.draining;
+  return h(
+    'td',
+    { class: `consumer${d ? ' draining' : ''}`, ...(d ? { 'data-draining': d.consumer } : {}), ...(r.observed ? { 'data-observed': 'true' } : {}) },
+    r.consumer ?? 'nobody',
+    d ? h('span', { class: 'warning' }, ` (draining at ${d.consumer}: ${d.unackMsgs} unacknowledged)`) : null,
+  );
+}
+
+/**
+ * The key's partition under each producer client the topic lists (`producers`), a row per key,
+ * with the keys on which they disagree marked in words (not by colour alone). Null where the
+ * topic lists no producers.
+ */
+export function producersTable(v: TopicViewModel): HTMLElement | null {
+  const names: string[] = [];
+  for (const m of v.markers) for (const p of Object.keys(m.route.byProducer ?? {})) if (!names.includes(p)) names.push(p);
+  if (names.length === 0) return null;
+  const disagreeing = v.markers.filter((m) => m.route.disagree).length;
+  const cell = (p: number | null | undefined) => (p === undefined ? '–' : p === null ? 'none fixed' : String(p));
+  return h(
+    'section',
+    { class: 'producers', 'aria-label': 'the key under each producer client' },
+    h('h3', {}, 'Producer clients'),
+    h('p', { class: disagreeing ? 'warning' : 'muted', 'data-disagree': disagreeing }, disagreeing ? `The producers disagree on ${disagreeing} of ${v.markers.length} key${v.markers.length === 1 ? '' : 's'}: the same key lands on different partitions, so per-key order and co-location break between them.` : 'The producers agree on every key shown.'),
+    h(
+      'table',
+      { class: 'producers-table', 'aria-label': 'partition of each key under each configured producer' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'key'), ...names.map((n) => h('th', { scope: 'col' }, n)), h('th', { scope: 'col' }, 'producers'))),
+      h(
+        'tbody',
+        {},
+        ...v.markers.map((m) =>
+          h(
+            'tr',
+            { 'data-n': m.n, class: m.route.disagree ? 'producer-row disagree' : 'producer-row' },
+            h('td', {}, h('span', { class: 'badge' }, String(m.n))),
+            h('td', { class: 'key', title: m.label }, keyText(m.label)),
+            ...names.map((n) => h('td', { class: 'partition', 'data-producer': n }, m.route.error !== undefined ? '–' : cell(m.route.byProducer?.[n]))),
+            h('td', { class: 'verdict' }, m.route.error !== undefined ? m.route.error : m.route.disagree ? 'disagree' : 'agree'),
+          ),
+        ),
+      ),
+    ),
   );
 }
 

@@ -4,6 +4,7 @@
  * the moved share, the keys that moved, the ordering note, and "Apply to settings".
  */
 import { formatEvent, type TopologyEvent } from '../../engine/events';
+import { MAX_PARTITIONS } from '../../engine/settings';
 import type { OrderingNote } from '../../shared/view/orderingNote';
 import { fullWindow, type ZoomWindow } from '../../shared/view/segments';
 import type { TopicViewModel } from '../../shared/view/topicView';
@@ -13,8 +14,8 @@ import { keyText, pct, range } from '../format';
 import { l10n } from '../l10n';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
-import { renderBar, type BarMarker } from './bar';
-import { renderPartitions } from './partitions';
+import type { BarMarker, BarSpec } from './barShared';
+import type { PartitionsSpec } from './partitions';
 
 export interface WhatIfSpec {
   topic: string;
@@ -33,6 +34,10 @@ export interface WhatIfSpec {
   onApply(): void;
   onWindow(w: ZoomWindow): void;
   onError(message: string): void;
+  /** Draws a hash-range bar (SVG or canvas, as the panel decides). */
+  bar(spec: BarSpec): HTMLElement;
+  /** Draws a partitions row. */
+  partitions(spec: PartitionsSpec): HTMLElement;
 }
 
 export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
@@ -65,11 +70,11 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), remove, removeBtn));
   }
   if (m.after.partitions || m.after.system === 'kafka') {
-    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: 100000, value: m.apply.partitions, 'aria-label': l10n.t('new partition count') });
+    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: MAX_PARTITIONS, value: m.apply.partitions, 'aria-label': l10n.t('new partition count') });
     const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, l10n.t('Set partitions'));
     set.addEventListener('click', () => {
       const n = Number(count.value);
-      if (!Number.isInteger(n) || n < 1 || n > 100000) return spec.onError(l10n.t('The partition count must be an integer from 1 to 100000.'));
+      if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(l10n.t('The partition count must be an integer from 1 to {0}.', MAX_PARTITIONS));
       spec.onStep({ kind: 'partitions', count: n });
     });
     editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, l10n.t('Partitions')), count, set));
@@ -106,7 +111,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       const segs = v.selector.segments;
       const window = spec.window ?? fullWindow(segs.space);
       col.append(
-        renderBar({
+        spec.bar({
           id,
           label: `${label}: key hash ranges`,
           model: segs,
@@ -123,7 +128,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     if (v.partitions && (!v.selector || m.before.partitions?.count !== m.after.partitions?.count)) {
       const movedPartitions = new Set(m.keys.filter((k) => k.moved && k.after.partition !== null).map((k) => (id === 'before' ? k.before.partition : k.after.partition) as number));
       col.append(
-        renderPartitions({
+        spec.partitions({
           id: `${id}-partitions`,
           label: `${label}: ${v.partitions.count} partitions`,
           count: v.partitions.count,
@@ -186,7 +191,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       { class: 'apply' },
       apply,
       h('span', { class: 'muted' }, ` Writes ${what} to the workspace settings, after you confirm.`),
-      m.applyDiffers ? h('p', { class: 'warning' }, `Rebuilt from those settings (consumers connecting in that order), ${pct(m.applyDiffers)} of the key hashes would be owned differently than after these steps: the broker's layout depends on the order consumers joined and left.`) : null,
+      m.applyCheck ? h('p', { id: 'whatif-apply-differs', 'aria-busy': 'true', class: 'muted' }, 'Checking whether the settings would give the same layout…') : renderApplyDiffers(m.applyDiffers),
       h('p', { id: 'whatif-apply-status', role: 'status' }, spec.applyStatus),
     ),
   );
@@ -218,6 +223,16 @@ export function parseRanges(text: string): Array<[number, number]> | string {
     out.push([s, e]);
   }
   return out;
+}
+
+/** The warning that the settings "Apply" writes would give another layout, or nothing. */
+export function renderApplyDiffers(share: number | null): HTMLElement {
+  if (!share) return h('span', { id: 'whatif-apply-differs' });
+  return h(
+    'p',
+    { id: 'whatif-apply-differs', class: 'warning' },
+    `Rebuilt from those settings (consumers connecting in that order), ${pct(share)} of the key hashes would be owned differently than after these steps: the broker's layout depends on the order consumers joined and left.`,
+  );
 }
 
 export function renderOrderingNote(note: OrderingNote | { error: string } | null): HTMLElement {

@@ -1,0 +1,243 @@
+/**
+ * What the host sends the panel so that it can draw a topic at once: the topic's view model as the
+ * host's own topology holds it (the host routes with that topology and has worked out every
+ * selector's assignment already), with the routes of the keys the panel shows. Without it the
+ * panel would connect every consumer again before its first picture: for 1,000 consumers x 100
+ * ring points that is most of the time to that picture.
+ *
+ * A frame is plain data and typed arrays (VS Code passes typed arrays to a webview as buffers, not
+ * as JSON), and a topic with 2,147,483,647 partitions costs no more than one with 1: nothing in it
+ * is per partition.
+ */
+import { KafkaTopicState, type RouteFields, type TopicState, type Topology } from '../../engine/topology';
+import type { KeyInput } from '../protocol';
+import { packBins, packRuns, seedBins, seedLayout, unpackBins, unpackRuns } from './layoutCache';
+import { binPoints, RING_COLUMNS, ringModelOf, type RingArc, type RingModel } from './ring';
+import type { OwnerInfo } from './owners';
+import { fullWindow, layoutSegments, type SegmentsModel } from './segments';
+import { keyId, toShownKey, type KeyEntry } from './shownKeys';
+import { markerOf, partitionsModel, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
+
+export interface KeyRouteFrame {
+  key: KeyInput;
+  route: RouteFields;
+  slot: number | null;
+  segment: number;
+  arc: RingArc | null;
+}
+
+/**
+ * The whole space laid out as the panel's first picture draws it (packed, see `layoutCache.ts`):
+ * the bar at the panel's width, the ring's band and points at its 720 angular columns.
+ */
+export interface FrameLayouts {
+  width: number;
+  bar: Int32Array;
+  barBins: Int32Array | null;
+  band: Int32Array | null;
+  bandBins: Int32Array | null;
+}
+
+/**
+ * The shown selector in as few bytes as the panel can rebuild it from: VS Code clones a message
+ * into the webview more than once, and a ring of 100,000 points is megabytes as a segments model.
+ * The model covers its space, so only the segment ends are sent (each start is the previous end +
+ * 1); a ring's segments are not sent at all, being its points' arcs (each point owns the values
+ * from the previous point up; the values above the last point go to the first), merged where
+ * adjacent ones have one owner. Owners are sent as columns, and the 4.x queues not at all (a
+ * tooltip reads them from the panel's own topology once it has one).
+ */
+export interface SelectorFrame {
+  algorithm: SelectorColumns['algorithm'];
+  brokerVersion: SelectorColumns['brokerVersion'];
+  consumers: string[];
+  space: [number, number];
+  keyValues: [number, number];
+  /** Owner labels (index 0 is nobody); the ids of an owner are its label unless listed in `ownerIds`. */
+  ownerLabels: string[];
+  /** Owners of several consumers (a shared 3.0 ring point): [owner index, ids]. */
+  ownerIds: Array<[number, string[]]>;
+  ownerColors: Int16Array;
+  ownerValues: Float64Array;
+  /** Segment ends and owners; null for a ring. */
+  ends: Int32Array | null;
+  owner: Int32Array | null;
+  ring: { points: Int32Array; owner: Int32Array } | null;
+}
+
+export interface TopicFrame {
+  name: string;
+  system: 'kafka' | 'pulsar';
+  partitions: TopicViewModel['partitions'];
+  selector: SelectorFrame | null;
+  keys: KeyRouteFrame[];
+  layouts?: FrameLayouts;
+}
+
+/**
+ * The frames of every topic, with the routes of `keys` (those that are keys: bad hex is left out),
+ * and with `width` the full space laid out for a panel that wide.
+ */
+export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number): TopicFrame[] {
+  const entries = keys.map(toShownKey);
+  return topology.topics.map((t) => buildFrame(t, entries, width));
+}
+
+export function buildFrame(topic: TopicState, keys: readonly KeyEntry[], width?: number): TopicFrame {
+  const partitions = partitionsModel(topic);
+  const sel = selectorColumns(topic, undefined, false);
+  const ring = sel?.ring ? ringModelOf(sel.ring, sel.segments.owners) : null;
+  const routes: KeyRouteFrame[] = [];
+  for (const k of keys) {
+    if (!k.shown) continue;
+    const m = markerOf(topic, shownSelector(topic), sel?.segments ?? null, ring, k.shown, 0);
+    routes.push({ key: { format: k.input.format, value: k.input.value }, route: m.route, slot: m.slot, segment: m.segment, arc: m.arc });
+  }
+  const frame: TopicFrame = { name: topic.name, system: topic instanceof KafkaTopicState ? 'kafka' : 'pulsar', partitions, selector: sel && selectorFrame(sel), keys: routes };
+  if (sel && width !== undefined && Number.isInteger(width) && width > 0) frame.layouts = layoutsOf(sel.segments, ring, width);
+  return frame;
+}
+
+function selectorFrame(sel: SelectorColumns): SelectorFrame {
+  const m = sel.segments;
+  const owners = m.owners;
+  const ownerIds: Array<[number, string[]]> = [];
+  owners.forEach((o, i) => {
+    if (o.ids.length !== 1 || o.ids[0] !== o.label) ownerIds.push([i, o.ids.slice()]);
+  });
+  return {
+    algorithm: sel.algorithm,
+    brokerVersion: sel.brokerVersion,
+    consumers: sel.consumers,
+    space: [m.space[0], m.space[1]],
+    keyValues: [m.keyValues[0], m.keyValues[1]],
+    ownerLabels: owners.map((o) => o.label),
+    ownerIds,
+    ownerColors: Int16Array.from(owners, (o) => o.color),
+    ownerValues: Float64Array.from(owners, (o) => o.values),
+    ends: sel.ring ? null : Int32Array.from(m.ends),
+    owner: sel.ring ? null : m.owner.slice(),
+    ring: sel.ring ? { points: sel.ring.points, owner: sel.ring.owner } : null,
+  };
+}
+
+/** The segments model of a frame (see `SelectorFrame`), or undefined where its columns do not hold together. */
+export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
+  const [lo, hi] = f.space;
+  const n = f.ownerLabels.length;
+  if (!Array.isArray(f.ownerLabels) || n === 0 || !(f.ownerColors instanceof Int16Array) || !(f.ownerValues instanceof Float64Array) || f.ownerColors.length !== n || f.ownerValues.length !== n) return undefined;
+  const total = f.keyValues[1] - f.keyValues[0] + 1;
+  const owners: OwnerInfo[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const label = f.ownerLabels[i];
+    owners[i] = { ids: i === 0 ? [] : [label], label, color: f.ownerColors[i], values: f.ownerValues[i], share: f.ownerValues[i] / total };
+  }
+  for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
+  let ends: Float64Array;
+  let owner: Int32Array;
+  if (f.ring) {
+    const { points, owner: pointOwner } = f.ring;
+    if (!(points instanceof Int32Array) || !(pointOwner instanceof Int32Array) || points.length !== pointOwner.length) return undefined;
+    // The ring's arcs, merged where one owner holds adjacent ones (as the selector's table merges them).
+    const p = points.length;
+    ends = new Float64Array(p + 1);
+    owner = new Int32Array(p + 1);
+    let c = 0;
+    if (p === 0) {
+      ends[c] = hi;
+      owner[c++] = 0;
+    }
+    for (let i = 0; i < p; i++) {
+      if (c > 0 && owner[c - 1] === pointOwner[i]) ends[c - 1] = points[i];
+      else {
+        ends[c] = points[i];
+        owner[c++] = pointOwner[i];
+      }
+    }
+    if (p > 0 && points[p - 1] < hi) {
+      if (owner[c - 1] === pointOwner[0]) ends[c - 1] = hi;
+      else {
+        ends[c] = hi;
+        owner[c++] = pointOwner[0];
+      }
+    }
+    ends = ends.slice(0, c);
+    owner = owner.slice(0, c);
+  } else {
+    if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
+    ends = Float64Array.from(f.ends);
+    owner = f.owner;
+  }
+  const count = ends.length;
+  const starts = new Float64Array(count);
+  starts[0] = lo;
+  for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
+  if (ends[count - 1] !== hi) return undefined;
+  return { space: [lo, hi], keyValues: [f.keyValues[0], f.keyValues[1]], count, starts, ends, owner, owners };
+}
+
+function layoutsOf(m: SegmentsModel, ring: RingModel | null, width: number): FrameLayouts {
+  const full = fullWindow(m.space);
+  return {
+    width,
+    bar: packRuns(layoutSegments(m, full, width)),
+    barBins: ring ? packBins(binPoints(ring, full, width)) : null,
+    band: ring ? packRuns(layoutSegments(m, full, RING_COLUMNS)) : null,
+    bandBins: ring ? packBins(binPoints(ring, full, RING_COLUMNS)) : null,
+  };
+}
+
+/** Puts a frame's layouts into the layout cache of the view made from it (bad ones are left out). */
+function seedLayouts(f: TopicFrame, v: TopicViewModel): void {
+  const l = f.layouts;
+  const s = v.selector;
+  if (!l || !s || !Number.isInteger(l.width) || l.width <= 0) return;
+  const m = s.segments;
+  const full = fullWindow(m.space);
+  const bar = unpackRuns(l.bar, m);
+  if (bar) seedLayout(m, full, l.width, bar);
+  if (s.ring) {
+    const n = s.ring.points.length;
+    const band = l.band && unpackRuns(l.band, m);
+    if (band) seedLayout(m, full, RING_COLUMNS, band);
+    const barBins = l.barBins && unpackBins(l.barBins, m.owners.length, n);
+    if (barBins) seedBins(s.ring, full, l.width, barBins);
+    const bandBins = l.bandBins && unpackBins(l.bandBins, m.owners.length, n);
+    if (bandBins) seedBins(s.ring, full, RING_COLUMNS, bandBins);
+  }
+}
+
+/**
+ * The view model of a frame for the panel's keys in its order, or undefined where the frame does
+ * not route one of them (a key added after the host built it) or does not hold together (a stale
+ * or foreign message): the panel then works the view out itself.
+ */
+export function viewOfFrame(f: TopicFrame, keys: readonly KeyEntry[]): TopicViewModel | undefined {
+  if (!frameIsWhole(f)) return undefined;
+  const byKey = new Map(f.keys.map((k) => [keyId(k.key), k]));
+  const markers: KeyMarker[] = [];
+  for (const k of keys) {
+    if (!k.shown) continue;
+    const r = byKey.get(keyId(k.input));
+    if (!r) return undefined;
+    markers.push({ n: markers.length + 1, label: k.shown.label, route: r.route, slot: r.slot, segment: r.segment, arc: r.arc });
+  }
+  const s = f.selector;
+  let selector: TopicViewModel['selector'] = null;
+  if (s) {
+    const segments = segmentsOfFrame(s);
+    if (!segments) return undefined;
+    const ring = s.ring ? ringModelOf({ space: [s.space[0], s.space[1]], points: s.ring.points, owner: s.ring.owner, queueStart: null, queueOwner: null }, segments.owners) : null;
+    selector = { algorithm: s.algorithm, brokerVersion: s.brokerVersion, consumers: s.consumers, segments, ring };
+  }
+  const view: TopicViewModel = { name: f.name, system: f.system, partitions: f.partitions, selector, markers };
+  seedLayouts(f, view);
+  return view;
+}
+
+/** The frame is the shape the host sends (its columns are checked as the model is made). */
+function frameIsWhole(f: TopicFrame): boolean {
+  if (!f || typeof f.name !== 'string' || !Array.isArray(f.keys)) return false;
+  const s = f.selector;
+  return !s || (Array.isArray(s.space) && Array.isArray(s.keyValues) && Array.isArray(s.ownerLabels) && Array.isArray(s.consumers));
+}

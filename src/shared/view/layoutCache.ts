@@ -1,0 +1,88 @@
+/**
+ * Layouts of a segments model (runs per pixel column) and bins of a ring's points, kept per model
+ * for the windows and widths last asked for: redrawing a chart at a window it showed before (a
+ * theme change, "0" after a zoom) makes no pass over the segments. The host's frames seed the
+ * full-space layouts for the panel's width, so that its first picture makes none at all.
+ *
+ * Packed form (what a frame carries): runs as an Int32Array of `x0, x1, owner, mixed, first,
+ * last` per run, bins as `bin, count, owner, mixed, first` per bin.
+ */
+import { binPoints, type PointBin, type RingModel } from './ring';
+import { layoutSegments, type Run, type SegmentsModel, type ZoomWindow } from './segments';
+
+/** Layouts kept per model (the full space at a width or two, and the last few zoom windows). */
+const KEEP = 8;
+
+const runsCache = new WeakMap<SegmentsModel, Map<string, Run[]>>();
+const binsCache = new WeakMap<Int32Array, Map<string, PointBin[]>>();
+
+function remember<T>(map: Map<string, T>, key: string, value: T): T {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KEEP) map.delete(map.keys().next().value as string);
+  return value;
+}
+
+/** `layoutSegments(m, w, width)`, from the cache where it was made (or seeded) before. */
+export function layoutOf(m: SegmentsModel, w: ZoomWindow, width: number): Run[] {
+  let map = runsCache.get(m);
+  if (!map) runsCache.set(m, (map = new Map()));
+  const key = `${w.from}:${w.to}:${width}`;
+  return map.get(key) ?? remember(map, key, layoutSegments(m, w, width));
+}
+
+/** `binPoints(ring, w, bins)`, from the cache where it was made (or seeded) before. */
+export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[] {
+  // Keyed by the point column, which ring models over the same points share.
+  let map = binsCache.get(ring.points);
+  if (!map) binsCache.set(ring.points, (map = new Map()));
+  const key = `${w.from}:${w.to}:${bins}:${ring.owner.length}`;
+  return map.get(key) ?? remember(map, key, binPoints(ring, w, bins));
+}
+
+export function seedLayout(m: SegmentsModel, w: ZoomWindow, width: number, runs: Run[]): void {
+  let map = runsCache.get(m);
+  if (!map) runsCache.set(m, (map = new Map()));
+  remember(map, `${w.from}:${w.to}:${width}`, runs);
+}
+
+export function seedBins(ring: RingModel, w: ZoomWindow, bins: number, list: PointBin[]): void {
+  let map = binsCache.get(ring.points);
+  if (!map) binsCache.set(ring.points, (map = new Map()));
+  remember(map, `${w.from}:${w.to}:${bins}:${ring.owner.length}`, list);
+}
+
+export function packRuns(runs: readonly Run[]): Int32Array {
+  const out = new Int32Array(runs.length * 6);
+  runs.forEach((r, i) => out.set([r.x0, r.x1, r.owner, r.mixed ? 1 : 0, r.first, r.last], i * 6));
+  return out;
+}
+
+/** Undefined where the columns are not whole runs with owners and segments the model has. */
+export function unpackRuns(a: Int32Array, m: SegmentsModel): Run[] | undefined {
+  if (!(a instanceof Int32Array) || a.length % 6 !== 0) return undefined;
+  const out: Run[] = new Array(a.length / 6);
+  for (let i = 0, j = 0; j < a.length; i++, j += 6) {
+    const r: Run = { x0: a[j], x1: a[j + 1], owner: a[j + 2], mixed: a[j + 3] === 1, first: a[j + 4], last: a[j + 5] };
+    if (r.owner < 0 || r.owner >= m.owners.length || r.first < 0 || r.last >= m.count || r.first > r.last) return undefined;
+    out[i] = r;
+  }
+  return out;
+}
+
+export function packBins(bins: readonly PointBin[]): Int32Array {
+  const out = new Int32Array(bins.length * 5);
+  bins.forEach((b, i) => out.set([b.bin, b.count, b.owner, b.mixed ? 1 : 0, b.first], i * 5));
+  return out;
+}
+
+export function unpackBins(a: Int32Array, owners: number, points: number): PointBin[] | undefined {
+  if (!(a instanceof Int32Array) || a.length % 5 !== 0) return undefined;
+  const out: PointBin[] = new Array(a.length / 5);
+  for (let i = 0, j = 0; j < a.length; i++, j += 5) {
+    const b: PointBin = { bin: a[j], count: a[j + 1], owner: a[j + 2], mixed: a[j + 3] === 1, first: a[j + 4] };
+    if (b.owner < 0 || b.owner >= owners || b.first < 0 || b.first >= points) return undefined;
+    out[i] = b;
+  }
+  return out;
+}

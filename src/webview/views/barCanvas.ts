@@ -1,0 +1,388 @@
+/**
+ * The hash-range bar drawn on a canvas, for topics whose segments are too many for SVG elements
+ * (a ring of 100,000 points): the same picture as `bar.ts` (owned runs per pixel column, unowned
+ * hatched, moved ranges, ring points, the keys with their hashes), redrawn in the next animation
+ * frame when the zoom window changes instead of being built again. Hover, click, wheel, drag and
+ * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
+ */
+import { binsOf, layoutOf } from '../../shared/view/layoutCache';
+import { arcPieces } from '../../shared/view/ring';
+import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
+import { register, requestDraw, Surface } from '../canvas/surface';
+import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
+import { h } from '../dom';
+import { pct, range, thousands } from '../format';
+import {
+  BAR_H,
+  chartKey,
+  describeSegment,
+  fit,
+  KEYBOARD_HELP,
+  markerRows,
+  markerTextWidth,
+  mixedLines,
+  movedTester,
+  MOVED_H,
+  ownersSummary,
+  ROW_H,
+  TICK_H,
+  zoomControls,
+  zoomNote,
+  type BarMarker,
+  type BarSpec,
+} from './barShared';
+import { lazyDetails, pagedTable } from './pagedTable';
+
+export interface ChartHandle {
+  element: HTMLElement;
+  window(): ZoomWindow;
+  /** Shows another window (drawn in the next frame). */
+  setWindow(w: ZoomWindow): void;
+}
+
+export function renderBarCanvas(spec: BarSpec): ChartHandle {
+  const { model: m, width, ui } = spec;
+  let w = spec.window;
+  let cursor = -1;
+  // Heights fixed for the chart's life, so zooming never moves the page under the pointer.
+  const labelRows = Math.max(1, Math.min(3, spec.markers.length));
+  const barY = labelRows * ROW_H + 4;
+  const movedY = barY + BAR_H + 2;
+  const ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
+  const height = ticksY + (spec.ring ? TICK_H + 2 : 0) + 2;
+  const surface = new Surface(width, height, { role: 'img', 'aria-label': `${spec.label}: ${ownersSummary(m)}`, class: 'bar-canvas' });
+  const from = h('span', { class: 'axis-from' });
+  const note = h('span', { class: 'zoom-note' });
+  const to = h('span', { class: 'axis-to' });
+  const axis = h('div', { class: 'axis-row', 'aria-hidden': 'true', style: `width:${width}px` }, from, note, to);
+  const chart = h('div', { class: 'chart chart-canvas', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
+  let runs: Run[] = [];
+  let runsFor: ZoomWindow | undefined;
+  const markersSorted = [...spec.markers].sort((a, b) => a.value - b.value);
+
+  const handle = {
+    alive: true,
+    draw: () => draw(),
+  };
+  const layout = (): Run[] => {
+    if (!runsFor || runsFor.from !== w.from || runsFor.to !== w.to) {
+      runs = layoutOf(m, w, width);
+      runsFor = w;
+    }
+    return runs;
+  };
+
+  function draw(): void {
+    if (!chart.isConnected && runsFor) {
+      handle.alive = false;
+      return;
+    }
+    const t = theme();
+    surface.resize(width, height);
+    const ctx = surface.ctx;
+    const rs = layout();
+    drawRuns(ctx, t, surface.dpr, rs, barY);
+    if (spec.moved) drawMoved(ctx, t, movedY);
+    if (spec.ring) drawTicks(ctx, t, ticksY);
+    drawArcs(ctx, t);
+    drawMarkers(ctx, t);
+    if (cursor >= 0) drawCursor(ctx, t);
+    from.textContent = String(w.from);
+    to.textContent = String(w.to);
+    note.textContent = zoomNote(m, w);
+  }
+
+  function drawRuns(ctx: CanvasRenderingContext2D, t: Theme, dpr: number, rs: Run[], y: number): void {
+    const moved = spec.moved;
+    // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
+    const touchesMoved = movedTester(moved);
+    // Runs grouped by how they are painted: one fill per colour and alpha, not one per run.
+    const groups = new Map<number, number[]>();
+    for (let i = 0; i < rs.length; i++) {
+      const r = rs[i];
+      const o = m.owners[r.owner];
+      const faded = moved !== undefined && !touchesMoved(Math.max(m.starts[r.first], w.from), Math.min(m.ends[r.last], w.to));
+      const key = (o.color + 1) * 4 + (r.mixed ? 1 : 0) + (faded ? 2 : 0);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(i);
+    }
+    for (const [key, list] of groups) {
+      const color = Math.floor(key / 4) - 1;
+      ctx.globalAlpha = (key & 2 ? t.fadedAlpha : 1) * (key & 1 ? t.mixedAlpha : 1);
+      ctx.fillStyle = color < 0 ? hatchPattern(ctx, t, dpr) : paletteColour(t, color);
+      ctx.beginPath();
+      for (const i of list) ctx.rect(rs[i].x0, y, rs[i].x1 - rs[i].x0, BAR_H);
+      ctx.fill();
+    }
+    ctx.globalAlpha = 1;
+    // Edges between runs wide enough to show one, in the editor background (high contrast: its border).
+    ctx.strokeStyle = t.segStroke;
+    ctx.lineWidth = t.highContrast ? Math.max(1, t.segStrokeWidth) : t.segStrokeWidth;
+    ctx.beginPath();
+    for (let i = 1; i < rs.length; i++) {
+      if (rs[i].x1 - rs[i].x0 < 3 || rs[i - 1].x1 - rs[i - 1].x0 < 3) continue;
+      ctx.moveTo(rs[i].x0, y);
+      ctx.lineTo(rs[i].x0, y + BAR_H);
+    }
+    if (t.highContrast) ctx.rect(0, y, width, BAR_H);
+    ctx.stroke();
+    // Consumer names on runs wide enough, in the editor's text colour with a halo.
+    ctx.font = t.boldFont;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.lineJoin = 'round';
+    for (const r of rs) {
+      const o = m.owners[r.owner];
+      if (r.mixed || r.x1 - r.x0 <= 44 || o.ids.length === 0) continue;
+      const label = fit(o.label, r.x1 - r.x0);
+      const x = (r.x0 + r.x1) / 2;
+      ctx.strokeStyle = t.labelHalo;
+      ctx.lineWidth = 3;
+      ctx.strokeText(label, x, y + BAR_H / 2);
+      ctx.fillStyle = t.labelFill;
+      ctx.fillText(label, x, y + BAR_H / 2);
+    }
+  }
+
+  function drawMoved(ctx: CanvasRenderingContext2D, t: Theme, y: number): void {
+    ctx.fillStyle = t.moved;
+    ctx.beginPath();
+    for (const [s, e] of spec.moved!) {
+      if (e < w.from || s > w.to) continue;
+      const x0 = xOf(Math.max(s, w.from), w, width);
+      const x1 = Math.max(x0 + 1, xOf(Math.min(e, w.to) + 1, w, width));
+      ctx.rect(x0, y, x1 - x0, MOVED_H);
+    }
+    ctx.fill();
+  }
+
+  function drawTicks(ctx: CanvasRenderingContext2D, t: Theme, y: number): void {
+    const bins = binsOf(spec.ring!, w, Math.max(1, Math.floor(width)));
+    const groups = new Map<number, number[]>();
+    for (let i = 0; i < bins.length; i++) {
+      const key = (m.owners[bins[i].owner].color + 1) * 2 + (bins[i].mixed ? 1 : 0);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = []));
+      g.push(i);
+    }
+    ctx.lineWidth = 1.2;
+    for (const [key, list] of groups) {
+      ctx.strokeStyle = paletteColour(t, (key >> 1) - 1);
+      ctx.globalAlpha = key & 1 ? t.tickMixedAlpha : 1;
+      ctx.beginPath();
+      for (const i of list) {
+        const b = bins[i];
+        ctx.moveTo(b.bin + 0.5, y);
+        ctx.lineTo(b.bin + 0.5, y + (b.count > 1 ? TICK_H : TICK_H - 3));
+      }
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  function drawArcs(ctx: CanvasRenderingContext2D, t: Theme): void {
+    // Every key's arc in one path, their end points in another.
+    const lines = new Path2D();
+    const points = new Path2D();
+    for (const k of spec.markers) {
+      if (!k.arc) continue;
+      const pieces = arcPieces(k.arc, m.space);
+      for (const [s, e] of pieces) {
+        if (e < w.from || s > w.to) continue;
+        const x0 = xOf(Math.max(s, w.from), w, width);
+        const x1 = xOf(Math.min(e, w.to) + 1, w, width);
+        lines.moveTo(x0, barY - 3);
+        lines.lineTo(Math.max(x1, x0 + 1), barY - 3);
+        if (e === k.arc.to && e <= w.to) {
+          points.moveTo(x1 - 0.5 + 2.5, barY - 3);
+          points.arc(x1 - 0.5, barY - 3, 2.5, 0, 2 * Math.PI);
+        }
+      }
+    }
+    ctx.strokeStyle = t.arc;
+    ctx.lineWidth = 2;
+    ctx.stroke(lines);
+    ctx.fillStyle = t.arc;
+    ctx.fill(points);
+  }
+
+  /** The visible markers with their label rows and x, as last drawn (for hovering). */
+  let placed: Array<{ k: BarMarker; x: number; y: number; atEnd: boolean }> = [];
+
+  function drawMarkers(ctx: CanvasRenderingContext2D, t: Theme): void {
+    const visible = markersSorted.filter((k) => k.value >= w.from && k.value <= w.to);
+    const { rows } = markerRows(visible, (k) => xOf(k.value + 0.5, w, width), width);
+    placed = visible.map((k, i) => {
+      const x = xOf(k.value + 0.5, w, width);
+      return { k, x, y: rows[i] * ROW_H + ROW_H - 2, atEnd: x + markerTextWidth(k) > width };
+    });
+    ctx.strokeStyle = t.markerLine;
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    for (const p of placed) {
+      ctx.moveTo(p.x, p.y + 2);
+      ctx.lineTo(p.x, barY + BAR_H);
+    }
+    ctx.stroke();
+    // Numbers in bold, then hashes: two fonts set once each, widths measured once per text.
+    ctx.textBaseline = 'alphabetic';
+    ctx.textAlign = 'left';
+    ctx.fillStyle = t.text;
+    ctx.font = t.boldFont;
+    const xs = placed.map((p) => {
+      const nw = textWidth(ctx, t.boldFont, String(p.k.n));
+      const hw = textWidth(ctx, t.font, String(p.k.hash));
+      const x0 = p.atEnd ? p.x - 3 - nw - 4 - hw : p.x + 3;
+      ctx.fillText(String(p.k.n), x0, p.y);
+      return x0 + nw + 4;
+    });
+    ctx.font = t.font;
+    placed.forEach((p, i) => ctx.fillText(String(p.k.hash), xs[i], p.y));
+  }
+
+  function drawCursor(ctx: CanvasRenderingContext2D, t: Theme): void {
+    const s = m.starts[cursor];
+    const e = m.ends[cursor];
+    if (e < w.from || s > w.to) return;
+    const x0 = xOf(Math.max(s, w.from), w, width);
+    const x1 = Math.max(x0 + 2, xOf(Math.min(e, w.to) + 1, w, width));
+    ctx.strokeStyle = t.cursor;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0, barY - 1, x1 - x0, BAR_H + 2);
+  }
+
+  const setCursor = (i: number, announce: boolean): void => {
+    cursor = Math.max(0, Math.min(m.count - 1, i));
+    const s = m.starts[cursor];
+    const e = m.ends[cursor];
+    if (e < w.from || s > w.to) spec.onWindow?.(windowAround(s, m.space, w.to - w.from + 1));
+    if (announce) ui.announce(describeSegment(m, cursor).join(', '));
+    requestDraw(handle);
+  };
+
+  // Hover: the run under the pointer (or a key's label above the bar).
+  surface.canvas.addEventListener('mousemove', (ev) => {
+    if (dragging) return;
+    const { x, y } = surface.at(ev);
+    if (y < barY - 4) {
+      const p = placed.find((q) => Math.abs(q.x - x) <= 3 || (y <= q.y + 2 && y >= q.y - ROW_H + 2 && (q.atEnd ? x <= q.x && x >= q.x - markerTextWidth(q.k) : x >= q.x && x <= q.x + markerTextWidth(q.k))));
+      if (!p) return ui.hideTip();
+      const i = segmentIndexAt(m, p.k.value);
+      return ui.showTip(ev.clientX, ev.clientY, [`key ${p.k.n}: ${p.k.label}`, `hash ${p.k.hash}`, p.k.consumer ? `consumer ${p.k.consumer}` : 'no consumer', ...(i >= 0 ? [`segment ${range([m.starts[i], m.ends[i]])}`] : [])]);
+    }
+    if (y > height) return ui.hideTip();
+    const r = runAt(layout(), x);
+    if (!r) return ui.hideTip();
+    ui.showTip(ev.clientX, ev.clientY, r.first === r.last ? describeSegment(m, r.first) : mixedLines(m, r.first, r.last));
+  });
+  surface.canvas.addEventListener('mouseleave', () => ui.hideTip());
+
+  // Click selects a segment; a drag pans the window (a press that moves is not a click).
+  let dragging = false;
+  let dragStart: { x: number; w: ZoomWindow; id: number } | undefined;
+  surface.canvas.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== 0) return;
+    dragStart = { x: ev.clientX, w, id: ev.pointerId };
+  });
+  surface.canvas.addEventListener('pointermove', (ev) => {
+    if (!dragStart || !spec.onWindow) return;
+    const dx = ev.clientX - dragStart.x;
+    if (!dragging && Math.abs(dx) < 4) return;
+    if (!dragging) {
+      dragging = true;
+      surface.canvas.setPointerCapture(dragStart.id);
+      ui.hideTip();
+    }
+    spec.onWindow(panWindow(dragStart.w, m.space, -dx / width));
+  });
+  const endDrag = (ev: PointerEvent) => {
+    const wasDragging = dragging;
+    dragging = false;
+    dragStart = undefined;
+    if (surface.canvas.hasPointerCapture(ev.pointerId)) surface.canvas.releasePointerCapture(ev.pointerId);
+    return wasDragging;
+  };
+  surface.canvas.addEventListener('pointerup', (ev) => {
+    const wasDragging = endDrag(ev);
+    if (wasDragging) return;
+    const { x } = surface.at(ev);
+    const r = runAt(layout(), x);
+    if (r) setCursor(r.first, true);
+    chart.focus();
+  });
+  surface.canvas.addEventListener('pointercancel', endDrag);
+  if (spec.onWindow) {
+    const onWindow = spec.onWindow;
+    surface.canvas.addEventListener(
+      'wheel',
+      (ev) => {
+        ev.preventDefault();
+        const { x } = surface.at(ev);
+        const center = w.from + (x / width) * (w.to - w.from + 1);
+        onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
+      },
+      { passive: false },
+    );
+  }
+  chart.addEventListener('keydown', (ev) => {
+    if (chartKey(ev, { model: m, markers: spec.markers, window: () => w, cursor: () => cursor, setCursor, onWindow: spec.onWindow, ui })) ev.preventDefault();
+  });
+
+  if (spec.onWindow) chart.append(zoomControls(spec, () => w));
+  chart.append(surface.canvas, axis, segmentsTable(spec, () => w));
+  draw();
+  register(handle);
+  return {
+    element: chart,
+    window: () => w,
+    setWindow(next: ZoomWindow) {
+      if (next.from === w.from && next.to === w.to) return;
+      w = next;
+      requestDraw(handle);
+    },
+  };
+}
+
+/** The segments as a paged table (made when opened), starting at the window's first segment. */
+function segmentsTable(spec: BarSpec, current: () => ZoomWindow): HTMLElement {
+  const m = spec.model;
+  return lazyDetails(`Data: ${thousands(m.count)} segments as a table`, () => {
+    const w = current();
+    const keysAt = new Map<number, number[]>();
+    for (const k of spec.markers) {
+      const i = segmentIndexAt(m, k.value);
+      if (i >= 0) keysAt.set(i, [...(keysAt.get(i) ?? []), k.n]);
+    }
+    return pagedTable({
+      id: `${spec.id}-segments`,
+      label: `${spec.label}: segments`,
+      columns: ['#', 'from', 'to', 'owner', 'share of key hashes', 'keys'],
+      count: m.count,
+      start: Math.max(0, segmentIndexAt(m, w.from)),
+      row: (i) => {
+        const info = segmentInfo(m, i);
+        return [i + 1, info.range[0], info.range[1], info.owner.ids.length ? info.owner.label : 'nobody', pct(info.share), (keysAt.get(i) ?? []).map((n) => `#${n}`).join(' ')];
+      },
+      rowClass: (i) => (keysAt.has(i) ? 'hit' : ''),
+    }).element;
+  });
+}
+
+const digitWidths = new Map<string, number>();
+
+/**
+ * The width of a number's digits in `font`: one measurement of "0" per font, times the digits
+ * (UI fonts draw digits at one width, so a label's place is off by no more than a pixel).
+ */
+function textWidth(ctx: CanvasRenderingContext2D, font: string, digits: string): number {
+  let w = digitWidths.get(font);
+  if (w === undefined) {
+    const saved = ctx.font;
+    ctx.font = font;
+    w = ctx.measureText('0000000000').width / 10;
+    ctx.font = saved;
+    digitWidths.set(font, w);
+  }
+  return w * digits.length;
+}

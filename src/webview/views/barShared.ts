@@ -1,0 +1,234 @@
+/**
+ * What the hash-range bar means, whichever way it is drawn (SVG for a few segments, canvas for many):
+ * its spec, the words hovering and the keyboard read out, the zoom controls, and the keys.
+ */
+import type { RingModel } from '../../shared/view/ring';
+import {
+  fullWindow,
+  panWindow,
+  segmentIndexAt,
+  segmentInfo,
+  windowAround,
+  zoomWindow,
+  type SegmentsModel,
+  type ZoomWindow,
+} from '../../shared/view/segments';
+import { l10n } from '../l10n';
+import { h } from '../dom';
+import { pct, range } from '../format';
+import type { Ui } from '../ui';
+
+export interface BarMarker {
+  n: number;
+  label: string;
+  /** The slot the key is looked up at. */
+  value: number;
+  /** The hash as printed (the sticky key hash). */
+  hash: number;
+  consumer: string | null;
+  arc?: { from: number; to: number; wraps: boolean } | null;
+}
+
+export interface BarSpec {
+  /** Names the chart for tests and labels: `ranges`, `detail`, `before`, `after`. */
+  id: string;
+  label: string;
+  model: SegmentsModel;
+  window: ZoomWindow;
+  width: number;
+  markers: BarMarker[];
+  moved?: Array<[number, number]>;
+  ring?: RingModel | null;
+  onWindow?: (w: ZoomWindow) => void;
+  ui: Ui;
+}
+
+export const BAR_H = 36;
+export const ROW_H = 14;
+export const TICK_H = 8;
+export const AXIS_H = 16;
+export const MOVED_H = 6;
+
+/**
+ * Whether `[s, e]` touches one of the moved ranges (ascending), for runs asked in ascending order;
+ * true for every run where nothing moved. (A what-if draws what did not move faded.)
+ */
+export function movedTester(moved: ReadonlyArray<readonly [number, number]> | undefined): (s: number, e: number) => boolean {
+  let mi = 0;
+  return (s, e) => {
+    if (!moved) return true;
+    while (mi < moved.length && moved[mi][1] < s) mi++;
+    return mi < moved.length && moved[mi][0] <= e;
+  };
+}
+
+/** What hovering or the keyboard says about segment `i`. */
+export function describeSegment(m: SegmentsModel, i: number): string[] {
+  const info = segmentInfo(m, i);
+  const o = info.owner;
+  return [
+    o.ids.length ? o.label : 'nobody (unowned)',
+    `range ${range(info.range)}`,
+    `${pct(info.share)} of key hashes here${o.ids.length ? `; ${o.label} holds ${pct(o.share)} in all` : ''}`,
+  ];
+}
+
+/** What hovering a pixel column that several segments share says. */
+export function mixedLines(m: SegmentsModel, first: number, last: number): string[] {
+  const owners = new Map<number, number>();
+  for (let i = first; i <= last; i++) owners.set(m.owner[i], (owners.get(m.owner[i]) ?? 0) + (m.ends[i] - m.starts[i] + 1));
+  const top = [...owners.entries()].sort((a, b) => b[1] - a[1]).slice(0, 4);
+  return [
+    `${last - first + 1} segments in this pixel`,
+    `range ${m.starts[first]}–${m.ends[last]}`,
+    ...top.map(([o, n]) => `${m.owners[o].ids.length ? m.owners[o].label : 'nobody'}: ${n} hashes`),
+    'zoom in to tell them apart',
+  ];
+}
+
+/** The owners and their shares, for the chart's accessible name. */
+export function ownersSummary(m: SegmentsModel): string {
+  const owned = m.owners.filter((o) => o.ids.length > 0 && o.values > 0);
+  const head = owned.slice(0, 6).map((o) => `${o.label} ${pct(o.share)}`).join(', ');
+  const nobody = m.owners[0].values > 0 ? `; unowned ${pct(m.owners[0].share)}` : '';
+  return `${owned.length} owners${owned.length ? `: ${head}${owned.length > 6 ? ', …' : ''}` : ''}${nobody}`;
+}
+
+/** A label cut to fit `width` pixels (about 7 px a character). */
+export function fit(label: string, width: number): string {
+  const max = Math.floor((width - 8) / 7);
+  return label.length <= max ? label : `${label.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/** How wide a marker's label is drawn ("n hash"). */
+export function markerTextWidth(k: BarMarker): number {
+  return 10 + String(k.hash).length * 7 + String(k.n).length * 7;
+}
+
+/**
+ * The label row (0..2) of each visible marker, so that close keys do not overprint; markers
+ * sorted by value. Returns the rows and how many are used.
+ */
+export function markerRows(visible: readonly BarMarker[], xOfMarker: (k: BarMarker) => number, width: number): { rows: number[]; used: number } {
+  const rowEnds: number[] = [];
+  const rows = visible.map((k) => {
+    const xm = xOfMarker(k);
+    const textW = markerTextWidth(k);
+    const x = xm + textW > width ? xm - textW : xm;
+    let r = rowEnds.findIndex((end) => end < x - 2);
+    if (r < 0 || r > 2) r = rowEnds.length < 3 ? rowEnds.length : rowEnds.indexOf(Math.min(...rowEnds));
+    rowEnds[r] = x + textW;
+    return r;
+  });
+  return { rows, used: rowEnds.length };
+}
+
+export const KEYBOARD_HELP = 'Arrow keys move between segments, Shift+arrows and Page Up/Down pan, plus and minus zoom, 0 resets, k jumps to the next key.';
+
+/** The state a chart's keyboard handler works on. */
+export interface ChartKeys {
+  model: SegmentsModel;
+  markers: readonly BarMarker[];
+  window(): ZoomWindow;
+  cursor(): number;
+  setCursor(i: number, announce: boolean): void;
+  onWindow?: (w: ZoomWindow) => void;
+  ui: Ui;
+}
+
+/** One key press on a bar chart; true where it was one of the chart's keys. */
+export function chartKey(ev: KeyboardEvent, c: ChartKeys): boolean {
+  const m = c.model;
+  const w = c.window();
+  const cursor = c.cursor();
+  const center = cursor >= 0 ? (m.starts[cursor] + m.ends[cursor]) / 2 : undefined;
+  switch (ev.key) {
+    case 'ArrowRight':
+      if (ev.shiftKey) c.onWindow?.(panWindow(w, m.space, 0.1));
+      else c.setCursor(cursor < 0 ? segmentIndexAt(m, w.from) : cursor + 1, true);
+      return true;
+    case 'ArrowLeft':
+      if (ev.shiftKey) c.onWindow?.(panWindow(w, m.space, -0.1));
+      else c.setCursor(cursor < 0 ? segmentIndexAt(m, w.to) : cursor - 1, true);
+      return true;
+    case 'Home':
+      c.setCursor(0, true);
+      return true;
+    case 'End':
+      c.setCursor(m.count - 1, true);
+      return true;
+    case '+':
+    case '=':
+      c.onWindow?.(zoomWindow(w, m.space, 0.5, center));
+      return true;
+    case '-':
+      c.onWindow?.(zoomWindow(w, m.space, 2, center));
+      return true;
+    case '0':
+      c.onWindow?.(fullWindow(m.space));
+      return true;
+    case 'PageDown':
+      c.onWindow?.(panWindow(w, m.space, 0.5));
+      return true;
+    case 'PageUp':
+      c.onWindow?.(panWindow(w, m.space, -0.5));
+      return true;
+    case 'k': {
+      const sorted = [...c.markers].sort((a, b) => a.value - b.value);
+      const cur = cursor >= 0 ? m.ends[cursor] : -1;
+      const next = sorted.find((k) => k.value > cur) ?? sorted[0];
+      if (next) {
+        const i = segmentIndexAt(m, next.value);
+        c.setCursor(i, false);
+        c.ui.announce(`key ${next.n} ${next.label}: hash ${next.hash}; ${describeSegment(m, i).join(', ')}`);
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Zoom, pan and "zoom to key" buttons; they act on the chart's window as it is when clicked. */
+export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElement {
+  const m = spec.model;
+  const onWindow = spec.onWindow!;
+  const bar = h('div', { class: 'zoom-controls', role: 'toolbar', 'aria-label': `zoom ${spec.label}` });
+  const button = (label: string, title: string, act: () => void, cls = '') => {
+    const b = h('button', { type: 'button', class: `small ${cls}`, title, 'aria-label': title }, label);
+    b.addEventListener('click', act);
+    return b;
+  };
+  bar.append(
+    button('+', l10n.t('Zoom in'), () => onWindow(zoomWindow(current(), m.space, 0.25))),
+    button('−', l10n.t('Zoom out'), () => onWindow(zoomWindow(current(), m.space, 4))),
+    button('◀', l10n.t('Pan left'), () => onWindow(panWindow(current(), m.space, -0.5))),
+    button('▶', l10n.t('Pan right'), () => onWindow(panWindow(current(), m.space, 0.5))),
+    button(l10n.t('Reset'), l10n.t('Show the whole hash space'), () => onWindow(fullWindow(m.space))),
+  );
+  const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
+  if (spec.markers.length <= 5) {
+    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, k.label, k.hash), () => around(k), 'zoom-key'));
+  } else {
+    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, l10n.t('Zoom to key…')));
+    // The options are made when the list is first opened: a hundred keys cost the first picture nothing.
+    const fill = () => {
+      if (pick.options.length > 1) return;
+      pick.append(...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
+    };
+    pick.addEventListener('focus', fill);
+    pick.addEventListener('pointerdown', fill);
+    pick.addEventListener('change', () => {
+      const k = spec.markers.find((x) => String(x.n) === pick.value);
+      if (k) around(k);
+    });
+    bar.append(pick);
+  }
+  return bar;
+}
+
+/** "zoomed: 1.23 % of the space", or nothing at the full space. */
+export function zoomNote(m: SegmentsModel, w: ZoomWindow): string {
+  const full = fullWindow(m.space);
+  return w.from !== full.from || w.to !== full.to ? `zoomed: ${pct((w.to - w.from + 1) / (full.to - full.from + 1))} of the space` : '';
+}

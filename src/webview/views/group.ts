@@ -1,0 +1,198 @@
+/**
+ * A Kafka consumer group in the panel: the chooser, the members table (partitions, share of the
+ * shown and analysed keys), the keys with their partition and member, and the group's what-if
+ * editor (a member joins or leaves, the partitions grow) with the partitions and keys that move.
+ * The numbers come from the engine's group (shared/view/groupView.ts).
+ */
+import type { GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
+import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
+import { h } from '../dom';
+import { keyText, pct, thousands } from '../format';
+
+export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {
+  const select = h('select', { id: 'group-choice', 'aria-label': 'consumer group' }, ...groups.map((g) => h('option', { value: g, ...(g === chosen ? { selected: 'selected' } : {}) }, g)));
+  select.addEventListener('change', () => onChoose((select as HTMLSelectElement).value));
+  return h('div', { class: 'row' }, h('label', { for: 'group-choice' }, 'Consumer group'), select);
+}
+
+/** The line under the chooser: assignor, members, whether the owners were reported by the broker. */
+export function groupNote(v: GroupViewModel): HTMLElement {
+  const parts = [`Partitions coloured by the member of group ${v.group} that owns them (${v.assignor} assignor, ${v.members.length} member${v.members.length === 1 ? '' : 's'}).`];
+  if (v.unowned) parts.push(`${thousands(v.unowned)} partition${v.unowned === 1 ? '' : 's'} with no member.`);
+  if (!v.owner) parts.push(`${thousands(v.partitions)} partitions are too many to colour one by one; the keys' members are listed below.`);
+  return h(
+    'div',
+    { class: 'group-note' },
+    v.observedAt !== null ? h('span', { class: 'badge observed-badge', 'data-observed': v.observedAt }, v.observedAt ? `observed at ${v.observedAt}` : 'observed') : null,
+    h('p', { class: 'view-note' }, parts.join(' ')),
+    ...v.notes.map((n) => h('p', { class: 'warning' }, n)),
+  );
+}
+
+export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id = 'members-table'): HTMLElement {
+  const shownKeys = v.keys.filter((k) => k.member !== null).length;
+  const head = ['member', 'partitions', 'share of partitions', 'shown keys', ...(analysed ? ['analysed keys', 'share of analysed keys'] : [])];
+  const max = 500;
+  const rows = v.members.slice(0, max).map((m, i) =>
+    h(
+      'tr',
+      { 'data-member': m.id },
+      h('th', { scope: 'row' }, h('span', { class: `swatch c${m.color % 12}`, 'aria-hidden': 'true' }), ' ', m.id),
+      h('td', { class: 'num partitions' }, m.partitions === null ? '–' : thousands(m.partitions)),
+      h('td', { class: 'num' }, m.partitions === null || v.partitions === 0 ? '–' : pct(m.partitions / v.partitions)),
+      h('td', { class: 'num keys', 'data-keys': m.keys }, shownKeys ? `${m.keys} (${pct(m.keys / shownKeys)})` : '0'),
+      ...(analysed ? [h('td', { class: 'num analysed', 'data-keys': analysed.members[i].keys }, thousands(analysed.members[i].keys)), h('td', { class: 'num' }, pct(analysed.members[i].share))] : []),
+    ),
+  );
+  return h(
+    'div',
+    {},
+    h(
+      'table',
+      { class: 'members-table', id, 'aria-label': `members of group ${v.group} with their partitions and keys` },
+      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
+      h('tbody', {}, ...rows),
+    ),
+    v.members.length > max ? h('p', { class: 'muted' }, `and ${v.members.length - max} more members`) : null,
+    analysed?.skew
+      ? h('p', { class: 'muted', id: `${id}-skew`, 'data-max-over-mean': analysed.skew.maxOverMean ?? '' }, `Analysed keys per member: busiest ${analysed.skew.maxOverMean === null ? '–' : analysed.skew.maxOverMean.toFixed(2)} x the mean, coefficient of variation ${analysed.skew.cv === null ? '–' : analysed.skew.cv.toFixed(3)}${analysed.unowned ? `; ${thousands(analysed.unowned)} keys on partitions with no member` : ''}.`)
+      : null,
+  );
+}
+
+export function groupKeysTable(v: GroupViewModel): HTMLElement | null {
+  if (v.keys.length === 0) return null;
+  return h(
+    'table',
+    { class: 'group-keys-table', 'aria-label': `keys with their partition and member of group ${v.group}` },
+    h('thead', {}, h('tr', {}, ...['#', 'key', 'partition', 'member'].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'tbody',
+      {},
+      ...v.keys.map((k) =>
+        h(
+          'tr',
+          { 'data-n': k.n, class: 'group-key-row' },
+          h('td', {}, h('span', { class: 'badge' }, String(k.n))),
+          h('td', { class: 'key', title: k.label }, keyText(k.label)),
+          h('td', { class: 'partition' }, k.partition === null ? `– (${k.why ?? ''})` : String(k.partition)),
+          h('td', { class: 'member' }, k.member ?? (k.partition === null ? '–' : 'nobody')),
+        ),
+      ),
+    ),
+  );
+}
+
+export interface GroupWhatIfSpec {
+  base: GroupViewModel;
+  after: GroupViewModel;
+  result: GroupWhatIfResult;
+  events: readonly string[];
+  cursor: number;
+  onStep: (event: string) => void;
+  onUndo: () => void;
+  onRedo: () => void;
+  onApply: () => void;
+  onError: (message: string) => void;
+}
+
+/** Partitions of the topic whose member differs between the two views (both listed one by one). */
+export function movedPartitions(base: GroupViewModel, after: GroupViewModel): Array<{ partition: number; from: string | null; to: string | null }> {
+  const out: Array<{ partition: number; from: string | null; to: string | null }> = [];
+  if (!base.owner || !after.owner) return out;
+  const n = Math.min(base.owner.length, after.owner.length);
+  for (let p = 0; p < n; p++) {
+    const from = base.owner[p] < 0 ? null : base.members[base.owner[p]].id;
+    const to = after.owner[p] < 0 ? null : after.members[after.owner[p]].id;
+    if (from !== to) out.push({ partition: p, from, to });
+  }
+  return out;
+}
+
+export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
+  const { base, after, result } = spec;
+  const box = h('section', { class: 'group-whatif', 'aria-label': `what-if for group ${base.group}` }, h('h3', {}, `Rebalance what-if: group ${base.group}`));
+
+  const member = h('input', { id: 'group-whatif-member', type: 'text', maxlength: 200, placeholder: 'member id', 'aria-label': 'member id to add' });
+  const topics = h('input', { id: 'group-whatif-topics', type: 'text', maxlength: 2000, placeholder: 'topics (optional, comma-separated)', 'aria-label': 'its subscription: topics, comma-separated' });
+  const add = h('button', { id: 'group-whatif-add', type: 'button' }, 'Member joins');
+  add.addEventListener('click', () => {
+    const id = (member as HTMLInputElement).value.trim();
+    const subs = (topics as HTMLInputElement).value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    if (id === '' || id.startsWith('+') || id.startsWith('-')) return spec.onError('Give the new member an id (not starting with + or -).');
+    spec.onStep(subs.length ? `+${id}:${subs.join(',')}` : `+${id}`);
+  });
+  const current = after.members.map((m) => m.id);
+  const remove = h('select', { id: 'group-whatif-remove-id', 'aria-label': 'member to remove' }, ...current.map((id) => h('option', { value: id }, id)));
+  const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button', ...(current.length ? {} : { disabled: 'disabled' }) }, 'Member leaves');
+  removeBtn.addEventListener('click', () => {
+    const id = (remove as HTMLSelectElement).value;
+    if (id) spec.onStep(`-${id}`);
+  });
+  const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, value: after.partitions, 'aria-label': 'new partition count of the topic' });
+  const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, 'Set partitions');
+  grow.addEventListener('click', () => {
+    const n = Number((count as HTMLInputElement).value);
+    if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) return spec.onError('The partition count must be an integer from 1 to 2147483647.');
+    spec.onStep(`partitions=${n}`);
+  });
+  const undo = h('button', { id: 'group-whatif-undo', type: 'button', ...(spec.cursor > 0 ? {} : { disabled: 'disabled' }) }, 'Undo');
+  undo.addEventListener('click', spec.onUndo);
+  const redo = h('button', { id: 'group-whatif-redo', type: 'button', ...(spec.cursor < spec.events.length ? {} : { disabled: 'disabled' }) }, 'Redo');
+  redo.addEventListener('click', spec.onRedo);
+  const changed = result.steps.some((s) => !s.error);
+  const apply = h('button', { id: 'group-whatif-apply', type: 'button', ...(changed ? {} : { disabled: 'disabled' }) }, 'Apply to settings');
+  apply.addEventListener('click', spec.onApply);
+  box.append(
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-member' }, 'Add'), member, topics, add),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, 'Remove'), remove, removeBtn),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-partitions' }, 'Partitions'), count, grow),
+    h('div', { class: 'row' }, undo, redo, apply),
+  );
+
+  box.append(
+    h(
+      'ol',
+      { id: 'group-whatif-steps', 'aria-label': 'applied steps' },
+      ...result.steps.map((s) => h('li', { class: s.error ? 'error' : '' }, s.event, s.error ? ` — refused: ${s.error}` : ` — ${s.moved.length} partition${s.moved.length === 1 ? '' : 's'} change member${s.added.length ? `, ${s.added.length} new` : ''}`)),
+    ),
+  );
+
+  const moved = movedPartitions(base, after);
+  box.append(
+    h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.slice(0, 2000).map((m) => m.partition).join(',') }, h('strong', {}, thousands(moved.length)), ` of ${thousands(base.partitions)} partitions of ${base.topic} change member.`),
+  );
+  if (moved.length) {
+    const shown = moved.slice(0, 200);
+    box.append(
+      h(
+        'table',
+        { class: 'moved-partitions', 'aria-label': 'partitions that change member' },
+        h('thead', {}, h('tr', {}, ...['partition', 'from', 'to'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, ...shown.map((m) => h('tr', { 'data-partition': m.partition }, h('td', { class: 'num' }, String(m.partition)), h('td', {}, m.from ?? 'nobody'), h('td', {}, m.to ?? 'nobody')))),
+      ),
+      ...(moved.length > shown.length ? [h('p', { class: 'muted' }, `and ${moved.length - shown.length} more`)] : []),
+    );
+  }
+  const keys = result.keys.filter((k) => k.topic === base.topic && k.moved);
+  box.append(
+    h('h4', {}, 'Keys that move'),
+    keys.length
+      ? h(
+          'ul',
+          { id: 'group-whatif-moved-keys', class: 'moved-keys' },
+          ...keys.map((k) => h('li', { class: 'moved-key', 'data-key': k.key }, `${keyText(k.key)}: partition ${k.before.partition ?? '–'}, ${k.before.member ?? 'nobody'} → partition ${k.after.partition ?? '–'}, ${k.after.member ?? 'nobody'}`)),
+        )
+      : h('p', { id: 'group-whatif-moved-keys', class: 'muted' }, 'None of the shown keys changes member.'),
+  );
+  const last = [...result.steps].reverse().find((s) => s.rebalance);
+  if (last?.rebalance) {
+    box.append(
+      h('h4', {}, `What the rebalance does (${last.rebalance.protocol})`),
+      h('p', { id: 'group-whatif-rebalance', 'data-protocol': last.rebalance.protocol }, last.rebalance.summary),
+      h('ul', { class: 'key-order' }, ...last.rebalance.keyOrder.map((t) => h('li', {}, t))),
+    );
+  }
+  for (const n of result.notes ?? []) box.append(h('p', { class: 'warning' }, n));
+  return box;
+}

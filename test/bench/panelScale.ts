@@ -1,0 +1,129 @@
+/**
+ * The Node half of the panel bench (bundled on the fly by panel.mjs): the production-scale
+ * topologies of issue 14, the host's `state` message for each exactly as the extension builds it
+ * (`buildFrames` over the host's topology), encoded for the trip into the page (typed arrays as
+ * base64, decoded there before the clock starts), and the engine-side figures in Node.
+ */
+import { parseSettings, type Settings } from '../../src/engine/settings';
+import { Topology, type TopicState } from '../../src/engine/topology';
+import { parseEvent } from '../../src/engine/events';
+import { buildFrames } from '../../src/shared/view/frame';
+import { toShownKey } from '../../src/shared/view/shownKeys';
+import { buildTopicView, type ShownKey } from '../../src/shared/view/topicView';
+import { buildWhatIf } from '../../src/shared/view/whatIfView';
+import { orderingNote } from '../../src/shared/view/orderingNote';
+import type { KeyInput } from '../../src/shared/protocol';
+
+export interface ScaleCase {
+  id: string;
+  label: string;
+  settings: unknown;
+  topic: string;
+  /** The view the panel opens on. */
+  view: 'ring' | 'ranges' | 'partitions';
+  /** Whether the what-if editor can add a consumer (Pulsar subscriptions). */
+  consumers: boolean;
+  /** Whether the what-if adds a member to the topic's consumer group (Kafka). */
+  group?: boolean;
+}
+
+function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100): unknown {
+  return {
+    name,
+    system: 'pulsar',
+    partitions: 0,
+    brokerVersion,
+    subscription: {
+      name: 'sub',
+      type: 'Key_Shared',
+      keySharedMode: 'AUTO_SPLIT',
+      consistentHashing,
+      replicaPoints: points,
+      consumers: Array.from({ length: consumers }, (_, i) => ({ name: `consumer-${i}` })),
+    },
+  };
+}
+
+export function scaleCases(): ScaleCase[] {
+  const one = (t: unknown) => ({ 'keyRouting.topics': [t] });
+  return [
+    { id: 'ring30', label: 'ring 3.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30', 1000, '3.0', true)), topic: 'persistent://public/default/ring30', view: 'ring', consumers: true },
+    { id: 'ring40', label: 'ring 4.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring40', 1000, '4.0', true)), topic: 'persistent://public/default/ring40', view: 'ring', consumers: true },
+    { id: 'split', label: 'AUTO_SPLIT 4.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split', 2000, '4.0', false)), topic: 'persistent://public/default/split', view: 'ranges', consumers: true },
+    {
+      id: 'kafka',
+      label: 'Kafka, 10,000 partitions, a 500-member group',
+      settings: {
+        'keyRouting.topics': [{ name: 'kafka-big', system: 'kafka', partitions: 10_000 }],
+        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'range', topics: ['kafka-big'], members: Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` })) }],
+      },
+      topic: 'kafka-big',
+      view: 'partitions',
+      consumers: false,
+      group: true,
+    },
+  ];
+}
+
+/** The 100 marked keys. */
+export function benchKeys(n = 100): KeyInput[] {
+  return Array.from({ length: n }, (_, i) => ({ format: 'utf8', value: `order-${i * 7919}` }));
+}
+
+export function parsedSettings(raw: unknown): Settings {
+  const { settings, problems } = parseSettings(raw);
+  if (problems.length) throw new Error(`bench settings: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+  return settings;
+}
+
+/**
+ * The `state` message the host sends (with frames, or without as an older host did) for the keys
+ * and width the panel told it (`panelView`), encoded for the page, and how long the host took to
+ * build the frames on top of the topology it holds.
+ */
+export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, width?: number): { json: string; hostFramesMs: number; hostTopologyMs: number } {
+  const settings = parsedSettings(raw);
+  const t0 = performance.now();
+  // The host's topology, with every selector's assignment worked out (its settings lint reads it).
+  const topology = new Topology(settings, []);
+  for (const t of topology.topics) (t as TopicState & { subscription?: { selector: { segmentTable(): unknown } } }).subscription?.selector.segmentTable();
+  const t1 = performance.now();
+  const msg: Record<string, unknown> = { type: 'state', settings, stale: [], problems: [], keys: [] };
+  if (frames) msg.frames = buildFrames(topology, keys, width);
+  const t2 = performance.now();
+  return { json: encode(msg), hostTopologyMs: t1 - t0, hostFramesMs: frames ? t2 - t1 : 0 };
+}
+
+/** JSON with typed arrays as `{ "$typed": "Int32Array", "b64": ... }`. */
+export function encode(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => {
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const bytes = new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      return { $typed: v.constructor.name, b64: Buffer.from(bytes).toString('base64') };
+    }
+    return v;
+  });
+}
+
+/** The engine's part of a what-if step in Node (warm: median of `runs`), for comparison with the page. */
+export function nodeWhatIf(raw: unknown, topicName: string, keys: KeyInput[], runs = 5): { whatIfMs: number; noteMs: number } {
+  const settings = parsedSettings(raw);
+  const topic = new Topology(settings, []).topic(topicName)!;
+  const shown = keys.map(toShownKey).flatMap((k) => (k.shown ? [k.shown] : [])) as ShownKey[];
+  const before = buildTopicView(topic, shown);
+  const w: number[] = [];
+  const n: number[] = [];
+  for (let i = 0; i < runs + 1; i++) {
+    const events = [parseEvent(`+extra-${i}`)];
+    const t0 = performance.now();
+    const model = buildWhatIf(settings, topicName, events, shown, undefined, before, topic, true)!;
+    const t1 = performance.now();
+    orderingNote(settings, topicName, events, shown, model, topic);
+    const t2 = performance.now();
+    if (i === 0) continue;
+    w.push(t1 - t0);
+    n.push(t2 - t1);
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { whatIfMs: med(w), noteMs: med(n) };
+}

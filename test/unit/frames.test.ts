@@ -1,0 +1,177 @@
+/**
+ * The host's frames: the view the panel makes from a frame equals the view it would work out with
+ * its own topology (every selector kind, both broker generations, Kafka); the layouts a frame
+ * carries equal the layouts made in the page; a frame survives a structured clone (as VS Code
+ * passes it), without the segments of a ring (rebuilt from its points); a frame that does not route a key, or does not hold together, is not used; and a
+ * topic of 2,147,483,647 partitions makes a frame and a view without any per-partition work.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSettings, type Settings } from '../../src/engine/settings';
+import { PulsarTopicState, Topology } from '../../src/engine/topology';
+import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
+import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
+import { buildFrames, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
+import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
+import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
+import { fullWindow, layoutSegments } from '../../src/shared/view/segments';
+import { toShownKey } from '../../src/shared/view/shownKeys';
+import { buildTopicView, layoutPartitions, type TopicViewModel } from '../../src/shared/view/topicView';
+import type { KeyInput } from '../../src/shared/protocol';
+
+function settingsOf(topics: unknown[]): Settings {
+  const { settings, problems } = parseSettings({ 'keyRouting.topics': topics });
+  assert.deepEqual(problems, []);
+  return settings;
+}
+
+const consumers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: i % 7 === 0 ? 'dup' : `c-${i}` }));
+const sub = (extra: Record<string, unknown>, n = 60) => ({ name: 's', type: 'Key_Shared', consumers: consumers(n), ...extra });
+
+const TOPICS = [
+  { name: 'ring3', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 30 }) },
+  // Many points on the 16-bit ring: points collide, so consumers queue behind others.
+  { name: 'ring4', system: 'pulsar', partitions: 4, brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 800 }) },
+  { name: 'split3', system: 'pulsar', partitions: 2, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false, hashRangeSize: 4096 }) },
+  { name: 'split4', system: 'pulsar', brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false }) },
+  {
+    name: 'sticky',
+    system: 'pulsar',
+    brokerVersion: '4.0',
+    subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: [{ name: 'a', ranges: [[0, 100]] }, { name: 'b', ranges: [[5000, 6000], [60000, 65535]] }] },
+  },
+  { name: 'plain', system: 'pulsar', partitions: 3 },
+  { name: 'orders', system: 'kafka', partitions: 12 },
+];
+
+const KEYS: KeyInput[] = [
+  ...Array.from({ length: 40 }, (_, i): KeyInput => ({ format: 'utf8', value: `key-${i * 31}` })),
+  { format: 'utf8', value: '' },
+  { format: 'utf8', value: 'ключ' },
+  { format: 'hex', value: '00ff10' },
+  { format: 'hex', value: 'zz' },
+];
+
+/** Plain data of a view (functions dropped, typed arrays as arrays). Frames carry no 4.x queues. */
+function plain(v: TopicViewModel): unknown {
+  return JSON.parse(JSON.stringify(v, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : typeof x === 'function' ? undefined : x)));
+}
+
+describe('frames: the view the panel makes from the host frame', () => {
+  const settings = settingsOf(TOPICS);
+  const topology = new Topology(settings, []);
+  const entries = KEYS.map(toShownKey);
+  const shown = entries.flatMap((e) => (e.shown ? [e.shown] : []));
+  const frames = buildFrames(topology, KEYS, 1164);
+
+  for (const t of TOPICS) {
+    test(`${t.name}: equals the one built from the panel's own topology, also after a structured clone`, () => {
+      const own = buildTopicView(new Topology(settings, []).topic(t.name)!, shown);
+      const frame = frames.find((f) => f.name === t.name)!;
+      assert.deepEqual(plain(viewOfFrame(frame, entries)!), plain(own));
+      assert.deepEqual(plain(viewOfFrame(structuredClone(frame), entries)!), plain(own));
+    });
+  }
+
+  test('a key the frame does not route, or columns that do not hold together: no view from the frame', () => {
+    const frame = frames.find((f) => f.name === 'ring4')!;
+    assert.equal(viewOfFrame(frame, [...entries, toShownKey({ format: 'utf8', value: 'added later' })]), undefined);
+    const noRing = structuredClone(frame);
+    noRing.selector!.ring!.owner = new Int32Array(3);
+    assert.equal(viewOfFrame(noRing, entries), undefined);
+    const split = structuredClone(frames.find((f) => f.name === 'split4')!);
+    split.selector!.ends = split.selector!.ends!.subarray(1);
+    assert.equal(viewOfFrame(split, entries), undefined);
+    const short = structuredClone(frames.find((f) => f.name === 'split4')!);
+    short.selector!.ends![short.selector!.ends!.length - 1] = 100;
+    assert.equal(viewOfFrame(short, entries), undefined, 'segments that do not reach the end of the space');
+    const colours = structuredClone(frame);
+    colours.selector!.ownerColors = new Int16Array(1);
+    assert.equal(viewOfFrame(colours, entries), undefined);
+    assert.equal(viewOfFrame({ ...frame, keys: 'x' } as unknown as TopicFrame, entries), undefined);
+  });
+
+  test('4.x queues: gathered into columns or read from the selector when asked, the same consumers', () => {
+    const topic = new Topology(settings, []).topic('ring4')! as PulsarTopicState;
+    const sel = topic.subscription!.selector as ConsistentHashing4Selector;
+    const table = new OwnerTable(new ColorMap());
+    table.addConsumers(topic.subscription!.consumers);
+    const columns = ringModelOf(buildRingColumns(sel, table, true), table.owners);
+    const lazy = ringModelOf(buildRingColumns(sel, table, false), table.owners);
+    let queued = 0;
+    for (let i = 0; i < columns.points.length; i++) {
+      assert.deepEqual(lazy.queued(i), columns.queued(i));
+      if (columns.queued(i).length) queued++;
+    }
+    assert.ok(queued > 100, `points with a queue: ${queued}`);
+    // And as the selector itself holds them.
+    const points = sel.points();
+    assert.deepEqual(points.slice(0, 500).map(([, , q]) => q.map((c) => c.id)), Array.from({ length: 500 }, (_, i) => columns.queued(i)));
+  });
+
+  test('a ring frame carries its points, not its segments; other selectors their segment ends', () => {
+    for (const f of frames) {
+      const s = f.selector;
+      if (!s) continue;
+      if (s.ring) assert.equal(s.ends, null, f.name);
+      else assert.ok(s.ends instanceof Int32Array && s.ring === null, f.name);
+    }
+  });
+
+  test('the layouts a frame carries are the layouts of its model, and they seed the layout cache', () => {
+    for (const f of frames) {
+      if (!f.selector) {
+        assert.equal(f.layouts, undefined);
+        continue;
+      }
+      const v = viewOfFrame(f, entries)!;
+      const m = v.selector!.segments;
+      const full = fullWindow(m.space);
+      assert.deepEqual(unpackRuns(f.layouts!.bar, m), layoutSegments(m, full, 1164), f.name);
+      // Seeded: the cache hands out the frame's runs (the same objects each time).
+      assert.equal(layoutOf(m, full, 1164), layoutOf(m, full, 1164));
+      assert.deepEqual(layoutOf(m, full, 1164), layoutSegments(m, full, 1164));
+      const ring = v.selector!.ring;
+      if (ring) {
+        assert.deepEqual(unpackRuns(f.layouts!.band!, m), layoutSegments(m, full, RING_COLUMNS));
+        assert.deepEqual(unpackBins(f.layouts!.bandBins!, m.owners.length, ring.points.length), binPoints(ring, full, RING_COLUMNS));
+        assert.deepEqual(binsOf(ring, full, 1164), binPoints(ring, full, 1164));
+      } else assert.equal(f.layouts!.band, null);
+    }
+  });
+
+  test('packed runs and bins that point outside the model are refused', () => {
+    const f = frames.find((x) => x.name === 'ring3')!;
+    const m = viewOfFrame(f, entries)!.selector!.segments;
+    const runs = layoutSegments(m, fullWindow(m.space), 300);
+    assert.deepEqual(unpackRuns(packRuns(runs), m), runs);
+    const bad = packRuns(runs);
+    bad[2] = m.owners.length;
+    assert.equal(unpackRuns(bad, m), undefined);
+    assert.equal(unpackRuns(new Int32Array(7), m), undefined);
+    const bins = binPoints(viewOfFrame(f, entries)!.selector!.ring!, fullWindow(m.space), 200);
+    const packed = packBins(bins);
+    assert.deepEqual(unpackBins(packed, m.owners.length, 1e9), bins);
+    packed[4] = -1;
+    assert.equal(unpackBins(packed, m.owners.length, 1e9), undefined);
+  });
+});
+
+describe('a Kafka topic of 2,147,483,647 partitions', () => {
+  // Built past the settings' own limit (the contract allows int32 counts): nothing in the frame, the
+  // view or the partition row's layout is per partition.
+  const settings: Settings = { topics: [{ name: 'huge', system: 'kafka', partitions: 2147483647, partitioner: 'java', path: 'keyRouting.topics[0]' } as never], namespaces: [] };
+
+  test('makes a frame, a view with every key in its partition, and a row of at most width / 4 cells', () => {
+    const [frame] = buildFrames(new Topology(settings, []), KEYS, 1164);
+    const v = viewOfFrame(structuredClone(frame), KEYS.map(toShownKey))!;
+    assert.equal(v.partitions!.count, 2147483647);
+    for (const m of v.markers) assert.ok(Number.isInteger(m.route.partition) && m.route.partition! >= 0 && m.route.partition! < 2147483647);
+    const cells = layoutPartitions(2147483647, 1164, 4);
+    assert.equal(cells.length, 291);
+    assert.equal(cells[0].first, 0);
+    assert.equal(cells[cells.length - 1].last, 2147483646);
+    for (let i = 1; i < cells.length; i++) assert.equal(cells[i].first, cells[i - 1].last + 1);
+    assert.ok(JSON.stringify(frame).length < 20_000, 'the frame is small');
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The panel's consumer groups: the view model reads every owner from the engine's group, the
+ * what-if runs on copies (the drawn group stays), the analysed keys per member sum the partitions
+ * they own, "Apply" writes the members the what-if ends with, and the webview's request is validated.
+ */
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSettings } from '../../src/engine/settings';
+import { KafkaTopicState, Topology } from '../../src/engine/topology';
+import { stringKey } from '../../src/engine/key';
+import { analysedKeysPerMember, buildGroupView, groupsOf, groupWhatIf } from '../../src/shared/view/groupView';
+import { applyToGroups } from '../../src/extension/panel/applyGroups';
+import { isProtocolError, parseFromWebviewMessage } from '../../src/shared/protocol';
+import { sanitizeState } from '../../src/webview/state';
+
+const TOPICS = [
+  { name: 'orders', system: 'kafka', partitions: 6 },
+  { name: 'payments', system: 'kafka', partitions: 3 },
+];
+const GROUPS = [
+  { name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] },
+  { name: 'audit', assignor: 'cooperative-sticky', topics: ['orders', 'payments'], members: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+];
+
+function topologyOf(groups: unknown[] = GROUPS): Topology {
+  const { settings, problems } = parseSettings({ 'keyRouting.topics': TOPICS, 'keyRouting.kafkaGroups': groups });
+  assert.deepEqual(problems, []);
+  const problemsAfter: Array<{ path: string; message: string }> = [];
+  const t = new Topology(settings, problemsAfter);
+  assert.deepEqual(problemsAfter, []);
+  return t;
+}
+
+const LABELS = ['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6', 'order:42'];
+
+function markersOf(topic: KafkaTopicState) {
+  return LABELS.map((label, i) => ({ n: i + 1, label, route: topic.route(stringKey(label)) }));
+}
+
+describe('panel: consumer groups', () => {
+  test('the view reads each partition\'s member from the engine; the keys\' members and shares follow', () => {
+    const t = topologyOf();
+    const topic = t.topic('orders') as KafkaTopicState;
+    assert.deepEqual(groupsOf(t, 'orders').map((g) => g.name), ['billing', 'audit']);
+    assert.deepEqual(groupsOf(t, 'payments').map((g) => g.name), ['audit']);
+    for (const g of t.groups) {
+      const v = buildGroupView(g, topic, markersOf(topic));
+      const ids = v.members.map((m) => m.id);
+      for (let p = 0; p < 6; p++) assert.equal(v.owner![p] < 0 ? null : ids[v.owner![p]], g.ownerOf('orders', p));
+      assert.equal(v.members.reduce((a, m) => a + m.partitions!, 0) + v.unowned!, 6);
+      for (const k of v.keys) assert.equal(k.member, g.ownerOf('orders', topic.route(stringKey(k.label)).partition!));
+      assert.equal(v.members.reduce((a, m) => a + m.keys, 0), LABELS.length);
+    }
+    // KAFKA-ASSIGNORS.md's range rule: 6 partitions over m1, m2 in join order are 0-2 and 3-5.
+    const billing = buildGroupView(t.group('billing')!, topic, []);
+    assert.deepEqual(Array.from(billing.owner!), [0, 0, 0, 1, 1, 1]);
+  });
+
+  test('a what-if runs on copies: a member joining moves what the engine moves, the drawn group stays', () => {
+    const t = topologyOf();
+    const g = t.group('billing')!;
+    const topic = t.topic('orders') as KafkaTopicState;
+    const before = Array.from({ length: 6 }, (_, p) => g.ownerOf('orders', p));
+    const r = groupWhatIf(t, g, 'orders', ['+m3'], LABELS.map((l) => ({ shown: l, key: stringKey(l) })));
+    assert.deepEqual(Array.from({ length: 6 }, (_, p) => g.ownerOf('orders', p)), before);
+    const expected = g.clone();
+    assert.ok(expected.apply({ kind: 'plus', id: 'm3' }).ok);
+    for (let p = 0; p < 6; p++) assert.equal(r.group.ownerOf('orders', p), expected.ownerOf('orders', p));
+    assert.deepEqual(r.result.steps[0].moved.map((c) => c.partition), [2, 4, 5]);
+    const moved = r.result.keys.filter((k) => k.moved).map((k) => k.key);
+    const want = LABELS.filter((l) => {
+      const p = topic.route(stringKey(l)).partition!;
+      return g.ownerOf('orders', p) !== expected.ownerOf('orders', p);
+    });
+    assert.deepEqual(moved, want);
+    // A refused step is reported and changes nothing.
+    const bad = groupWhatIf(t, g, 'orders', ['-nobody'], []);
+    assert.ok(bad.result.steps[0].error);
+  });
+
+  test('analysed keys per member sum the keys of the partitions each owns, with their skew', () => {
+    const t = topologyOf();
+    const v = buildGroupView(t.group('billing')!, t.topic('orders') as KafkaTopicState, []);
+    const m = analysedKeysPerMember(v, [0, 1, 2, 3, 4, 5].map((p) => ({ partition: p, keys: p + 1 })))!;
+    assert.deepEqual(m.members.map((x) => x.keys), [1 + 2 + 3, 4 + 5 + 6]);
+    assert.equal(m.unowned, 0);
+    assert.equal(m.skew!.maxOverMean, 15 / 10.5);
+  });
+});
+
+describe('panel: the group what-if applied to the settings', () => {
+  test('the members the what-if ends with are written; the other groups stay', () => {
+    const r = applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }] });
+    assert.ok(!('error' in r));
+    assert.deepEqual((r.groups[0] as { members: unknown }).members, [{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }]);
+    assert.deepEqual(r.groups[1], GROUPS[1]);
+    assert.equal(r.topics, undefined);
+    assert.match(r.changes[0], /m1, m2 → m1, m2, m3/);
+  });
+
+  test('a grown topic is written with the members; bad requests are refused with the reason', () => {
+    const r = applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [{ id: 'm1' }], topic: 'orders', partitions: 8 });
+    assert.ok(!('error' in r));
+    assert.equal((r.topics![0] as { partitions: number }).partitions, 8);
+    assert.match(JSON.stringify(applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'nope', members: [] })), /no group named/);
+    assert.match(JSON.stringify(applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [{ id: 'm1' }, { id: 'm2' }] })), /nothing to change/);
+    const dup = applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [{ id: 'x' }, { id: 'x' }] });
+    assert.ok('error' in dup && dup.error.startsWith('keyRouting.kafkaGroups[0].members[1]'));
+    assert.match(JSON.stringify(applyToGroups('x', TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [] })), /not an array/);
+  });
+
+  test('the webview\'s request is validated part by part', () => {
+    const ok = parseFromWebviewMessage({ type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: 'm1', topics: ['orders'] }], topic: 'orders', partitions: 2147483647 });
+    assert.ok(!isProtocolError(ok));
+    const refused = [
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: '' }] },
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: 'a', extra: 1 }] },
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [], topic: 'orders' },
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [], topic: 'orders', partitions: 0 },
+      { type: 'applyGroupToSettings', requestId: 3, group: '', members: [] },
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: 'm1' },
+      { type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: 'a', topics: [7] }] },
+    ];
+    for (const m of refused) assert.ok(isProtocolError(parseFromWebviewMessage(m)), JSON.stringify(m));
+  });
+
+  test('the saved group what-if state keeps well-formed steps only', () => {
+    const s = sanitizeState({ version: 1, views: {}, keys: [], zoom: {}, whatIf: {}, positions: {}, groups: { orders: 'billing', x: 5 }, groupWhatIf: { 'orders|billing': { events: ['+m3', '-m1', 'partitions=8'], cursor: 2 }, bad: { events: ['m3'], cursor: 0 }, worse: { events: [], cursor: 1 } } });
+    assert.deepEqual({ ...s.groups }, { orders: 'billing' });
+    assert.deepEqual({ ...s.groupWhatIf }, { 'orders|billing': { events: ['+m3', '-m1', 'partitions=8'], cursor: 2 } });
+  });
+});
+
+describe('panel: the partitions row coloured by member', () => {
+  test('a cell takes its member where every partition in it has that member, else it is mixed', async () => {
+    const { cellOwners } = await import('../../src/webview/views/partitions');
+    const { layoutPartitions } = await import('../../src/shared/view/topicView');
+    const t = topologyOf();
+    const v = buildGroupView(t.group('billing')!, t.topic('orders') as KafkaTopicState, []);
+    const spec = { id: 'p', label: 'p', count: 6, width: 600, marks: [], owners: { of: v.owner!, names: v.members.map((m) => m.id) }, ui: undefined as never };
+    const one = layoutPartitions(6, 600, 14);
+    assert.deepEqual(Array.from(cellOwners(spec, one)!), Array.from(v.owner!));
+    // Two partitions a cell: 0-1 m1, 2-3 mixed (m1 then m2), 4-5 m2.
+    const cells = [
+      { first: 0, last: 1, x0: 0, x1: 10 },
+      { first: 2, last: 3, x0: 10, x1: 20 },
+      { first: 4, last: 5, x0: 20, x1: 30 },
+    ];
+    assert.deepEqual(Array.from(cellOwners(spec, cells)!), [0, -2, 1]);
+  });
+});
