@@ -22,10 +22,11 @@
 // rounds (test/bench/hashBench.mjs), wall clock and CPU time; the goals (engine <= 3x C, 6x on short
 // keys; engine <= JVM) are judged on CPU time. Then the end-to-end `key-routing analyze` on a
 // generated 1,000,000-line file with three topics (and a 10,000,000-line one to show that memory
-// stays flat), and the panel bench (test/bench/panel.mjs) where present. Prints tables and writes
-// the figures to test-artifacts/bench.json. Asserts no timing.
+// stays flat), the panel bench (test/bench/panel.mjs) where present, and the extension's activation
+// cost (test/bench/activation.mjs). Prints tables and writes the figures to test-artifacts/bench.json.
+// Asserts no timing.
 //
-//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-analyze] [--no-panel]
+//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-analyze] [--no-panel] [--no-activation]
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -129,6 +130,12 @@ async function main() {
     console.log('\n== routing panel (test/bench/panel.mjs)');
     const panel = spawnSync(process.execPath, [join(root, 'test/bench/panel.mjs')], { stdio: 'inherit', cwd: root });
     if (panel.status !== 0) console.log(`test/bench/panel.mjs exited ${panel.status}; the figures above stand`);
+  }
+
+  if (!argv.includes('--no-activation')) {
+    console.log('\n== activation (test/bench/activation.mjs)');
+    const activation = spawnSync(process.execPath, [join(root, 'test/bench/activation.mjs')], { stdio: 'inherit', cwd: root });
+    if (activation.status !== 0) console.log(`test/bench/activation.mjs exited ${activation.status}; the figures above stand`);
   }
 }
 

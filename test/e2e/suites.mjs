@@ -5,6 +5,8 @@
 // scenarios, add a module to a suite's list, or a suite here.
 export const SUITES = {
   exthost: { tests: 'dist/test/exthost/index.js' },
-  ui: { scenarios: ['./ui-scenarios.mjs'] },
+  ui: { scenarios: ['./ui-scenarios.mjs', './sidebar-scenarios.mjs'] },
+  // The workbench with --locale zh-cn: the notifications and the panel in Simplified Chinese.
+  l10n: { scenarios: ['./l10n-scenarios.mjs'], locale: 'zh-cn' },
   panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };
