@@ -12,6 +12,7 @@ import { whatIfCommand } from './cli/whatIf';
 import { compareCommand } from './cli/compare';
 import { orderingCommand } from './cli/ordering';
 import { analyzeCommand } from './cli/analyze';
+import { importCli } from './cli/import';
 
 const OPTIONS = {
   config: {},
@@ -51,6 +52,7 @@ const USAGE = `usage: key-routing COMMAND [options]
   compare --config FILE --topic NAME --then EVENT        the change under AUTO_SPLIT, consistent hashing 3.0/4.0 and STICKY
   ordering --input SCENARIO.json [--generation 3.0|3.1|4.0]   what each consumer may receive next after a change, and why
   analyze --config FILE [--topic NAME] [--column N|NAME | --field NAME] [--key-format utf8|hex] [--then EVENT]... [--input FILE]   keys on stdin or --input
+  import pulsar-stats|kafka-groups|kafka-topics FILE [--config FILE] [--topic NAME] [--subscription NAME] [--assignor NAME]   settings with the cluster's reported state
 EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -67,6 +69,12 @@ export async function main(argv: string[]): Promise<number> {
     size = 0;
   };
   try {
+    // import takes positional KIND and FILE, and options of its own.
+    if (argv[0] === 'import') {
+      importCli(argv.slice(1), write);
+      flush();
+      return 0;
+    }
     const args = parseArgs(argv, OPTIONS);
     if (args.options.has('help') || args.command === undefined) {
       process.stdout.write(USAGE + '\n');

@@ -9,8 +9,8 @@ export function fail(source: string, message: string): never {
   throw new ImportError(`${source}: ${message}`);
 }
 
-/** A short quote of input text for a message: the first line, at most 60 characters. */
-export function quote(text: string): string {
+/** A quote of input text for a message: its first line, at most `max` characters. */
+export function quote(text: string, max = 60): string {
   const line = text.trim().split(/\r?\n/)[0] ?? '';
-  return JSON.stringify(line.length > 60 ? line.slice(0, 57) + '...' : line);
+  return JSON.stringify(line.length > max ? line.slice(0, max - 3) + '...' : line);
 }

@@ -84,7 +84,7 @@ export function importPulsarStats(text: string, opts: ImportOptions): Imported {
       notes.push(`${p.consumers[unreadable].path}.connectedSince is missing or not a time: the consumers keep the order the stats list them in (connection order for consumers of one priority level)`);
     }
     const sorted = order.map((j) => p.consumers[j]);
-    for (const lp of layoutProblems(shape, sorted)) {
+    for (const lp of layoutProblems(shape, sorted, (j) => `${sorted[j].path} (${JSON.stringify(sorted[j].name)})`)) {
       const c = sorted[lp.consumer];
       const field = lp.field === 'drainingHashes' ? 'drainingHashes' : (c.format ?? 'keyHashRanges');
       const where = lp.field ? `.${field}${lp.index !== undefined ? `[${lp.index}]` : ''}` : '';

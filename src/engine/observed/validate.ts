@@ -38,7 +38,11 @@ export function reportBounds(shape: SelectorShape): HashRange {
   return [0, shape.algorithm === 'autoSplit' ? shape.hashRangeSize : Math.max(shape.hashRangeSize, 65536)];
 }
 
-export function layoutProblems(shape: SelectorShape, consumers: readonly ObservedConsumer[]): LayoutProblem[] {
+/**
+ * The problems of a reported layout. `name(i)` says which consumer `i` is in a message (by default
+ * `consumer NAME (i)`).
+ */
+export function layoutProblems(shape: SelectorShape, consumers: readonly ObservedConsumer[], name?: (i: number) => string): LayoutProblem[] {
   const problems: LayoutProblem[] = [];
   const [lo, hi] = reportBounds(shape);
   const placed: Placed[] = [];
@@ -52,7 +56,7 @@ export function layoutProblems(shape: SelectorShape, consumers: readonly Observe
   });
   if (problems.length > 0) return problems;
   placed.sort((a, b) => a.start - b.start || a.end - b.end);
-  const who = (p: Placed) => `consumer ${consumers[p.consumer].name} (${p.consumer})`;
+  const who = (p: Placed) => (name ? name(p.consumer) : `consumer ${consumers[p.consumer].name} (${p.consumer})`);
   switch (shape.algorithm) {
     case 'autoSplit':
       consumers.forEach((c, ci) => {
@@ -103,7 +107,7 @@ export function layoutProblems(shape: SelectorShape, consumers: readonly Observe
       });
       break;
   }
-  drainingProblems(shape, consumers, problems);
+  drainingProblems(shape, consumers, problems, name);
   return problems;
 }
 
@@ -124,7 +128,7 @@ function tile(placed: Placed[], lo: number, hi: number, rule: string, who: (p: P
   if (next <= hi && prev) problems.push({ consumer: prev.consumer, field: 'ranges', index: prev.index, message: `the ranges stop at ${next - 1}, leaving [${next}, ${hi}] to nobody, but ${rule}` });
 }
 
-function drainingProblems(shape: SelectorShape, consumers: readonly ObservedConsumer[], problems: LayoutProblem[]): void {
+function drainingProblems(shape: SelectorShape, consumers: readonly ObservedConsumer[], problems: LayoutProblem[], name?: (i: number) => string): void {
   const holder = new Map<number, number>();
   consumers.forEach((c, ci) => {
     c.drainingHashes.forEach((d, index) => {
@@ -139,7 +143,7 @@ function drainingProblems(shape: SelectorShape, consumers: readonly ObservedCons
       }
       const other = holder.get(d.hash);
       if (other !== undefined && other !== ci) {
-        problems.push({ ...at, message: `hash ${d.hash} is also draining at consumer ${consumers[other].name} (${other}); the broker keeps one consumer per draining hash` });
+        problems.push({ ...at, message: `hash ${d.hash} is also draining at ${name ? name(other) : `consumer ${consumers[other].name} (${other})`}; the broker keeps one consumer per draining hash` });
       } else if (other === ci) {
         problems.push({ ...at, message: `lists hash ${d.hash} twice` });
       }
