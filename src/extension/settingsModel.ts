@@ -100,7 +100,7 @@ function rebase(t: TopicConfig, i: number): TopicConfig {
 
 const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'brokerVersion', 'subscription'];
 const PULSAR_ONLY = ['hashingScheme', 'brokerVersion', 'subscription'];
-const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers'];
+const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers', 'observed', 'observedPartitions'];
 const CONSUMER_KEYS = ['name', 'ranges'];
 const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
 

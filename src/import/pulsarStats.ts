@@ -341,3 +341,24 @@ function engineNotes(topic: Record<string, unknown>, src: string): string[] {
 function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * What to ask before importing stats (for the extension's pickers): whether they are a
+ * partitioned topic's (which names itself) and the Key_Shared subscriptions of the first
+ * partition. Undefined where the text is not stats at all (the import then says why).
+ */
+export function describePulsarStats(text: string): { partitioned: boolean; keyShared: string[] } | undefined {
+  let root: unknown;
+  try {
+    root = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  if (!isObject(root)) return undefined;
+  const partitions = isObject(root.partitions) ? Object.values(root.partitions) : [];
+  const first = partitions.length > 0 ? partitions[0] : root;
+  const subs = isObject(first) && isObject(first.subscriptions) ? first.subscriptions : undefined;
+  if (!subs) return undefined;
+  const keyShared = Object.keys(subs).filter((k) => isObject(subs[k]) && subs[k].type === 'Key_Shared');
+  return { partitioned: partitions.length > 0, keyShared };
+}

@@ -7,6 +7,7 @@
 import Mocha from 'mocha';
 import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
+import { defineImportTests } from './importTopology.test';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false });
@@ -14,6 +15,7 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'exthost', mocha);
   defineExtensionTests();
   defineAnalyzeTests();
+  defineImportTests();
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;

@@ -46,7 +46,7 @@ describe('manifest', () => {
 
   test('commands are in the Key Routing category and the context menu offers Show Route', () => {
     const ids = pkg.contributes.commands.map((c: { command: string; category: string }) => (assert.equal(c.category, 'Key Routing'), c.command));
-    assert.deepEqual(ids.sort(), ['keyRouting.addTopic', 'keyRouting.analyzeKeys', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.showRoute']);
+    assert.deepEqual(ids.sort(), ['keyRouting.addTopic', 'keyRouting.analyzeKeys', 'keyRouting.importTopology', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.showRoute']);
     assert.equal(pkg.contributes.menus['editor/context'][0].command, 'keyRouting.showRoute');
     assert.ok(pkg.contributes.menus['editor/context'][0].when);
   });
