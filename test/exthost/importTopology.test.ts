@@ -300,6 +300,17 @@ export function defineImportTests(): void {
       }
     });
 
+    it('imports Pulsar stats from the clipboard, asking which topic they are of', async () => {
+      await vscode.env.clipboard.writeText(STATS);
+      const ui = new ScriptedUi({ write: false });
+      assert.equal((await run(ui, { kind: 'pulsar-stats', source: 'clipboard' })).outcome, 'cancelled');
+      assert.deepEqual(ui.asked, ['topic', 'write']);
+      assert.equal(ui.written!.source, 'the clipboard');
+      await vscode.env.clipboard.writeText('');
+      const empty = await run(new ScriptedUi({}), { kind: 'pulsar-stats', source: 'clipboard' });
+      assert.match(empty.message, /the clipboard is empty; copy the report first\. Nothing was written\.$/);
+    });
+
     it('imports kafka-topics output from a file; a bad report writes nothing', async () => {
       const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-topics-describe.txt')), write: true });
       const r = await run(ui, { kind: 'kafka-topics', source: 'file' });
