@@ -64,6 +64,7 @@ export function importPulsarStats(text: string, opts: ImportOptions): Imported {
   const all = perPart.flatMap((p) => p.consumers);
   const brokerVersion = generation(perPart.map((p) => ({ sub: p.sub, consumers: p.consumers })), src, opts, name, notes);
   const base = existingEntry(opts.base, TOPICS, name);
+  if (base && base.system !== 'pulsar') fail(src, `holds Pulsar stats, but the settings have ${name} as a ${JSON.stringify(base.system)} topic; give the full Pulsar name with --topic`);
   const baseSub = isObject(base?.subscription) ? base.subscription : undefined;
   const mode = keySharedMode(perPart.map((p) => p.sub), baseSub, all, src, notes);
   const consistentHashing = mode === 'STICKY' ? undefined : ringOrRanges(all, brokerVersion, baseSub, src, notes);

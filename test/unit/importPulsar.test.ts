@@ -228,6 +228,11 @@ describe('import pulsar-stats: reports no broker wrote', () => {
     assert.equal(entry.subscription.name, 'billing-sub');
   });
 
+  test('a Kafka topic of the same name is not replaced by Pulsar stats', () => {
+    const base = { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 6 }] };
+    assert.throws(() => importPulsarStats(read('pulsar-3.0-sticky.json'), { source: 's.json', topic: 'orders', base }), /s\.json: holds Pulsar stats, but the settings have orders as a "kafka" topic/);
+  });
+
   test('a one-topic report needs --topic', () => {
     assert.throws(() => importPulsarStats(read('pulsar-3.0-sticky.json'), { source: 's.json' }), /--topic is required/);
   });
