@@ -13,6 +13,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   target: 'es2022',
+  // ESM entry first: jsonc-parser's UMD `main` loads its parts with a require() esbuild cannot follow.
+  mainFields: ['module', 'main'],
 };
 
 function exists(p) {

@@ -1,92 +1,69 @@
 /**
- * `key-routing`: the engine without VS Code. Output is JSON; exit 2 on a usage or configuration
- * error, with one line on stderr naming the option or setting.
+ * `key-routing`: the engine without VS Code. Output is JSON for scripts or a table for people;
+ * exit 2 on a usage or configuration error, with one line on stderr naming the option or setting.
+ * The commands are listed in `src/cli/commands.ts`, each described by the spec its file exports.
  */
-import { parseArgs, UsageError } from './cli/args';
-import { routeCommand } from './cli/route';
-import { rangesCommand } from './cli/ranges';
-import { bundleCommand } from './cli/bundle';
-import { splitCommand } from './cli/split';
-import { assignChunksCommand } from './cli/assignChunks';
-import { whatIfCommand } from './cli/whatIf';
-import { compareCommand } from './cli/compare';
-import { orderingCommand } from './cli/ordering';
-import { analyzeCommand } from './cli/analyze';
-import { importCli } from './cli/import';
+import { findCommand, parseArgs, UsageError } from './cli/args';
+import { COMMANDS } from './cli/commands';
+import type { CommandSpec } from './cli/command';
+import { commandHelp, commandOptions, generalHelp, VERSION } from './cli/help';
+import { chooseFormat, Output, PipeClosed, writeStdout } from './cli/output';
+import { didYouMean } from './cli/suggest';
 
-const OPTIONS = {
-  config: {},
-  topic: {},
-  'key-format': {},
-  then: { repeatable: true },
-  input: {},
-  algorithm: {},
-  column: {},
-  field: {},
-  help: { flag: true },
-  explain: { flag: true },
-  generation: {},
-};
+function lookup(name: string): CommandSpec {
+  const spec = COMMANDS.find((c) => c.name === name);
+  if (spec) return spec;
+  const names = COMMANDS.map((c) => c.name);
+  throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name, names)} (commands: ${names.join(', ')})`);
+}
 
-type Command = (args: ReturnType<typeof parseArgs>, write: (s: string) => void) => void | Promise<void>;
-
-const COMMANDS: Record<string, Command> = {
-  route: routeCommand,
-  ranges: rangesCommand,
-  bundle: bundleCommand,
-  split: splitCommand,
-  'assign-chunks': assignChunksCommand,
-  'what-if': whatIfCommand,
-  compare: compareCommand,
-  ordering: orderingCommand,
-  analyze: analyzeCommand,
-};
-
-const USAGE = `usage: key-routing COMMAND [options]
-  route   --config FILE [--topic NAME] [--key-format utf8|hex] [--then EVENT]...   keys on stdin
-  ranges  --config FILE --topic NAME [--then EVENT]...
-  bundle  --config FILE                                                  topic names on stdin
-  split   --algorithm range_equally_divide|topic_count_equally_divide|specified_positions_divide|flow_or_qps_equally_divide --input FILE
-  assign-chunks --input FILE
-  what-if --config FILE --topic NAME --then EVENT [--then EVENT]... [--key-format utf8|hex] [--explain]   keys on stdin (optional)
-  compare --config FILE --topic NAME --then EVENT        the change under AUTO_SPLIT, consistent hashing 3.0/4.0 and STICKY
-  ordering --input SCENARIO.json [--generation 3.0|3.1|4.0]   what each consumer may receive next after a change, and why
-  analyze --config FILE [--topic NAME] [--column N|NAME | --field NAME] [--key-format utf8|hex] [--then EVENT]... [--input FILE]   keys on stdin or --input
-  import pulsar-stats|kafka-groups|kafka-topics FILE [--config FILE] [--topic NAME] [--subscription NAME] [--assignor NAME]   settings with the cluster's reported state
-EVENT: +NAME | +NAME:START-END,... | -ID | partitions=N`;
+/** Options that take a value in any command: needed to find the command among the arguments. */
+const takesValue = (name: string): boolean => COMMANDS.some((c) => commandOptions(c).some((o) => o.name === name && o.value !== undefined));
 
 export async function main(argv: string[]): Promise<number> {
-  const chunks: string[] = [];
-  let size = 0;
-  const write = (s: string): void => {
-    chunks.push(s);
-    size += s.length;
-    if (size > 1 << 16) flush();
-  };
-  const flush = (): void => {
-    if (chunks.length) process.stdout.write(chunks.join(''));
-    chunks.length = 0;
-    size = 0;
-  };
+  let output: Output | undefined;
   try {
-    // import takes positional KIND and FILE, and options of its own.
-    if (argv[0] === 'import') {
-      importCli(argv.slice(1), write);
-      flush();
+    const at = findCommand(argv, takesValue);
+    if (at < 0) {
+      if (argv.includes('--version') || argv.includes('-V')) writeStdout(`key-routing ${VERSION}\n`);
+      else if (argv.includes('--help') || argv.includes('-h')) writeStdout(generalHelp(COMMANDS));
+      else {
+        process.stderr.write(generalHelp(COMMANDS));
+        return 2;
+      }
       return 0;
     }
-    const args = parseArgs(argv, OPTIONS);
-    if (args.options.has('help') || args.command === undefined) {
-      process.stdout.write(USAGE + '\n');
-      return args.command === undefined && !args.options.has('help') ? 2 : 0;
+    const name = argv[at];
+    const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
+    if (name === 'help') {
+      const topic = rest.find((a) => !a.startsWith('-'));
+      writeStdout(topic === undefined ? generalHelp(COMMANDS) : commandHelp(lookup(topic)));
+      return 0;
     }
-    const command = COMMANDS[args.command];
-    if (!command) throw new UsageError(`unknown command ${JSON.stringify(args.command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
-    await command(args, write);
-    flush();
+    const spec = lookup(name);
+    // Help is shown whatever else the line holds (a typo there is often why help was asked for).
+    const flags = rest.slice(0, rest.includes('--') ? rest.indexOf('--') : rest.length);
+    if (flags.includes('--help') || flags.includes('-h')) {
+      writeStdout(commandHelp(spec));
+      return 0;
+    }
+    const version = { name: 'version', description: '' };
+    const args = parseArgs(rest, { command: spec.name, options: [...commandOptions(spec), version], operands: spec.operands !== undefined });
+    if (args.options.has('version')) {
+      writeStdout(`key-routing ${VERSION}\n`);
+      return 0;
+    }
+    output = new Output(spec.table ? chooseFormat(args.options.get('format')?.[0]) : 'json', spec.table);
+    await spec.run(args, output.write);
+    output.end();
     return 0;
   } catch (e) {
-    flush();
+    if (e instanceof PipeClosed) return 0;
+    try {
+      output?.end();
+    } catch (e2) {
+      if (!(e2 instanceof PipeClosed)) throw e2;
+    }
     if (e instanceof UsageError) {
       process.stderr.write(`key-routing: ${e.message}\n`);
       return 2;
@@ -94,6 +71,9 @@ export async function main(argv: string[]): Promise<number> {
     throw e;
   }
 }
+
+// A reader of stderr that goes away (`2>&1 | head`) must not turn notes into a crash.
+process.stderr.on('error', () => {});
 
 main(process.argv.slice(2)).then(
   (code) => {

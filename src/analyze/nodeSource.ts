@@ -8,13 +8,23 @@ import type { ChunkSource } from './run';
 /** Large reads: fewer, bigger chunks keep the per-chunk overhead out of the per-key cost. */
 const HIGH_WATER_MARK = 1 << 18;
 
-/** A file, streamed (never read whole); re-readable, so heavy keys get their exact pass. */
+/**
+ * A file, streamed (never read whole); a regular file is re-readable, so heavy keys get their
+ * exact pass. A FIFO, `/dev/stdin` or `<(zcat keys.gz)` is read once: reading it again would wait
+ * for a writer that never comes.
+ */
 export function fileSource(path: string): ChunkSource {
-  const size = statSync(path).size;
+  const st = statSync(path);
+  const open = () => createReadStream(path, { highWaterMark: HIGH_WATER_MARK }) as AsyncIterable<Uint8Array>;
+  if (st.isFile()) return { rereadable: true, size: st.size, open };
+  let opened = false;
   return {
-    rereadable: true,
-    size,
-    open: () => createReadStream(path, { highWaterMark: HIGH_WATER_MARK }) as AsyncIterable<Uint8Array>,
+    rereadable: false,
+    open: () => {
+      if (opened) throw new Error(`${path} can be read only once`);
+      opened = true;
+      return open();
+    },
   };
 }
 

@@ -7,19 +7,26 @@
  * keys per partition, consumer and bundle, hash-space share against key share, skew, the heaviest
  * keys, the lines that gave no key, and with --then the same figures after the events.
  */
+import { isatty } from 'node:tty';
 import { parseEvent, type TopologyEvent } from '../engine/events';
 import { AnalyzeInputError, type InputSpec } from '../analyze/analyzer';
 import { fileSource, stdinSource } from '../analyze/nodeSource';
 import { parseColumn } from '../analyze/readers';
-import { analyzeKeys, type ChunkSource } from '../analyze/run';
-import { required, single, UsageError, type ParsedArgs } from './args';
+import { analyzeKeys, type AnalyzeProgress, type ChunkSource } from '../analyze/run';
+import { single, UsageError, type ParsedArgs } from './args';
 import { keyFormat, loadSettings, reportProblems } from './io';
+import { configPath as settingsPath } from './settingsFile';
+import { resolveTopicName } from './topicArg';
+import type { CommandSpec } from './command';
+import { CONFIG, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
+import { analyzeTable } from './tableViews';
 
 export async function analyzeCommand(args: ParsedArgs, write: (s: string) => void): Promise<void> {
-  const configPath = required(args, 'config');
+  const configPath = settingsPath(args);
   const settings = loadSettings(configPath);
   const format = keyFormat(single(args, 'key-format'));
-  const topic = single(args, 'topic');
+  const given = single(args, 'topic');
+  const topic = given === undefined ? undefined : resolveTopicName(given, settings.topics.map((t) => t.name), configPath);
   const inputPath = single(args, 'input');
   const input = inputSpec(single(args, 'column'), single(args, 'field'), inputPath);
   const events: TopologyEvent[] = (args.options.get('then') ?? []).map((text) => {
@@ -44,22 +51,17 @@ export async function analyzeCommand(args: ParsedArgs, write: (s: string) => voi
     source = stdinSource();
   }
 
-  const progress = process.stderr.isTTY
-    ? (p: { keys: number; bytes: number; totalBytes?: number; phase: string }) => {
-        const pct = p.totalBytes ? ` ${((100 * p.bytes) / p.totalBytes).toFixed(0)}%` : '';
-        process.stderr.write(`\rkey-routing: ${p.phase === 'exact' ? 'exact counts' : 'analysing'}${pct}, ${p.keys} keys  `);
-      }
-    : undefined;
+  const progress = progressLine();
   let result;
   try {
-    result = await analyzeKeys(source, { settings, topic, events, input, keyFormat: format }, { onProgress: progress });
+    result = await analyzeKeys(source, { settings, topic, events, input, keyFormat: format }, { onProgress: progress.show, progressIntervalMs: 200 });
   } catch (e) {
     if (e instanceof AnalyzeInputError) {
       throw new UsageError(e.message.startsWith('no topic named') ? `--topic: ${e.message} in ${configPath}` : e.message);
     }
     throw e;
   } finally {
-    if (progress) process.stderr.write('\r\x1b[K');
+    progress.clear();
   }
   reportProblems(result.configProblems);
   for (const o of result.whatIf?.events ?? []) {
@@ -89,3 +91,47 @@ function inputSpec(column: string | undefined, field: string | undefined, path: 
   }
   return { kind: 'lines' };
 }
+
+/**
+ * Progress on stderr, where it is a terminal and the run is long (from the first report after
+ * PROGRESS_AFTER_MS; analyzeKeys reports at most every 200 ms): one line rewritten in place,
+ * erased at the end.
+ */
+const PROGRESS_AFTER_MS = 1000;
+
+function progressLine(): { show?: (p: AnalyzeProgress) => void; clear: () => void } {
+  if (!isatty(2)) return { clear: () => {} };
+  let shown = false;
+  return {
+    show: (p) => {
+      if (p.elapsedMs < PROGRESS_AFTER_MS) return;
+      shown = true;
+      const pct = p.totalBytes ? ` ${Math.floor((100 * p.bytes) / p.totalBytes)}%,` : '';
+      const phase = p.phase === 'exact' ? 'counting the heaviest keys exactly' : 'analysing';
+      process.stderr.write(`\r\x1b[Kkey-routing: ${phase}${pct} ${p.keys.toLocaleString('en-US')} keys`);
+    },
+    clear: () => {
+      if (shown) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+export const analyzeSpec: CommandSpec = {
+  name: 'analyze',
+  summary: 'How a population of keys spreads: keys per partition, consumer and bundle, skew, the heaviest keys.',
+  options: [
+    CONFIG,
+    TOPIC,
+    { name: 'input', value: 'FILE', description: 'The keys (streamed, never read whole). Default: stdin.' },
+    { name: 'column', value: 'N|NAME', description: 'Take the keys from a CSV/TSV column: its number (from 1) or its header. Not with --field.' },
+    { name: 'field', value: 'NAME', description: 'Take the keys from a top-level field of JSON Lines.' },
+    KEY_FORMAT,
+    THEN,
+  ],
+  details: [
+    'JSON: one object with the figures per topic, the heaviest keys (exact where the input can be read twice) and the lines that gave no key. On a terminal, progress is shown on stderr for a long run.',
+  ],
+  examples: ['key-routing analyze --input keys.txt', 'key-routing analyze --input orders.csv --column customer --then +C5'],
+  table: analyzeTable,
+  run: analyzeCommand,
+};

@@ -8,6 +8,7 @@ import { readJsonFile } from './io';
 import { array, fail, isRecord, javaInt, record, string } from './inputCheck';
 import { show } from '../engine/settings';
 import { SharedConsumerAssignor, type AssignorConsumer, type ChunkEntry, type EntryId } from '../engine/pulsar/sharedConsumerAssignor';
+import type { CommandSpec } from './command';
 
 export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void): void {
   const file = required(args, 'input');
@@ -63,3 +64,18 @@ function parseEntries(r: unknown, path: string): ChunkEntry[] {
     return entry;
   });
 }
+
+export const assignChunksSpec: CommandSpec = {
+  name: 'assign-chunks',
+  summary: 'How a Shared subscription dispatches chunked messages to consumers, round by round.',
+  options: [
+    {
+      name: 'input',
+      value: 'FILE',
+      required: true,
+      description: 'The rounds (JSON): {"consumers": [{"consumer", "availablePermits"}], "rounds": [{"entries": [{"id", "uuid", "chunkId", "numChunks"}]}]}.',
+    },
+  ],
+  examples: ['key-routing assign-chunks --input chunks.json'],
+  run: assignChunksCommand,
+};

@@ -4,19 +4,23 @@
  * the resolved full name the broker hashes; a name that does not resolve, or whose namespace is not
  * configured, gives `{"topic": <line>, "error": ...}` and the run goes on.
  */
-import { required, type ParsedArgs } from './args';
-import { loadSettings, readStdinLines } from './io';
+import { type ParsedArgs } from './args';
+import { inputLines, loadSettings } from './io';
+import { configPath } from './settingsFile';
 import { namespaceBundles, NAMESPACES } from '../engine/settings';
 import { topicBundle, type NamespaceBundles } from '../engine/pulsar/namespaceBundles';
 import { parseTopicName, TopicNameError } from '../engine/pulsar/topicName';
+import type { CommandSpec } from './command';
+import { CONFIG } from './commonOptions';
+import { bundleTable } from './tableViews';
 
 export function bundleCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const settings = loadSettings(required(args, 'config'));
+  const settings = loadSettings(configPath(args));
   const layouts = new Map<string, NamespaceBundles>();
   for (const ns of settings.namespaces) layouts.set(ns.name, namespaceBundles(ns));
   const configured = settings.namespaces.length > 0 ? settings.namespaces.map((n) => n.name).join(', ') : 'none';
   const decoder = new TextDecoder();
-  for (const line of readStdinLines()) {
+  for (const line of inputLines(args, 'topic names')) {
     const text = decoder.decode(line);
     let namespace: string;
     try {
@@ -41,3 +45,14 @@ export function bundleCommand(args: ParsedArgs, write: (s: string) => void): voi
     write(JSON.stringify({ topic: r.topic.fullName, namespace, hash: r.hash, bundle: r.bundle.name }) + '\n');
   }
 }
+
+export const bundleSpec: CommandSpec = {
+  name: 'bundle',
+  summary: 'The namespace bundle each Pulsar topic falls in.',
+  operands: { name: 'TOPIC', description: 'Topic names (persistent://tenant/ns/name; a short name means persistent://public/default/NAME). Without any, stdin, one per line.' },
+  options: [CONFIG],
+  details: ['JSON: one line per topic, {"topic", "namespace", "hash", "bundle"}; a name that does not resolve, or whose namespace is not configured, gives {"topic", "error"}.'],
+  examples: ['key-routing bundle persistent://public/default/orders', 'key-routing bundle < topics.txt'],
+  table: bundleTable,
+  run: bundleCommand,
+};

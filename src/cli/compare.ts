@@ -6,6 +6,8 @@ import { compareStrategies } from '../engine/strategyComparison';
 import { PulsarTopicState } from '../engine/topology';
 import { UsageError, type ParsedArgs } from './args';
 import { topologyArgs } from './topologyArgs';
+import type { CommandSpec } from './command';
+import { CONFIG, THEN, TOPIC } from './commonOptions';
 
 export function compareCommand(args: ParsedArgs, write: (s: string) => void): void {
   const { topics, events } = topologyArgs(args, true);
@@ -28,3 +30,11 @@ export function compareCommand(args: ParsedArgs, write: (s: string) => void): vo
   });
   write(JSON.stringify({ topic: topic.name, ...result }) + '\n');
 }
+
+export const compareSpec: CommandSpec = {
+  name: 'compare',
+  summary: 'One consumer change under each Key_Shared strategy: AUTO_SPLIT hash ranges, consistent hashing 3.0 and 4.0, STICKY.',
+  options: [CONFIG, { ...TOPIC, required: true }, { ...THEN, required: true, description: 'The change, exactly one: +NAME (a consumer connects), +NAME:START-END,... (STICKY) or -ID (disconnects).' }],
+  examples: ['key-routing compare --topic payments --then +C5'],
+  run: compareCommand,
+};

@@ -8,35 +8,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { importReport, ImportError, IMPORT_KINDS, isImportKind, mergeImported } from '../import';
-import { UsageError } from './args';
-import { readJsonFile } from './io';
+import { ASSIGNORS } from '../import/kafkaGroups';
+import { single, UsageError, type ParsedArgs } from './args';
+import type { CommandSpec, Write } from './command';
+import { readSettingsFile } from './settingsFile';
 
-const OPTIONS = ['config', 'topic', 'subscription', 'assignor'] as const;
-
-export function importCli(argv: string[], write: (s: string) => void): void {
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--') || a === '-') {
-      positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
-    if (!(OPTIONS as readonly string[]).includes(name)) throw new UsageError(`import: unknown option --${name} (options: ${OPTIONS.map((o) => `--${o}`).join(', ')})`);
-    if (options.has(name)) throw new UsageError(`--${name} given twice`);
-    if (eq < 0 && i + 1 >= argv.length) throw new UsageError(`--${name} needs a value`);
-    options.set(name, eq >= 0 ? a.slice(eq + 1) : argv[++i]);
-  }
-  const [kind, file, ...rest] = positional;
+export function importCommand(args: ParsedArgs, write: Write): void {
+  const [kind, file, ...rest] = args.operands;
   if (!isImportKind(kind)) throw new UsageError(`import: KIND must be one of ${IMPORT_KINDS.join(', ')} (got ${kind === undefined ? 'nothing' : JSON.stringify(kind)})`);
   if (file === undefined) throw new UsageError(`import ${kind}: give the FILE to import (- for stdin)`);
   if (rest.length > 0) throw new UsageError(`import: unexpected argument ${JSON.stringify(rest[0])}`);
-  const configPath = options.get('config');
+  const configPath = single(args, 'config');
   let base: Record<string, unknown> | undefined;
   if (configPath !== undefined) {
-    const raw = readJsonFile(configPath, '--config');
+    const raw = readSettingsFile(configPath);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`--config ${configPath}: must be a JSON object of settings`);
     base = raw as Record<string, unknown>;
   }
@@ -50,9 +35,9 @@ export function importCli(argv: string[], write: (s: string) => void): void {
   try {
     imported = importReport(kind, text, {
       source: file === '-' ? '(stdin)' : file,
-      topic: options.get('topic'),
-      subscription: options.get('subscription'),
-      assignor: options.get('assignor'),
+      topic: single(args, 'topic'),
+      subscription: single(args, 'subscription'),
+      assignor: single(args, 'assignor'),
       base,
     });
   } catch (e) {
@@ -62,3 +47,30 @@ export function importCli(argv: string[], write: (s: string) => void): void {
   for (const n of imported.notes) process.stderr.write(`key-routing: note: ${n}\n`);
   write(JSON.stringify(mergeImported(base, imported), null, 2) + '\n');
 }
+
+export const importSpec: CommandSpec = {
+  name: 'import',
+  summary: "Settings from what a running cluster reports: Pulsar topic stats, Kafka consumer groups and topics.",
+  operands: {
+    name: 'KIND FILE',
+    usage: 'KIND FILE',
+    description: `KIND: ${IMPORT_KINDS.join(', ')}. FILE: the report (- for stdin).`,
+  },
+  options: [
+    { name: 'config', value: 'FILE', description: 'The settings to add to (printed with the imported entries in place of same-named ones). Without it, only the imported entries are printed.' },
+    { name: 'topic', value: 'NAME', description: 'pulsar-stats: the topic the stats are of (stats of one topic do not carry its name; per-partition stats do).' },
+    { name: 'subscription', value: 'NAME', description: 'pulsar-stats: the Key_Shared subscription to import, where the topic has several.' },
+    { name: 'assignor', value: 'NAME', description: `kafka-groups: the groups' assignor (${ASSIGNORS.join(', ')}); default: the --state view's, the settings', or range.` },
+  ],
+  details: [
+    'pulsar-stats reads the JSON of pulsar-admin topics stats (REST .../stats) or partitioned-stats --per-partition: 4.x stats (keyHashRangeArrays, draining hashes) give brokerVersion "4.0", 2.x/3.x (keyHashRanges strings) "3.0"; consumers are ordered by connectedSince; the subscription gets an "observed" block (or "observedPartitions" where the partitions differ).',
+    'kafka-groups reads kafka-consumer-groups.sh --describe (offsets, --members [--verbose] or --state; one group or --all-groups) into keyRouting.kafkaGroups entries with observed.owners; kafka-topics reads kafka-topics.sh --describe (partition counts and topic ids).',
+    'Output: one JSON settings object. Notes go to stderr. A report no broker or tool could have written exits 2 with one line naming the file and what is wrong.',
+  ],
+  examples: [
+    'key-routing import pulsar-stats stats.json --topic orders --config s.json',
+    'pulsar-admin topics stats t | key-routing import pulsar-stats - --topic t',
+    'key-routing import kafka-groups groups.txt --assignor cooperative-sticky',
+  ],
+  run: importCommand,
+};

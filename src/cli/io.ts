@@ -1,9 +1,12 @@
-/** Input for the CLI: the config file and the keys on stdin. */
-import { readFileSync } from 'node:fs';
+/** Input for the CLI: the config file, and the keys as arguments or on stdin. */
+import { readFileSync, readSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { bytesKey, type MessageKey } from '../engine/key';
 import { parseHex } from '../engine/bytes';
 import { parseSettings, type Problem, type Settings } from '../engine/settings';
-import { UsageError } from './args';
+import { UsageError, type ParsedArgs } from './args';
+import { flushBeforeRead } from './output';
+import { readSettingsFile } from './settingsFile';
 
 export function readJsonFile(path: string, option: string): unknown {
   let text: string;
@@ -19,9 +22,9 @@ export function readJsonFile(path: string, option: string): unknown {
   }
 }
 
-/** The settings of `--config`; any problem is a configuration error (the CLI is strict). */
+/** The settings in the `--config` file; any problem is a configuration error (the CLI is strict). */
 export function loadSettings(path: string): Settings {
-  const { settings, problems } = parseSettings(readJsonFile(path, '--config'));
+  const { settings, problems } = parseSettings(readSettingsFile(path));
   if (problems.length > 0) {
     const p = problems[0];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
@@ -34,26 +37,69 @@ export function reportProblems(problems: Problem[]): void {
   for (const p of problems) process.stderr.write(`key-routing: ${p.path}: ${p.message}\n`);
 }
 
-/** Lines of stdin as bytes: split on LF, a trailing CR dropped, no key after a final newline. */
-export function readStdinLines(): Uint8Array[] {
-  let data: Uint8Array;
-  try {
-    data = readFileSync(0);
-  } catch {
-    return [];
-  }
-  const lines: Uint8Array[] = [];
-  let start = 0;
-  for (let i = 0; i <= data.length; i++) {
-    if (i === data.length || data[i] === 0x0a) {
-      if (i === data.length && start === i) break;
-      let end = i;
-      if (end > start && data[end - 1] === 0x0d) end--;
-      lines.push(data.subarray(start, end));
+/**
+ * Lines of stdin as bytes: split on LF, a trailing CR dropped, no key after a final newline.
+ * Read as they arrive (blocking reads of 64 KB), so output can follow input (`tail -f log | key-routing
+ * route`) and a run whose reader has gone stops reading; output held back is written before each read.
+ */
+export function* readStdinLines(): Generator<Uint8Array> {
+  const buf = Buffer.allocUnsafe(1 << 16);
+  let carry: Uint8Array | undefined;
+  for (;;) {
+    flushBeforeRead();
+    const n = readStdin(buf);
+    if (n === 0) break;
+    // Lines are handed out as views of `chunk`, which the next read does not overwrite.
+    let chunk: Uint8Array = buf.subarray(0, n);
+    chunk = carry ? concat(carry, chunk) : Uint8Array.from(chunk);
+    carry = undefined;
+    let start = 0;
+    for (let i = chunk.indexOf(0x0a); i >= 0; i = chunk.indexOf(0x0a, start)) {
+      yield trimCr(chunk.subarray(start, i));
       start = i + 1;
     }
+    if (start < chunk.length) carry = chunk.subarray(start);
   }
-  return lines;
+  if (carry) yield trimCr(carry);
+}
+
+function trimCr(line: Uint8Array): Uint8Array {
+  return line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** One read of fd 0: the byte count, 0 at the end (or where stdin is closed). */
+function readStdin(buf: Buffer): number {
+  for (;;) {
+    try {
+      return readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EOF' || code === 'EBADF') return 0;
+      if (code !== 'EAGAIN') throw new UsageError(`stdin: cannot read it (${code ?? (e as Error).message})`);
+      // fd 0 was left non-blocking by whoever started us: wait a little for input, then read again.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+/**
+ * The input lines of a command that takes keys (or names) as arguments or on stdin: the arguments
+ * when there are any (stdin is then not read), else stdin's lines.
+ */
+export function inputLines(args: ParsedArgs, what: string): Iterable<Uint8Array> {
+  if (args.operands.length > 0) {
+    const enc = new TextEncoder();
+    return args.operands.map((a) => enc.encode(a));
+  }
+  if (isatty(0)) process.stderr.write(`key-routing: reading ${what} from the terminal, one per line; end with Ctrl-D (or give them as arguments)\n`);
+  return readStdinLines();
 }
 
 export type KeyFormat = 'utf8' | 'hex';

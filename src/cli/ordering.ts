@@ -8,6 +8,7 @@
 import { explainOrderingSteps, parseScenario, parseSteps, ScenarioError, ORDERING_GENERATIONS, type OrderingGeneration } from '../engine/ordering';
 import { required, single, UsageError, type ParsedArgs } from './args';
 import { readJsonFile } from './io';
+import type { CommandSpec } from './command';
 
 export function orderingCommand(args: ParsedArgs, write: (s: string) => void): void {
   const path = required(args, 'input');
@@ -33,3 +34,14 @@ export function orderingCommand(args: ParsedArgs, write: (s: string) => void): v
     throw e;
   }
 }
+
+export const orderingSpec: CommandSpec = {
+  name: 'ordering',
+  summary: 'After a change, what each consumer may receive next, and why (the broker keeping per-key order).',
+  options: [
+    { name: 'input', value: 'FILE', required: true, description: 'The scenario (JSON): consumers, the change, and optional steps (acks, dispatch rounds, messages).' },
+    { name: 'generation', value: '3.0|3.1|4.0', description: 'The broker generation; default: the scenario\'s, else all three.' },
+  ],
+  examples: ['key-routing ordering --input scenario.json --generation 4.0'],
+  run: orderingCommand,
+};

@@ -2,6 +2,9 @@
 import { UsageError, type ParsedArgs } from './args';
 import { PulsarTopicState } from '../engine/topology';
 import { applyReported, topologyArgs } from './topologyArgs';
+import type { CommandSpec } from './command';
+import { CONFIG, THEN, TOPIC } from './commonOptions';
+import { rangesTable } from './tableViews';
 
 export function rangesCommand(args: ParsedArgs, write: (s: string) => void): void {
   const { topics, events } = topologyArgs(args, true);
@@ -28,3 +31,15 @@ export function rangesCommand(args: ParsedArgs, write: (s: string) => void): voi
   }
   write(JSON.stringify(out) + '\n');
 }
+
+export const rangesSpec: CommandSpec = {
+  name: 'ranges',
+  summary: "How a Key_Shared subscription divides the key hash space among its consumers.",
+  options: [CONFIG, { ...TOPIC, required: true }, THEN],
+  details: [
+    'JSON: {"topic", "keyHashRange": [lo, hi], "assignments": [{"start", "end", "consumers": [ids]}]}, ascending over the whole space (STICKY gaps with no consumers), adjacent segments of the same consumers merged.',
+  ],
+  examples: ['key-routing ranges --topic payments', 'key-routing ranges --topic payments --then +C5 --then -C1'],
+  table: rangesTable,
+  run: rangesCommand,
+};

@@ -21,6 +21,7 @@ import {
 } from '../engine/pulsar/bundleSplit';
 import { FULL_UPPER_BOUND, javaLongDecode, parseBundleRange, topicHash } from '../engine/pulsar/namespaceBundles';
 import { parseTopicName, TopicNameError } from '../engine/pulsar/topicName';
+import type { CommandSpec } from './command';
 
 const LOAD_FIELDS = ['msgRateIn', 'msgRateOut', 'msgThroughputIn', 'msgThroughputOut'] as const;
 const LIMIT_FIELDS = Object.keys(DEFAULT_FLOW_OR_QPS_LIMITS) as (keyof FlowOrQpsLimits)[];
@@ -129,3 +130,15 @@ function parsePositions(v: unknown): number[] {
     return fail(path, `must be an integer (got ${show(p)})`);
   });
 }
+
+export const splitSpec: CommandSpec = {
+  name: 'split',
+  summary: "Where the broker's bundle-split algorithm splits a namespace bundle.",
+  options: [
+    { name: 'algorithm', value: 'ALG', required: true, description: `One of ${SPLIT_ALGORITHMS.join(', ')}.` },
+    { name: 'input', value: 'FILE', required: true, description: 'The bundle (JSON): {"bundle", "topics": [{"name", "hash", "msgRateIn", ...}], "positions", limits}.' },
+  ],
+  details: ['JSON: {"splitPositions": [...]}, or {"splitPositions": null} where the broker would not split.'],
+  examples: ['key-routing split --algorithm topic_count_equally_divide --input bundle.json'],
+  run: splitCommand,
+};

@@ -2,8 +2,10 @@
 import { parseEvent, type TopologyEvent } from '../engine/events';
 import type { Problem } from '../engine/settings';
 import { Topology, type TopicState } from '../engine/topology';
-import { required, single, UsageError, type ParsedArgs } from './args';
+import { single, UsageError, type ParsedArgs } from './args';
 import { loadSettings, reportProblems } from './io';
+import { configPath } from './settingsFile';
+import { resolveTopicName } from './topicArg';
 
 export interface TopologyArgs {
   topology: Topology;
@@ -13,7 +15,7 @@ export interface TopologyArgs {
 }
 
 export function topologyArgs(args: ParsedArgs, topicRequired: boolean): TopologyArgs {
-  const path = required(args, 'config');
+  const path = configPath(args);
   const settings = loadSettings(path);
   const events = (args.options.get('then') ?? []).map((text) => {
     try {
@@ -29,12 +31,7 @@ export function topologyArgs(args: ParsedArgs, topicRequired: boolean): Topology
   if (name === undefined && topicRequired) throw new UsageError('--topic is required');
   let topics = topology.topics;
   if (name !== undefined) {
-    const t = topology.topic(name);
-    if (!t) {
-      const names = topology.topics.map((x) => x.name).join(', ') || 'none';
-      throw new UsageError(`--topic: no topic named ${JSON.stringify(name)} in ${path} (topics: ${names})`);
-    }
-    topics = [t];
+    topics = [topology.topic(resolveTopicName(name, topology.topics.map((t) => t.name), path))!];
   }
   if (name === undefined && events.some((e) => e.event.kind === 'partitions')) {
     throw new UsageError('--then partitions=N needs --topic to name the topic it changes');

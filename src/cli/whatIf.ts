@@ -1,17 +1,21 @@
 /** `key-routing what-if`: what each event moves, and where the given keys go before and after. */
+import { isatty } from 'node:tty';
 import { runWhatIf } from '../engine/whatIf';
 import { explainWhatIf } from '../engine/ordering/whatIfExplain';
 import { PulsarTopicState } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
-import { keyFormat, lineKey, readStdinLines } from './io';
+import { inputLines, keyFormat, lineKey } from './io';
 import { topologyArgs } from './topologyArgs';
+import type { CommandSpec } from './command';
+import { CONFIG, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
+import { whatIfTable } from './tableViews';
 
 export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): void {
   const format = keyFormat(single(args, 'key-format'));
   const { topics, events } = topologyArgs(args, true);
   if (events.length === 0) throw new UsageError('--then is required: what-if needs at least one event');
-  // Keys are optional: read stdin only when it is not a terminal.
-  const lines = process.stdin.isTTY ? [] : readStdinLines();
+  // Keys are optional: the arguments, else stdin where it is not a terminal.
+  const lines = args.operands.length > 0 || !isatty(0) ? inputLines(args, 'keys') : [];
   const keys = [];
   for (const line of lines) {
     try {
@@ -38,3 +42,22 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
   if (notes.assumption) out.orderingAssumption = notes.assumption;
   write(JSON.stringify(out) + '\n');
 }
+
+export const whatIfSpec: CommandSpec = {
+  name: 'what-if',
+  summary: 'What a change moves: the hash ranges each consumer loses and gains, and where given keys go before and after.',
+  operands: { name: 'KEY', description: 'Keys to follow through the changes (optional). Without any, stdin unless it is a terminal.' },
+  options: [
+    CONFIG,
+    { ...TOPIC, required: true },
+    { ...THEN, required: true },
+    KEY_FORMAT,
+    { name: 'explain', description: 'Add what the broker does to keep per-key order while ranges move (moves, explain, orderingGeneration).' },
+  ],
+  details: [
+    'JSON: {"steps": [{"event", "lost": {id: [[start, end]]}, "gained": {...}, "movedFraction"}], "keys": [{"key", "before", "after", "moved"}]}; a refused event has an "error" in its step.',
+  ],
+  examples: ['key-routing what-if --topic payments --then +C5', 'key-routing what-if --topic orders --then partitions=12 user-1 user-2'],
+  table: whatIfTable,
+  run: whatIfCommand,
+};

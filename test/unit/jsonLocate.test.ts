@@ -46,7 +46,19 @@ describe('locating a setting path in settings.json', () => {
     assert.deepEqual(lineOf('keyRouting.topics[0].name', ws, ['settings']), { line: 2, exact: true, text: '"name"' });
   });
 
+  test('keys are compared decoded; commented-out text and strings that look like keys are not matched', () => {
+    const text = '{\n  // "keyRouting.topics": [ { "name": 1 } ],\n  "note": "\\"keyRouting.topics\\": [",\n  "keyRouting\\u002etopics": [\n    { "name": 2 }\n  ]\n}';
+    assert.deepEqual(lineOf('keyRouting.topics[0].name', text), { line: 4, exact: true, text: '"name"' });
+  });
+
+  test('a duplicate key: the last one counts, as in VS Code', () => {
+    const text = '{\n "keyRouting.topics": [{"name": 1}],\n "keyRouting.topics": [{"name": 2}]\n}';
+    assert.equal(lineOf('keyRouting.topics[0].name', text)?.line, 2);
+  });
+
   test('text that does not parse gives no location, and no exception', () => {
+    assert.equal(locate('{ "keyRouting.topics": [] /* unterminated', 'keyRouting.topics'), undefined);
+    assert.equal(locate('{ "keyRouting.topics": [ 1 2 ] }', 'keyRouting.topics'), undefined);
     assert.equal(locate('{ "keyRouting.topics": [ {', 'keyRouting.topics[0]'), undefined);
     assert.equal(locate('', 'keyRouting.topics'), undefined);
     assert.equal(locate('['.repeat(10000), 'keyRouting.topics'), undefined);

@@ -1,0 +1,44 @@
+/**
+ * The command registry's types. Each command's file exports a `CommandSpec` (name, summary,
+ * options with descriptions, examples, how to run it); `src/cli/commands.ts` lists them. Help,
+ * usage lines, option checking and "did you mean" are all derived from these specs.
+ */
+import type { ParsedArgs } from './args';
+import type { Style } from './table';
+
+/** Where a command prints its output: JSON text, one line per record. */
+export type Write = (s: string) => void;
+
+export interface OptionSpec {
+  /** The long name without dashes: `config` for `--config`. */
+  name: string;
+  /** The value's placeholder in help (`FILE`, `NAME`); absent for a flag. */
+  value?: string;
+  repeatable?: boolean;
+  /** Shown without brackets in the usage line; the command itself checks it. */
+  required?: boolean;
+  /** One line (wrapped in help). */
+  description: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /**
+   * Arguments besides the options (e.g. keys); absent: the command takes none. `usage` is how the
+   * usage line shows them (default `[NAME]...`: any number, none included).
+   */
+  operands?: { name: string; description: string; usage?: string };
+  options: OptionSpec[];
+  /** Further paragraphs for `--help` (input, output, notes). */
+  details?: string[];
+  /** Command lines, starting `key-routing `; a `  # ...` tail is a comment. */
+  examples: string[];
+  /**
+   * How `--format table` shows the JSON records the command wrote (they arrive parsed, all at
+   * once). Absent: the command prints JSON only and has no `--format` option.
+   */
+  table?: (records: unknown[], style: Style) => string;
+  run: (args: ParsedArgs, write: Write) => void | Promise<void>;
+}
