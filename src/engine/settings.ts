@@ -154,7 +154,8 @@ function parseTopic(t: unknown, path: string, problems: Problem[]): TopicConfig 
   if (problems.length > before) return undefined;
   const topic: PulsarTopicConfig = { name: name as string, system, partitions: partitions!, hashingScheme, brokerVersion, subscription };
   attachObserved(t.subscription, topic, `${path}.subscription`, problems);
-  return topic;
+  // A report with a problem makes the entry invalid like any other problem (the extension keeps its last good one).
+  return problems.length > before ? undefined : topic;
 }
 
 function parseSubscription(s: unknown, path: string, problems: Problem[]): SubscriptionConfig | undefined {

@@ -15,9 +15,9 @@ import { randInt, rng } from './helpers';
 
 const P = 'keyRouting.topics[0].subscription';
 
-function topicWith(subscription: Record<string, unknown>, extra: Record<string, unknown> = {}): { problems: Problem[]; state: PulsarTopicState } {
+function topicWith(subscription: Record<string, unknown>, extra: Record<string, unknown> = {}): { problems: Problem[]; state: PulsarTopicState | undefined } {
   const { settings, problems } = parseSettings({ 'keyRouting.topics': [{ name: 't', system: 'pulsar', ...extra, subscription }] });
-  const state = new Topology(settings, []).topics[0] as PulsarTopicState;
+  const state = new Topology(settings, []).topics[0] as PulsarTopicState | undefined;
   return { problems, state };
 }
 
@@ -98,10 +98,8 @@ describe('observed blocks: problems at their setting paths', () => {
       const p = problems.find((x) => x.path === path);
       assert.ok(p, `no problem at ${path}: ${JSON.stringify(problems)}`);
       assert.match(p.message, message);
-      // The topic stays, without the block: routes come from the configured consumers.
-      assert.ok(state instanceof PulsarTopicState);
-      assert.equal(state.observed, undefined);
-      assert.equal(state.route(stringKey('k')).observed, undefined);
+      // The entry is invalid, as with any other problem (the extension keeps its last good one).
+      assert.equal(state, undefined);
     });
   }
 });
@@ -111,8 +109,9 @@ describe('observed rings', () => {
     const history = replay({ brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, hashRangeSize: 65536 }, ['+a', '+b', '+c']);
     const ranges = reportedRanges(history.selector, history.consumers);
     const observed = { consumers: history.consumers.map((c) => ({ name: c.name, ranges: ranges.get(c) })) };
-    const { problems, state } = topicWith({ replicaPoints: 50, consumers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], observed });
+    const { problems, state: s } = topicWith({ replicaPoints: 50, consumers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], observed });
     assert.deepEqual(problems, []);
+    const state = s!;
     const note = state.observed!.note()!;
     assert.match(note, /the ranges of a do not end at the points of any name index with replicaPoints 50/);
     assert.match(note, /the ring rebuilt from the observed consumers \(a, b, c, in connectedSince order\) differs from the reported one at \d+ runs \(/);
@@ -135,7 +134,7 @@ describe('observed rings', () => {
   });
 
   test('routes after an event are predictions: no observed mark, the draining mark kept while its consumer stays', () => {
-    const { state } = topicWith(
+    const { state: s } = topicWith(
       autoSplit(
         {
           at: '2026-12-01T10:00:00Z',
@@ -147,12 +146,35 @@ describe('observed rings', () => {
         ['C1', 'C2'],
       ),
     );
+    const state = s!;
     const info = state.observed!.info();
     assert.equal(info[0].at, '2026-12-01T10:00:00Z');
     assert.deepEqual(info[0].partitions, null);
-    const sel = state.selectorFor(null);
-    assert.equal(sel.select(100)!.id, 'C2');
+    // A key whose 4.x hash is 100 (found by search): C2's now, draining at C1.
+    let key = '';
+    for (let i = 0; ; i++) {
+      key = `k${i}`;
+      if (state.route(stringKey(key)).stickyKeyHash === 100) break;
+    }
+    assert.deepEqual(state.route(stringKey(key)), {
+      topic: 't',
+      system: 'pulsar',
+      partition: null,
+      stickyKeyHash: 100,
+      consumer: 'C2',
+      range: [0, 32768],
+      observed: true,
+      draining: { consumer: 'C1', unackMsgs: 4 },
+    });
+    // C3 splits C2's range (measured from 0 it is the biggest) and takes [0, 16384]: a prediction,
+    // and C1 still holds the hash's messages.
     assert.ok(state.apply(parseEvent('+C3')).ok);
     assert.equal(state.observed!.current, false);
+    const after = state.route(stringKey(key));
+    assert.equal(after.consumer, 'C3');
+    assert.equal(after.observed, undefined);
+    assert.deepEqual(after.draining, { consumer: 'C1', unackMsgs: 4 });
+    assert.ok(state.apply(parseEvent('-C1')).ok);
+    assert.equal(state.route(stringKey(key)).draining, undefined);
   });
 });

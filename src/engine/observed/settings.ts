@@ -1,7 +1,7 @@
 /**
  * The settings' `observed` and `observedPartitions` blocks of a Pulsar subscription (CONTRACT.md
- * section 4), read as data like the rest of the settings. A block with a problem is dropped (and
- * each problem reported at its path); the topic keeps working from its configured consumers.
+ * section 4), read as data like the rest of the settings: each problem is reported at its path,
+ * and makes the topic's entry invalid as any other problem does.
  *
  * `observed.consumers` names the subscription's consumers in the same order. An entry of
  * `observedPartitions` (index = partition) names consumers of the subscription in that partition's
