@@ -311,6 +311,28 @@ export function defineImportTests(): void {
       assert.match(empty.message, /the clipboard is empty; copy the report first\. Nothing was written\.$/);
     });
 
+    it('imports kafka-consumer-groups output: groups where the manifest declares them, else nothing at all', async () => {
+      const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-groups-describe.txt')), write: true });
+      const r = await run(ui, { kind: 'kafka-groups', source: 'file' });
+      const declared = 'keyRouting.kafkaGroups' in (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties as object);
+      try {
+        if (declared) {
+          assert.equal(r.outcome, 'written', r.message);
+          const groups = cfg().inspect<Array<Record<string, any>>>('keyRouting.kafkaGroups')!.workspaceValue!;
+          assert.deepEqual(groups.map((g) => g.name), ['billing']);
+          assert.equal(groups[0].observed.owners.orders.length, 6);
+        } else {
+          assert.equal(r.outcome, 'failed');
+          assert.match(r.message, /does not declare keyRouting\.kafkaGroups/);
+          assert.ok(!ui.asked.includes('write'));
+          assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original, 'the topics the import would add are not written either');
+        }
+      } finally {
+        if (declared) await cfg().update('keyRouting.kafkaGroups', undefined, vscode.ConfigurationTarget.Workspace);
+        await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      }
+    });
+
     it('imports kafka-topics output from a file; a bad report writes nothing', async () => {
       const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-topics-describe.txt')), write: true });
       const r = await run(ui, { kind: 'kafka-topics', source: 'file' });
