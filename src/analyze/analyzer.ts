@@ -8,12 +8,11 @@
  * reads its partition and owner from tables built once (topicRouting.ts). Nothing is allocated per
  * key on that path. No Node import: this runs in a worker thread, a web worker or the CLI.
  */
-import { base64, decodeUtf8, utf8 } from '../engine/bytes';
+import { decodeUtf8, toHex } from '../engine/bytes';
 import { formatEvent, type TopologyEvent } from '../engine/events';
 import { bytesKey } from '../engine/key';
 import { murmur2 } from '../engine/kafka/murmur2';
 import { murmur3 } from '../engine/pulsar/murmur3';
-import { javaStringHash } from '../engine/pulsar/javaStringHash';
 import type { Settings } from '../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../engine/topology';
 import {
@@ -40,8 +39,8 @@ import {
   type KeyReader,
   type KeySink,
 } from './readers';
-import { partitionHashShare, TopicCounter, type KeyHashes } from './topicRouting';
-import { Utf8JavaHash } from './utf8JavaHash';
+import { KEY_ERROR, TopicCounter } from './topicRouting';
+import { KeyHasher, noNeeds } from './keyHashes';
 import { settingsBundleResolver } from './bundles';
 
 export type InputSpec =
@@ -110,11 +109,10 @@ export class KeyAnalyzer implements KeySink {
   private readonly moved: Float64Array;
   private readonly heavy: HeavyKeys | null;
   private readonly topK: number;
-  private readonly hashes: KeyHashes = { murmur2: 0, murmur3: 0, routeJava: 0, routeMurmur3: 0 };
-  private readonly utf8Java = new Utf8JavaHash();
-  private readonly needMurmur2: boolean;
-  private readonly needMurmur3: boolean;
-  private readonly needRouteKey: boolean;
+  /** The hashes every topic reads (typed Kafka keys hash their own serialized bytes). */
+  private readonly hasher: KeyHasher;
+  /** The heavy-key table's hash: murmur3 where it is computed anyway, else murmur2. */
+  private readonly heavyUsesMurmur3: boolean;
   private readonly maxProblems: number;
   readonly configProblems: Array<{ path: string; message: string }> = [];
   readonly eventOutcomes: EventOutcome[] = [];
@@ -146,8 +144,10 @@ export class KeyAnalyzer implements KeySink {
     } else {
       this.afterStates = null;
     }
-    this.before = this.topicStates.map((t) => new TopicCounter(t));
-    this.after = this.afterStates ? this.afterStates.map((t) => new TopicCounter(t)) : null;
+    const hexInput = options.keyFormat === 'hex';
+    const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+    this.before = this.topicStates.map((t) => new TopicCounter(t, hexInput, maxProblems));
+    this.after = this.afterStates ? this.afterStates.map((t) => new TopicCounter(t, hexInput, maxProblems)) : null;
     if (this.after) {
       this.before.forEach((b, i) => {
         const ids = new Map(this.after![i].consumers.map((c, j) => [c.id, j] as const));
@@ -156,10 +156,17 @@ export class KeyAnalyzer implements KeySink {
     }
     this.moved = new Float64Array(this.before.length);
     const all = [...this.before, ...(this.after ?? [])];
-    this.needMurmur2 = all.some((c) => c.system === 'kafka');
-    this.needMurmur3 = all.some((c) => c.system === 'pulsar');
-    this.needRouteKey = all.some((c) => c.system === 'pulsar' && c.partitions > 0);
+    const needs = noNeeds();
+    for (const c of all) for (const k of Object.keys(needs) as Array<keyof typeof needs>) needs[k] ||= c.needs[k];
     this.topK = options.topKeys ?? DEFAULT_TOP_KEYS;
+    // The heavy-key table needs a hash of every key: murmur3 where Pulsar topics compute it, or
+    // where no topic computes murmur2 either.
+    this.heavyUsesMurmur3 = needs.murmur3 || !needs.murmur2;
+    if (this.topK > 0) {
+      if (this.heavyUsesMurmur3) needs.murmur3 = true;
+      else needs.murmur2 = true;
+    }
+    this.hasher = new KeyHasher(needs);
     this.heavy = this.topK > 0 ? new HeavyKeys(Math.max(options.heavyKeyCapacity ?? DEFAULT_CAPACITY, 2 * this.topK)) : null;
     this.maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
     this.bundleOf = options.bundleOf === null ? undefined : (options.bundleOf ?? settingsBundleResolver(settings));
@@ -186,59 +193,35 @@ export class KeyAnalyzer implements KeySink {
    * consumer id, or null): for tests that compare with `route` key by key, and for a caller that
    * wants routes as it reads.
    */
-  lastRoutes(which: 'before' | 'after' = 'before'): Array<{ topic: string; partition: number | null; consumer: string | null }> {
+  lastRoutes(which: 'before' | 'after' = 'before'): Array<{ topic: string; partition: number | null; consumer: string | null; error?: true }> {
     const counters = which === 'before' ? this.before : this.after;
     if (counters === null) return [];
     return counters.map((c) => ({
       topic: c.topic.name,
       partition: c.partition < 0 ? null : c.partition,
+      ...(c.partition === KEY_ERROR ? { error: true } : {}),
       consumer: c.consumer < 0 ? null : c.consumers[c.consumer].id,
     }));
   }
 
   // KeySink ---------------------------------------------------------------------------------------
 
-  key(bytes: Uint8Array, length: number, text: string | null): void {
+  key(bytes: Uint8Array, length: number, text: string | null, line: number): void {
     this.keys++;
-    const h = this.hashes;
-    let m3 = 0;
-    if (this.needMurmur2) h.murmur2 = murmur2(bytes, length);
-    if (this.needMurmur3 || (this.heavy !== null && !this.needMurmur2)) {
-      m3 = murmur3(bytes, length);
-      h.murmur3 = m3 & 0x7fffffff;
-    }
-    if (this.needRouteKey) this.routingKeyHashes(bytes, length, text);
+    this.hasher.fill(bytes, length, text);
+    const h = this.hasher.hashes;
     const before = this.before;
-    for (let i = 0; i < before.length; i++) before[i].add(h);
+    for (let i = 0; i < before.length; i++) before[i].add(h, bytes, length, text, line);
     if (this.after !== null) {
       const after = this.after;
       for (let i = 0; i < after.length; i++) {
         const a = after[i];
-        a.add(h);
+        a.add(h, bytes, length, text, line);
         const b = before[i];
         if (a.partition !== b.partition || (b.consumer < 0 ? a.consumer >= 0 : this.consumerMap[i][b.consumer] !== a.consumer)) this.moved[i]++;
       }
     }
-    if (this.heavy !== null) this.heavy.add(bytes, length, this.needMurmur3 || !this.needMurmur2 ? m3 : h.murmur2);
-  }
-
-  /**
-   * The Pulsar producer hashes of the routing key: the string key itself, or for bytes that are not
-   * valid UTF-8 (a byte key) the base64 text the Java client routes on.
-   */
-  private routingKeyHashes(bytes: Uint8Array, length: number, text: string | null): void {
-    const h = this.hashes;
-    if (text !== null) {
-      h.routeJava = javaStringHash(text);
-      h.routeMurmur3 = h.murmur3;
-    } else if (this.utf8Java.run(bytes, length)) {
-      h.routeJava = this.utf8Java.hash & 0x7fffffff;
-      h.routeMurmur3 = h.murmur3;
-    } else {
-      const b64 = base64(bytes.subarray(0, length));
-      h.routeJava = javaStringHash(b64);
-      h.routeMurmur3 = murmur3(utf8(b64)) & 0x7fffffff;
-    }
+    if (this.heavy !== null) this.heavy.add(bytes, length, this.heavyUsesMurmur3 ? h.murmur3Raw : h.murmur2);
   }
 
   problem(line: number, message: string): void {
@@ -261,7 +244,7 @@ export class KeyAnalyzer implements KeySink {
   exactPass(): KeyReader {
     if (this.heavy === null) throw new Error('no heavy keys to count');
     const verifier = this.heavy.verifier(this.topK);
-    const useM3 = this.needMurmur3 || !this.needMurmur2;
+    const useM3 = this.heavyUsesMurmur3;
     const sink: KeySink = {
       key: (bytes, length) => verifier.add(bytes, length, useM3 ? murmur3(bytes, length) : murmur2(bytes, length)),
       problem: () => {},
@@ -321,9 +304,16 @@ export class KeyAnalyzer implements KeySink {
     const total = this.keys;
     const share = (k: number): number => (total > 0 ? k / total : 0);
     const out: TopologyFigures = { partitions: c.partitions };
+    const counts = c.partitionKeys;
     if (c.partitions > 0) {
-      out.partitionKeys = Array.from(c.partitionKeys, (keys, p) => ({ partition: p, keys, keyShare: share(keys), hashShare: partitionHashShare(p, c.partitions) }));
-      out.partitionSkew = skew(c.partitionKeys);
+      out.partitionKeys = counts.entries().map(([p, keys]) => ({ partition: p, keys, keyShare: share(keys), hashShare: c.partitionHashShare(p) }));
+      if (counts.isSparse) out.sparsePartitions = true;
+      out.partitionSkew = counts.skew();
+    }
+    if (c.system === 'kafka' && c.randomKeys > 0) out.randomKeys = c.randomKeys;
+    if (c.keyErrors > 0) out.keyErrors = { count: c.keyErrors, first: c.firstKeyErrors.slice() };
+    if (c.producerNames !== null) {
+      out.producers = { names: c.producerNames.slice(), disagreeKeys: c.disagreeKeys, disagreeShare: share(c.disagreeKeys) };
     }
     if (c.hasConsumers) {
       const hashShares = c.consumerHashShares();
@@ -333,15 +323,16 @@ export class KeyAnalyzer implements KeySink {
     }
     if (c.system === 'pulsar' && this.bundleOf) {
       const bundles = new Map<string, BundleFigure>();
-      const names = c.partitions > 0 ? Array.from({ length: c.partitions }, (_, p) => `${c.topic.name}-partition-${p}`) : [c.topic.name];
-      names.forEach((name, p) => {
-        const bundle = this.bundleOf!(name);
-        if (bundle === null) return;
+      // Every partition, or above DENSE_PARTITIONS those that received keys (the others add none).
+      const listed: number[] = c.partitions === 0 ? [0] : counts.isSparse ? counts.entries().map(([p]) => p) : Array.from({ length: c.partitions }, (_, p) => p);
+      for (const p of listed) {
+        const bundle = this.bundleOf!(c.partitions > 0 ? `${c.topic.name}-partition-${p}` : c.topic.name);
+        if (bundle === null) continue;
         let f = bundles.get(bundle);
         if (!f) bundles.set(bundle, (f = { bundle, partitions: [], keys: 0, keyShare: 0 }));
         f.partitions.push(p);
-        f.keys += c.partitions > 0 ? c.partitionKeys[p] : total;
-      });
+        f.keys += c.partitions > 0 ? counts.get(p) : total;
+      }
       if (bundles.size > 0) {
         // Bundle names sort by their lower bound (fixed-width hex).
         out.bundles = [...bundles.values()].sort((a, b) => (a.bundle < b.bundle ? -1 : a.bundle > b.bundle ? 1 : 0));
@@ -397,16 +388,17 @@ export class KeyAnalyzer implements KeySink {
     // for a byte key). A truncated key may end inside a character: lossy text then.
     const decoded = c.truncated ? lossyDecoder.decode(c.bytes) : decodeUtf8(c.bytes);
     const asText = decoded !== null && this.options.keyFormat !== 'hex';
-    const key = asText ? decoded : hex(c.bytes);
+    const key = asText ? decoded : toHex(c.bytes);
     const format = asText ? 'utf8' : 'hex';
     const out: HeavyKey = { key, format, bytes: c.length, count: c.count, exact: c.err === 0, keyShare: total > 0 ? c.count / total : 0 };
     if (c.truncated) out.truncated = true;
     if (c.err !== 0) out.maxCount = c.count + c.err;
     if (!c.truncated) {
-      const mk = bytesKey(c.bytes);
+      const mk = bytesKey(c.bytes, this.options.keyFormat === 'hex');
       out.routes = this.topicStates.map((t, i) => {
         const r = t.route(mk);
         const route: NonNullable<HeavyKey['routes']>[number] = { topic: t.name, partition: r.partition };
+        if (r.error !== undefined) route.error = r.error;
         if ('consumer' in r) route.consumer = r.consumer ?? null;
         if (this.afterStates) {
           const a = this.afterStates[i].route(mk);
@@ -420,12 +412,6 @@ export class KeyAnalyzer implements KeySink {
 }
 
 const lossyDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-function hex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += (b < 16 ? '0' : '') + b.toString(16);
-  return s;
-}
 
 function selectTopics(topology: Topology, name: string | undefined): TopicState[] {
   if (name === undefined) return topology.topics;

@@ -40,7 +40,10 @@ export interface PartitionFigure {
   keys: number;
   /** keys / all keys analysed. */
   keyShare: number;
-  /** The share of 31-bit hashes that map to this partition (`hash % partitions`). */
+  /**
+   * The share of the client's hash values that map to this partition (for the Java client's
+   * `(hash & 0x7fffffff) % partitions`, of the 31-bit values): what evenly spread keys would give.
+   */
   hashShare: number;
 }
 
@@ -67,8 +70,23 @@ export interface BundleFigure {
 export interface TopologyFigures {
   /** Partition count; 0 for a non-partitioned Pulsar topic. */
   partitions: number;
+  /**
+   * Keys per partition: every partition, or where `sparsePartitions` (more than 100,000
+   * partitions) only the partitions that received keys. Ascending.
+   */
   partitionKeys?: PartitionFigure[];
+  sparsePartitions?: true;
+  /** Over every partition, those without keys included. */
   partitionSkew?: Skew | null;
+  /** Kafka: keys the client puts on no fixed partition (librdkafka's empty key, kafka-go's round-robin). */
+  randomKeys?: number;
+  /** Keys the topic's key serializer cannot take (`abc` for an int key): how many, and the first ones. */
+  keyErrors?: { count: number; first: Problem[] };
+  /**
+   * Topics that list `producers`: the keys on which two of them pick different partitions (or one
+   * picks none), and their share of all keys.
+   */
+  producers?: { names: string[]; disagreeKeys: number; disagreeShare: number };
   /** Pulsar topics with a Key_Shared subscription: connected consumers in connection order. */
   consumers?: ConsumerFigure[];
   /** Keys whose hash nobody owns (STICKY gaps, or no consumer connected). */
@@ -102,7 +120,7 @@ export interface HeavyKey {
   maxCount?: number;
   keyShare: number;
   /** Where it goes, per topic: partition and consumer (before and after a what-if). */
-  routes?: Array<{ topic: string; partition: number | null; consumer?: string | null; after?: { partition: number | null; consumer?: string | null } }>;
+  routes?: Array<{ topic: string; partition: number | null; consumer?: string | null; error?: string; after?: { partition: number | null; consumer?: string | null } }>;
 }
 
 export interface HeavyKeysFigures {

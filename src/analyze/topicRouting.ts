@@ -10,18 +10,13 @@
 import { KafkaTopicState, PulsarTopicState, type TopicState } from '../engine/topology';
 import type { Consumer, StickyKeyConsumerSelector } from '../engine/pulsar/keyShared/selector';
 import { reduceIntoRange } from '../engine/pulsar/keyShared/stickyKeyHash';
-
-/** The hashes of one key, filled in by the analyser (one object, reused). */
-export interface KeyHashes {
-  /** Kafka: murmur2 of the key bytes (signed 32-bit). */
-  murmur2: number;
-  /** Murmur3_32 of the key bytes, masked to 31 bits (`Murmur3_32Hash.makeHash`): the sticky key hash source. */
-  murmur3: number;
-  /** Pulsar producer routing, JavaStringHash scheme: `javaStringHash` of the routing key (masked). */
-  routeJava: number;
-  /** Pulsar producer routing, Murmur3_32Hash scheme: masked murmur3 of the routing key's UTF-8. */
-  routeMurmur3: number;
-}
+import { decodeUtf8 } from '../engine/bytes';
+import { RANDOM, type Partitioner } from '../engine/kafka/partitioners';
+import { countCongruent, maskedShare } from '../engine/kafka/partitioners/partitioner';
+import { serializeKey, type KeySerializerName } from '../engine/kafka/serializers';
+import type { Problem } from './figures';
+import { KeyHasher, kafkaHashField, noNeeds, pulsarHashField, type HashField, type HashNeeds, type KeyHashes } from './keyHashes';
+import { PartitionCounts } from './partitionCounts';
 
 /** Owner lookup for one selector: the consumer index for a masked murmur3 hash, or -1 (unowned). */
 export interface OwnerLookup {
@@ -155,49 +150,86 @@ export function hashSpaceShares(selector: StickyKeyConsumerSelector, indexOf: (c
   return out;
 }
 
-/** How many h in [s, e] have h % n === j (s >= 0). */
-export function countCongruent(s: number, e: number, j: number, n: number): number {
-  const upTo = (x: number): number => (x < j ? 0 : Math.floor((x - j) / n) + 1);
-  return upTo(e) - upTo(s - 1);
-}
+export { countCongruent };
 
 /** How many 31-bit hashes (0 .. 2^31 - 1) land on partition p of n under `hash % n`. */
-export function partitionHashShare(p: number, n: number): number {
-  return countCongruent(0, 0x7fffffff, p, n) / 0x80000000;
-}
+export const partitionHashShare = maskedShare;
+
+/** `partition` after a key the topic's key serializer refused. */
+export const KEY_ERROR = -2;
 
 /** Counts for one topic under one topology. */
 export class TopicCounter {
   readonly system: 'kafka' | 'pulsar';
   readonly partitions: number;
-  readonly partitionKeys: Float64Array;
+  /** Keys per partition (sparse above DENSE_PARTITIONS partitions). */
+  readonly partitionKeys: PartitionCounts;
   /** Consumers of the subscription, in connection order (ids unique within the topic). */
   readonly consumers: Consumer[] = [];
   readonly consumerKeys: Float64Array;
   unowned = 0;
-  /** The last key's partition (-1: non-partitioned) and consumer (-1: none or unowned). */
+  /** Kafka: keys the client puts on no fixed partition (librdkafka's empty key, kafka-go). */
+  randomKeys = 0;
+  /** Keys the topic's key serializer refused: how many, and the first ones. */
+  keyErrors = 0;
+  readonly firstKeyErrors: Problem[] = [];
+  /** With `producers`: the producers' names, and the keys on which they disagree. */
+  readonly producerNames: string[] | null;
+  disagreeKeys = 0;
+  /**
+   * The last key's partition (-1: non-partitioned, or no fixed partition; KEY_ERROR: refused by
+   * the key serializer) and consumer (-1: none or unowned).
+   */
   partition = -1;
   consumer = -1;
-  private readonly javaScheme: boolean;
-  /** Per partition (or [0] for a non-partitioned topic): the owner lookup of its selector. */
+  /** The hashes this topic reads from the analyser's shared hasher (none for typed Kafka keys). */
+  readonly needs: HashNeeds = noNeeds();
+  /** Where each partitioning (the topic's own first, then each producer's) reads its hash. */
+  private readonly fields: Array<HashField | null>;
+  private readonly partitioners: Partitioner[] = [];
+  /** Typed Kafka keys: the serializer, and a hasher of its bytes. */
+  private readonly serializer: KeySerializerName | null = null;
+  private readonly schemaId: number = 0;
+  private readonly own: KeyHasher | null = null;
+  /** Pulsar: the first partition of each selector group, and the owner lookup of its selector. */
+  private readonly groupFirst: number[] = [];
   private readonly lookups: OwnerLookup[] = [];
-  /** The distinct selectors, for the hash-space shares. */
+  /** The distinct selectors (one per group), for the hash-space shares. */
   readonly selectors: StickyKeyConsumerSelector[] = [];
-  /** Per partition: index into `selectors` (one entry for a non-partitioned topic). */
-  readonly selectorOfPartition: Int32Array;
   private readonly hasSubscription: boolean;
 
-  constructor(readonly topic: TopicState) {
+  constructor(
+    readonly topic: TopicState,
+    /** Whether key bytes came as hex (a `bytes` key serializer then takes them as they are). */
+    private readonly hexInput = false,
+    private readonly maxKeyErrors = 100,
+  ) {
     this.partitions = topic.partitions;
     if (topic instanceof KafkaTopicState) {
       this.system = 'kafka';
-      this.javaScheme = false;
       this.hasSubscription = false;
-      this.selectorOfPartition = new Int32Array(0);
+      const c = topic.config;
+      this.partitioners = [topic.partitioner, ...(topic.producers ?? [])];
+      this.fields = this.partitioners.map((p) => kafkaHashField(p.hashFunction));
+      this.producerNames = topic.producers ? topic.producers.map((p) => p.name) : null;
+      // A typed key is hashed from its serialized bytes, which differ from topic to topic.
+      if (c.keySerializer !== undefined && c.keySerializer !== 'string') {
+        this.serializer = c.keySerializer;
+        this.schemaId = c.schemaId ?? 0;
+        const own = noNeeds();
+        for (const f of this.fields) if (f) own[f] = true;
+        this.own = new KeyHasher(own);
+      } else {
+        for (const f of this.fields) if (f) this.needs[f] = true;
+      }
     } else if (topic instanceof PulsarTopicState) {
       this.system = 'pulsar';
-      this.javaScheme = topic.config.hashingScheme === 'JavaStringHash';
       this.hasSubscription = topic.subscription !== undefined;
+      const schemes = [topic.config.hashingScheme, ...(topic.config.producers ?? [])];
+      this.fields = schemes.map(pulsarHashField);
+      this.producerNames = topic.config.producers ? [...topic.config.producers] : null;
+      this.needs.murmur3 = true;
+      if (this.partitions > 0) for (const f of this.fields) this.needs[f!] = true;
       const index = new Map<Consumer, number>();
       for (const c of topic.subscription?.consumers ?? []) {
         index.set(c, this.consumers.length);
@@ -208,24 +240,16 @@ export class TopicCounter {
         if (i === undefined) throw new Error(`consumer ${c.id} is in a selector but not connected`);
         return i;
       };
-      const slots = Math.max(1, this.partitions);
-      this.selectorOfPartition = new Int32Array(slots);
-      const built = new Map<StickyKeyConsumerSelector, OwnerLookup>();
-      for (let p = 0; p < slots; p++) {
-        const selector = topic.selectorFor(this.partitions > 0 ? p : null);
-        let lookup = built.get(selector);
-        if (lookup === undefined) {
-          lookup = this.hasSubscription ? ownerLookup(selector, indexOf, this.consumers.length) : { ownerOf: () => -1 };
-          built.set(selector, lookup);
-          this.selectors.push(selector);
-        }
-        this.selectorOfPartition[p] = this.selectors.indexOf(selector);
-        this.lookups.push(lookup);
+      // One lookup per selector group, never one per partition (a topic may have 2^31-1).
+      for (const g of topic.selectorGroups()) {
+        this.groupFirst.push(g.first);
+        this.selectors.push(g.selector);
+        this.lookups.push(this.hasSubscription ? ownerLookup(g.selector, indexOf, this.consumers.length) : { ownerOf: () => -1 });
       }
     } else {
       throw new Error(`unknown topic kind for ${topic.name}`);
     }
-    this.partitionKeys = new Float64Array(this.partitions);
+    this.partitionKeys = new PartitionCounts(this.partitions);
     this.consumerKeys = new Float64Array(this.consumers.length);
   }
 
@@ -233,43 +257,94 @@ export class TopicCounter {
     return this.hasSubscription;
   }
 
-  /** Routes one key and counts it. */
-  add(h: KeyHashes): void {
+  /** Whether this topic hashes keys itself (typed keys) instead of reading the shared hashes. */
+  get hashesOwnKeys(): boolean {
+    return this.own !== null;
+  }
+
+  /** Routes one key and counts it: `h` holds the shared hashes of `bytes[0..length)`. */
+  add(h: KeyHashes, bytes: Uint8Array, length: number, text: string | null, line: number): void {
     const n = this.partitions;
     if (this.system === 'kafka') {
-      const p = (h.murmur2 & 0x7fffffff) % n;
-      this.partition = p;
-      this.partitionKeys[p]++;
+      let hs = h;
+      let len = length;
+      if (this.own !== null) {
+        const view = bytes.subarray(0, length);
+        const s = serializeKey(this.serializer!, { bytes: view, text: text ?? decodeUtf8(view), hex: this.hexInput }, this.schemaId);
+        if (!s.ok) {
+          this.keyErrors++;
+          if (this.firstKeyErrors.length < this.maxKeyErrors) this.firstKeyErrors.push({ line, message: s.error });
+          this.partition = KEY_ERROR;
+          return;
+        }
+        this.own.fill(s.bytes, s.bytes.length, null);
+        hs = this.own.hashes;
+        len = s.bytes.length;
+      }
+      const fields = this.fields;
+      const parts = this.partitioners;
+      const first = parts[0].partition(fields[0] === null ? 0 : hs[fields[0]], len, n);
+      this.partition = first;
+      if (first === RANDOM) this.randomKeys++;
+      else this.partitionKeys.add(first);
+      if (this.producerNames !== null && parts.length > 2) {
+        // Producers are parts[1..]: they disagree where one has no fixed partition or two differ.
+        const p1 = parts[1].partition(fields[1] === null ? 0 : hs[fields[1]], len, n);
+        let disagree = p1 === RANDOM;
+        for (let i = 2; i < parts.length && !disagree; i++) {
+          const f = fields[i];
+          disagree = parts[i].partition(f === null ? 0 : hs[f], len, n) !== p1;
+        }
+        if (disagree) this.disagreeKeys++;
+      }
       return;
     }
-    // Both producer hashes are masked to 31 bits, so `%` is already signSafeMod.
+    // Every Pulsar producer hash is masked to 31 bits, so `%` is already signSafeMod (and the C++
+    // client's one-partition shortcut gives 0 as `% 1` does).
+    const fields = this.fields;
     let p = -1;
     if (n > 0) {
-      p = (this.javaScheme ? h.routeJava : h.routeMurmur3) % n;
-      this.partitionKeys[p]++;
+      p = h[fields[0]!] % n;
+      this.partitionKeys.add(p);
+      if (fields.length > 2) {
+        const p1 = h[fields[1]!] % n;
+        let disagree = false;
+        for (let i = 2; i < fields.length && !disagree; i++) disagree = h[fields[i]!] % n !== p1;
+        if (disagree) this.disagreeKeys++;
+      }
     }
     this.partition = p;
     if (!this.hasSubscription) return;
-    const c = this.lookups[p < 0 ? 0 : p].ownerOf(h.murmur3);
+    let g = this.groupFirst.length - 1;
+    while (g > 0 && this.groupFirst[g] > p) g--;
+    const c = this.lookups[g].ownerOf(h.murmur3);
     this.consumer = c;
     if (c < 0) this.unowned++;
     else this.consumerKeys[c]++;
   }
 
+  /** Expected share of keys per partition under an even spread of the client's hash. */
+  partitionHashShare(p: number): number {
+    if (this.system === 'kafka') return this.partitioners[0].hashShare(p, this.partitions);
+    return maskedShare(p, this.partitions);
+  }
+
   /**
-   * Expected share of keys per consumer under uniform hashing: each partition's selector weighs
-   * 1/n (all partitions share the first selector unless partitions were added later).
+   * Expected share of keys per consumer under uniform hashing: each selector group weighs its
+   * share of the partitions (all partitions share the first selector unless partitions were added
+   * later).
    */
   consumerHashShares(): Float64Array {
     const index = new Map(this.consumers.map((c, i) => [c, i] as const));
     const indexOf = (c: Consumer): number => index.get(c)!;
-    const per = this.selectors.map((s) => hashSpaceShares(s, indexOf, this.consumers.length));
     const out = new Float64Array(this.consumers.length);
-    const slots = this.selectorOfPartition.length;
-    for (let p = 0; p < slots; p++) {
-      const shares = per[this.selectorOfPartition[p]];
-      for (let i = 0; i < out.length; i++) out[i] += shares[i] / slots;
-    }
+    const slots = Math.max(1, this.partitions);
+    this.selectors.forEach((s, g) => {
+      const end = g + 1 < this.groupFirst.length ? this.groupFirst[g + 1] : slots;
+      const weight = (end - this.groupFirst[g]) / slots;
+      const shares = hashSpaceShares(s, indexOf, this.consumers.length);
+      for (let i = 0; i < out.length; i++) out[i] += shares[i] * weight;
+    });
     return out;
   }
 }

@@ -115,6 +115,6 @@ const lossy = new TextDecoder('utf-8');
 export function lineKey(line: Uint8Array, format: KeyFormat): { shown: string; key: MessageKey } {
   const shown = lossy.decode(line);
   // Only ASCII white space around the digits is ignored, as `analyze` does.
-  if (format === 'hex') return { shown, key: bytesKey(parseHex(shown.replace(/^[ \t\r\n\v\f]+|[ \t\r\n\v\f]+$/g, ''))) };
+  if (format === 'hex') return { shown, key: bytesKey(parseHex(shown.replace(/^[ \t\r\n\v\f]+|[ \t\r\n\v\f]+$/g, '')), true) };
   return { shown, key: bytesKey(line) };
 }

@@ -113,6 +113,13 @@ export function parseHex(hex: string): Uint8Array {
   return out;
 }
 
+/** The bytes in lower-case hex, two digits each. */
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+  return s;
+}
+
 function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 97 && c <= 102) return c - 87;

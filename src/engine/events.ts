@@ -28,7 +28,8 @@ export function parseEvent(text: string): TopologyEvent {
   const p = /^partitions=(\d+)$/.exec(text);
   if (p) {
     const count = Number(p[1]);
-    if (!Number.isSafeInteger(count)) throw new Error(`event ${JSON.stringify(text)}: partition count too large`);
+    // Both systems hold partition counts in a Java int.
+    if (count > 0x7fffffff) throw new Error(`event ${JSON.stringify(text)}: a partition count is at most 2147483647 (a Java int)`);
     return { kind: 'partitions', count };
   }
   throw new Error(`event ${JSON.stringify(text)}: expected +NAME, +NAME:START-END,..., -ID or partitions=N`);

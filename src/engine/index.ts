@@ -7,9 +7,18 @@ import { murmur3Masked, murmur3OfString } from './pulsar/murmur3';
 
 export { murmur2, toPositive } from './kafka/murmur2';
 export { kafkaPartition, partitionForKey } from './kafka/partitioner';
+// Every client's partitioning and hash (CONTRACT.md section 3), for tools and the benchmark.
+export { PARTITIONERS, PARTITIONER_NAMES, place } from './kafka/partitioners';
+export { fnv1a } from './kafka/fnv1a';
+export { kafkajsLegacyMurmur2 } from './kafka/partitioners/kafkajsLegacy';
+export { serializeKey } from './kafka/serializers';
+export { javaStringHashCpp } from './pulsar/javaStringHashCpp';
+export { boostHash180 } from './pulsar/boostHash180';
+export { boostHash181 } from './pulsar/boostHash181';
+export { boostHash182 } from './pulsar/boostHash182';
 export { murmur3 } from './pulsar/murmur3';
 export { javaStringHash } from './pulsar/javaStringHash';
-export { pulsarPartition, signSafeMod } from './pulsar/producerRouting';
+export { pulsarPartition, producerPlacement, HASHING_SCHEMES, signSafeMod } from './pulsar/producerRouting';
 export { parseSettings } from './settings';
 export { Topology } from './topology';
 export { parseEvent } from './events';

@@ -8,15 +8,23 @@ export interface MessageKey {
   readonly bytes: Uint8Array;
   /** The string key, or null for bytes that are not valid UTF-8 (a byte key). */
   readonly text: string | null;
+  /**
+   * True where the key was given as its bytes (hex input) rather than typed as text: a Kafka
+   * `bytes` key serializer takes these bytes as they are instead of reading the text as hex.
+   */
+  readonly hex?: boolean;
 }
 
 export function stringKey(text: string): MessageKey {
   return { bytes: utf8(text), text };
 }
 
-/** Bytes that decode as valid UTF-8 are that string key; other bytes are a byte key. */
-export function bytesKey(bytes: Uint8Array): MessageKey {
-  return { bytes, text: decodeUtf8(bytes) };
+/**
+ * Bytes that decode as valid UTF-8 are that string key; other bytes are a byte key. `hex`: the
+ * bytes were given as hex (see `MessageKey.hex`).
+ */
+export function bytesKey(bytes: Uint8Array, hex = false): MessageKey {
+  return hex ? { bytes, text: decodeUtf8(bytes), hex } : { bytes, text: decodeUtf8(bytes) };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { HashRange } from './pulsar/keyShared/selector';
 import type { KeySharedMode } from './pulsar/keyShared/subscription';
-import type { HashingScheme } from './pulsar/producerRouting';
+import { parseKafkaClient, parsePulsarClient, type KafkaClientSettings, type PulsarClientSettings } from './clientSettings';
 import type { BrokerVersion } from './pulsar/keyShared/selector';
 import { FULL_UPPER_BOUND, hex8, javaLongDecode, MAX_BUNDLE_COUNT, NamespaceBundles } from './pulsar/namespaceBundles';
 import { namespaceNameProblem } from './pulsar/topicName';
@@ -14,11 +14,10 @@ import type { ObservedState } from './observed/types';
 /** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
 export { equalBoundaries } from './pulsar/namespaceBundles';
 
-export interface KafkaTopicConfig {
+export interface KafkaTopicConfig extends KafkaClientSettings {
   name: string;
   system: 'kafka';
   partitions: number;
-  partitioner: 'java';
 }
 
 export interface ConsumerConfig {
@@ -41,12 +40,11 @@ export interface SubscriptionConfig {
   observedPartitions?: ObservedState[];
 }
 
-export interface PulsarTopicConfig {
+export interface PulsarTopicConfig extends PulsarClientSettings {
   name: string;
   system: 'pulsar';
   /** 0: a non-partitioned topic. */
   partitions: number;
-  hashingScheme: HashingScheme;
   brokerVersion: BrokerVersion;
   subscription?: SubscriptionConfig;
 }
@@ -85,8 +83,8 @@ export interface Problem {
 export const TOPICS = 'keyRouting.topics';
 export const NAMESPACES = 'keyRouting.pulsarNamespaces';
 
-/** Upper bound on partitions: Kafka and Pulsar accept far fewer in practice. */
-export const MAX_PARTITIONS = 100_000;
+/** Partition counts are Java ints in both systems (CONTRACT.md section 3). */
+export const MAX_PARTITIONS = 0x7fffffff;
 export const MAX_CONSUMERS = 10_000;
 export const MAX_REPLICA_POINTS = 10_000;
 
@@ -140,19 +138,16 @@ function parseTopic(t: unknown, path: string, problems: Problem[]): TopicConfig 
   }
   if (system === 'kafka') {
     const partitions = intIn(t.partitions, 1, MAX_PARTITIONS, `${path}.partitions`, problems, undefined);
-    const partitioner = t.partitioner ?? 'java';
-    if (partitioner !== 'java') {
-      problems.push({ path: `${path}.partitioner`, message: `must be "java" (got ${show(partitioner)}); other clients' partitioners are not supported yet` });
-    }
+    const client = parseKafkaClient(t, path, problems);
     if (problems.length > before) return undefined;
-    return { name: name as string, system, partitions: partitions!, partitioner: 'java' };
+    return { name: name as string, system, partitions: partitions!, ...client };
   }
   const partitions = intIn(t.partitions ?? 0, 0, MAX_PARTITIONS, `${path}.partitions`, problems, 0);
-  const hashingScheme = oneOf(t.hashingScheme, ['JavaStringHash', 'Murmur3_32Hash'] as const, 'JavaStringHash', `${path}.hashingScheme`, problems);
+  const client = parsePulsarClient(t, path, problems);
   const brokerVersion = oneOf(t.brokerVersion, ['4.0', '3.0'] as const, '4.0', `${path}.brokerVersion`, problems);
   const subscription = t.subscription === undefined ? undefined : parseSubscription(t.subscription, `${path}.subscription`, problems);
   if (problems.length > before) return undefined;
-  const topic: PulsarTopicConfig = { name: name as string, system, partitions: partitions!, hashingScheme, brokerVersion, subscription };
+  const topic: PulsarTopicConfig = { name: name as string, system, partitions: partitions!, ...client, brokerVersion, subscription };
   attachObserved(t.subscription, topic, `${path}.subscription`, problems);
   // A report with a problem makes the entry invalid like any other problem (the extension keeps its last good one).
   return problems.length > before ? undefined : topic;
@@ -342,7 +337,7 @@ function intIn(v: unknown, min: number, max: number, path: string, problems: Pro
   return fallback;
 }
 
-function oneOf<T extends string>(v: unknown, allowed: readonly T[], fallback: T, path: string, problems: Problem[]): T {
+export function oneOf<T extends string>(v: unknown, allowed: readonly T[], fallback: T, path: string, problems: Problem[]): T {
   if (v === undefined) return fallback;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   problems.push({ path, message: `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (got ${show(v)})` });

@@ -2,13 +2,14 @@
  * The state of the configured topics as a history of events: Kafka partition counts, Pulsar
  * partition counts and Key_Shared subscriptions. Routing a key reads this state.
  */
+import { toHex } from './bytes';
 import type { TopologyEvent } from './events';
-import { partitionForKey } from './kafka/partitioner';
-import { murmur2 } from './kafka/murmur2';
-import { pulsarRoutingKey, type MessageKey } from './key';
-import { pulsarPartition } from './pulsar/producerRouting';
+import { partitionerNamed, place, type Partitioner } from './kafka/partitioners';
+import { serializeKey } from './kafka/serializers';
+import type { MessageKey } from './key';
+import { isCppScheme, producerPlacement } from './pulsar/producerRouting';
 import { createSelector, KeySharedSubscription, type Outcome } from './pulsar/keyShared/subscription';
-import { tableIndexAt, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { tableIndexAt, type Consumer, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import type { KafkaTopicConfig, Problem, PulsarTopicConfig, Settings, TopicConfig } from './settings';
 import { ObservedTopic, type DrainingMark } from './observed/observedTopic';
 import { restoreObserved } from './observed/restore';
@@ -19,8 +20,20 @@ export interface Route {
   topic: string;
   system: 'kafka' | 'pulsar';
   partition: number | null;
-  /** Kafka: the partitioner's hash, signed 32-bit (murmur2 before masking). */
+  /** Why `partition` is null on a partitioned topic: the client picks at random or ignores the key. */
+  note?: string;
+  /**
+   * The producer client's hash where it hashes the key: Kafka, the partitioner's 32-bit hash as a
+   * signed int (murmur2 before masking for `java`); Pulsar, `makeHash` (31 bits), shown for the C++
+   * client's schemes and for topics that list `producers`.
+   */
   hash?: number;
+  /** Kafka topics with a `keySerializer`: the serialized key in hex (what the partitioner hashed). */
+  keyHex?: string;
+  /** Topics that list `producers`: each producer's partition (null where it has none fixed). */
+  byProducer?: Record<string, number | null>;
+  /** Topics that list `producers`: whether two of them put the key on different partitions. */
+  disagree?: boolean;
   /** Pulsar: what the broker's `makeStickyKeyHash` returns. */
   stickyKeyHash?: number;
   consumer?: string | null;
@@ -29,9 +42,26 @@ export interface Route {
   observed?: true;
   /** Pulsar 4.x: the key's hash drains at another consumer, which holds unacknowledged messages of it. */
   draining?: DrainingMark;
+  /** The topic's key serializer cannot take this key: nothing else is said about it. */
+  error?: string;
 }
 
 export type RouteFields = Omit<Route, 'key'>;
+
+/** A route as the CLI prints it: a key the serializer refused is `{key, topic, error}`. */
+export function routeLine(key: string, r: RouteFields): Route | { key: string; topic: string; error: string } {
+  return r.error !== undefined ? { key, topic: r.topic, error: r.error } : { key, ...r };
+}
+
+/**
+ * Whether producers that put a key on these partitions disagree: two different partitions, or a
+ * producer with no fixed partition (null) next to any other. One producer never disagrees.
+ */
+export function producersDisagree(partitions: ReadonlyArray<number | null>): boolean {
+  if (partitions.length < 2) return false;
+  const first = partitions[0];
+  return first === null || partitions.some((p) => p !== first);
+}
 
 export abstract class TopicState {
   abstract readonly config: TopicConfig;
@@ -50,9 +80,13 @@ export abstract class TopicState {
 
 export class KafkaTopicState extends TopicState {
   partitions: number;
+  readonly partitioner: Partitioner;
+  readonly producers: Partitioner[] | undefined;
   constructor(readonly config: KafkaTopicConfig) {
     super();
     this.partitions = config.partitions;
+    this.partitioner = partitionerNamed(config.partitioner);
+    this.producers = config.producers?.map(partitionerNamed);
   }
 
   apply(event: TopologyEvent): Outcome<void> {
@@ -75,12 +109,25 @@ export class KafkaTopicState extends TopicState {
   }
 
   route(key: MessageKey): RouteFields {
-    return {
-      topic: this.name,
-      system: 'kafka',
-      partition: partitionForKey(key.bytes, this.partitions),
-      hash: murmur2(key.bytes),
-    };
+    const c = this.config;
+    let bytes = key.bytes;
+    if (c.keySerializer !== undefined) {
+      const s = serializeKey(c.keySerializer, key, c.schemaId);
+      if (!s.ok) return { topic: this.name, system: 'kafka', partition: null, error: s.error };
+      bytes = s.bytes;
+    }
+    const n = this.partitions;
+    const placed = place(this.partitioner, bytes, bytes.length, n);
+    const out: RouteFields = { topic: this.name, system: 'kafka', partition: placed.partition };
+    if (placed.note !== undefined) out.note = placed.note;
+    if (placed.hash !== undefined) out.hash = placed.hash;
+    if (c.keySerializer !== undefined) out.keyHex = toHex(bytes);
+    if (this.producers) {
+      const parts = this.producers.map((p) => place(p, bytes, bytes.length, n).partition);
+      out.byProducer = Object.fromEntries(this.producers.map((p, i) => [p.name, parts[i]]));
+      out.disagree = producersDisagree(parts);
+    }
+    return out;
   }
 }
 
@@ -185,29 +232,74 @@ export class PulsarTopicState extends TopicState {
     return this.observed?.view(g) ?? this.subscription.selectorAt(g);
   }
 
+  /**
+   * The selectors by the partitions they serve: group g serves partitions [first, next group's
+   * first) (every partition for a non-partitioned topic or one without added partitions). Lets a
+   * caller look up a partition's selector without anything per partition.
+   */
+  selectorGroups(): Array<{ first: number; selector: StickyKeyConsumerSelector }> {
+    if (!this.subscription) return [{ first: 0, selector: this.hashOnly }];
+    return this.groupStarts.map((first, g) => ({ first, selector: this.observed?.view(g) ?? this.subscription!.selectorAt(g) }));
+  }
+
   route(key: MessageKey): RouteFields {
-    const partition =
-      this.partitions > 0 ? pulsarPartition(this.config.hashingScheme, pulsarRoutingKey(key), this.partitions) : null;
+    const c = this.config;
+    const n = this.partitions;
+    const placed = n > 0 ? producerPlacement(c.hashingScheme, key, n) : null;
+    const partition = placed ? placed.partition : null;
     const selector = this.selectorFor(partition);
     const stickyKeyHash = selector.makeStickyKeyHash(key.bytes);
+    // The C++ schemes and `producers` are section 3 of the contract: their lines say the client's
+    // hash and the producers' partitions; the Java client's schemes keep section 2's fields.
+    if (c.producers || isCppScheme(c.hashingScheme)) {
+      const out = this.clientFields(key, partition, placed?.hash);
+      out.stickyKeyHash = stickyKeyHash;
+      const consumer = this.subscription ? selector.select(stickyKeyHash) : undefined;
+      out.consumer = consumer?.id ?? null;
+      out.range = consumer ? ownerRange(selector, stickyKeyHash) : null;
+      if (this.observed && consumer !== undefined) this.markObserved(out, partition, stickyKeyHash, consumer);
+      return out;
+    }
     // Object literals, not `{ ...out, consumer, range }`: V8 took the spread's slow path here
     // (about 10 us a key, twenty times the rest of the route). Same fields, same order.
     if (!this.subscription) return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: null, range: null };
     const consumer = selector.select(stickyKeyHash);
-    let range: [number, number] | null = null;
-    if (consumer) {
-      const t = selector.segmentTable();
-      const i = tableIndexAt(t, selector.slotOf(stickyKeyHash));
-      if (i >= 0) range = [t.starts[i], t.ends[i]];
-    }
+    const range = consumer ? ownerRange(selector, stickyKeyHash) : null;
     if (!this.observed) return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
     const out: RouteFields = { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
-    const g = this.groupOf(partition);
-    if (this.observed.reports(g)) out.observed = true;
-    const draining = this.observed.draining(g, stickyKeyHash, consumer, this.subscription.consumers);
-    if (draining) out.draining = draining;
+    this.markObserved(out, partition, stickyKeyHash, consumer);
     return out;
   }
+
+  /** A route's marks from the broker's report: read off it (`observed`), and a draining hash. */
+  private markObserved(out: RouteFields, partition: number | null, stickyKeyHash: number, consumer: Consumer | null): void {
+    const g = this.groupOf(partition);
+    if (this.observed!.reports(g)) out.observed = true;
+    const draining = this.observed!.draining(g, stickyKeyHash, consumer, this.subscription!.consumers);
+    if (draining) out.draining = draining;
+  }
+
+  /** The fields of a section 3 line before the broker's: partition, the client's hash, the producers. */
+  private clientFields(key: MessageKey, partition: number | null, hash: number | undefined): RouteFields {
+    const out: RouteFields = { topic: this.name, system: 'pulsar', partition };
+    if (hash !== undefined) out.hash = hash;
+    const producers = this.config.producers;
+    if (producers) {
+      const n = this.partitions;
+      const parts = producers.map((s) => (n > 0 ? producerPlacement(s, key, n).partition : null));
+      out.byProducer = Object.fromEntries(producers.map((s, i) => [s, parts[i]]));
+      // A non-partitioned topic has nothing to disagree on.
+      out.disagree = n > 0 && producersDisagree(parts);
+    }
+    return out;
+  }
+}
+
+/** The owner's contiguous range holding the hash, in the selector's slot space (null if none). */
+function ownerRange(selector: StickyKeyConsumerSelector, stickyKeyHash: number): [number, number] | null {
+  const t = selector.segmentTable();
+  const i = tableIndexAt(t, selector.slotOf(stickyKeyHash));
+  return i >= 0 ? [t.starts[i], t.ends[i]] : null;
 }
 
 export class Topology {

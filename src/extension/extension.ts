@@ -35,6 +35,8 @@ export interface KeyRoutingApi {
   route(keys: string[]): KeyRoutes[];
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
+  /** The last route notification's message and the table written to the output channel with it. */
+  readonly lastShown: { message: string; table: string } | undefined;
   /** Analyze Keys, for the extension-host tests. */
   readonly analysis: {
     /** The run in progress; its `cancel()` is what the progress notification's Cancel does. */
@@ -122,6 +124,9 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     route: (keys) => routeKeys(config.model, keys.map((k) => ({ label: k, key: stringKey(k) }))),
     get statusBarText() {
       return status.visibleText;
+    },
+    get lastShown() {
+      return results.shown;
     },
     analysis: {
       get running() {

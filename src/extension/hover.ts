@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { HOVER_LANGUAGES, type RoutingConfig } from './config';
 import { dialectOf, keyAtPosition } from './keyExtraction';
-import { shortNames, showKey, type KeyRoutes } from './routeFormat';
+import { PARTITIONERS, type KafkaPartitionerName } from '../engine/kafka/partitioners';
+import { disagreeingProducers, shortNames, showKey, type KeyRoutes } from './routeFormat';
 import { routeKeys } from './settingsModel';
 
 /** Lines longer than this are not scanned (minified files, data dumps). */
@@ -62,18 +63,39 @@ export function isSettingsFile(uri: vscode.Uri): boolean {
   return /\/\.vscode\/settings\.json$/.test(uri.path) || uri.path.endsWith('.code-workspace') || uri.scheme === 'vscode-userdata';
 }
 
+/** The name of the hash a Kafka topic's partitioner computes (murmur2, crc32, fnv1a, ...). */
+function kafkaHashName(client: string | undefined): string {
+  return (client !== undefined && PARTITIONERS[client as KafkaPartitionerName]?.hashFunction) || 'hash';
+}
+
 export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown('**Key Routing** ');
+  md.appendMarkdown(`**${vscode.l10n.t('Key Routing')}** `);
   md.appendCodeblock(showKey(k.label, 80), 'text');
   const cell = (s: string) => s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
+  const withBytes = k.routes.some((r) => r.keyHex !== undefined);
   const rows = k.routes.map((r) => {
-    const consumer = r.hasSubscription ? (r.consumer ?? 'nobody (unowned)') : '';
+    const topic = `${cell(names.get(r.topic) ?? r.topic)}${r.stale ? ' \\*' : ''}`;
+    // A key the topic's serializer refuses: the reason fills the row.
+    if (r.error !== undefined) return `| ${topic} | ✗ ${cell(r.error)} | | | |${withBytes ? ' |' : ''}`;
+    const consumer = r.hasSubscription ? (r.consumer ?? vscode.l10n.t('nobody (unowned)')) : '';
     const range = r.range ? `${r.range[0]}-${r.range[1]}` : '';
-    const hash = r.system === 'kafka' ? `murmur2 ${r.hash}` : `${r.stickyKeyHash}`;
-    return `| ${cell(names.get(r.topic) ?? r.topic)}${r.stale ? ' \\*' : ''} | ${r.partition ?? '-'} | ${cell(consumer)} | ${range} | ${hash} |`;
+    const hash = r.system === 'kafka' ? (r.hash === undefined ? '' : `${kafkaHashName(r.client)} ${r.hash}`) : `${r.stickyKeyHash}`;
+    const partition = r.partition ?? (r.note !== undefined ? vscode.l10n.t('no fixed partition') : '-');
+    const warn = r.disagree ? ' ⚠' : '';
+    const bytes = withBytes ? ` ${r.keyHex === undefined ? '' : `\`${r.keyHex}\``} |` : '';
+    return `| ${topic} | ${partition}${warn} | ${cell(consumer)} | ${range} | ${cell(hash)} |${bytes}`;
   });
-  md.appendMarkdown(['', '| topic | partition | consumer | range | hash |', '|---|---|---|---|---|', ...rows].join('\n'));
+  const head = withBytes ? ['| topic | partition | consumer | range | hash | bytes |', '|---|---|---|---|---|---|'] : ['| topic | partition | consumer | range | hash |', '|---|---|---|---|---|'];
+  md.appendMarkdown(['', ...head, ...rows].join('\n'));
+  const notes: string[] = [];
+  for (const r of k.routes) {
+    const label = cell(names.get(r.topic) ?? r.topic);
+    const others = disagreeingProducers(r);
+    if (others) notes.push(`⚠ ${vscode.l10n.t('{0}: the producers disagree: {1}', label, cell(others))}`);
+    if (r.note !== undefined && r.error === undefined) notes.push(`${label}: ${cell(r.note)}`);
+  }
+  if (notes.length) md.appendMarkdown('\n\n' + notes.join('  \n'));
   if (k.routes.some((r) => r.stale)) md.appendMarkdown('\n\n\\* invalid entry: its last good settings are used');
   return md;
 }

@@ -26,6 +26,8 @@ export interface Services {
 export class LastRoute implements vscode.Disposable {
   private keys: KeyInput[] = [];
   private routesValue: KeyRoutes[] = [];
+  /** What the last Show Route / Route a Key showed: the notification's message and the output table. */
+  shown: { message: string; table: string } | undefined;
   private readonly changed = new vscode.EventEmitter<KeyRoutes[]>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
@@ -79,8 +81,10 @@ export function routeAndPresent(s: Services, keys: KeyInput[], origin: string): 
   const names = shortNames(topics.map((t) => t.name));
   s.output.appendLine('');
   s.output.appendLine(`${origin}: ${keys.length} key${keys.length === 1 ? '' : 's'} on ${topics.length} topic${topics.length === 1 ? '' : 's'}`);
-  s.output.appendLine(routeTable(routes));
+  const table = routeTable(routes);
+  s.output.appendLine(table);
   const message = routes.length === 1 ? summarize(routes[0], names) : summarizeMany(routes, topics.length);
+  s.results.shown = { message, table };
   if (routes.length > 1) s.output.show(true);
   void vscode.window.showInformationMessage(message, 'Open Panel', 'Show Output').then((choice) => {
     if (choice === 'Open Panel') void vscode.commands.executeCommand('keyRouting.openPanel');

@@ -3,6 +3,9 @@
  * or status bar, and the aligned table of the output channel.
  *
  *   user-1 → orders p2 · payments p3 → C4 [32769-49152]
+ *   user-1 → orders p2 ⚠ librdkafka p4          (the topic's producers disagree)
+ *   42 → ids p5 (bytes 000000000000002a)         (a typed key)
+ *   abc → ids ✗ "abc" is not a long (...)        (a key the serializer refuses)
  */
 import type { RouteFields } from '../engine/topology';
 
@@ -16,6 +19,8 @@ export interface KeyRoutes {
 export interface TopicRoute extends RouteFields {
   /** Whether the topic has a Key_Shared subscription (so "no consumer" means unowned). */
   hasSubscription: boolean;
+  /** The producer client the route follows: the Kafka `partitioner` or the Pulsar `hashingScheme`. */
+  client?: string;
   /** True where the topic's current entry is invalid and its last good settings are used. */
   stale?: boolean;
 }
@@ -41,10 +46,27 @@ export function showKey(label: string, max = 60): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+/**
+ * The producers that put the key elsewhere than the route's partition: `librdkafka p4, kafka-go
+ * (no fixed partition)`; empty where they all agree with it.
+ */
+export function disagreeingProducers(r: RouteFields): string {
+  if (!r.disagree || !r.byProducer) return '';
+  return Object.entries(r.byProducer)
+    .filter(([, p]) => p === null || p !== r.partition)
+    .map(([name, p]) => (p === null ? `${name} (no fixed partition)` : `${name} p${p}`))
+    .join(', ');
+}
+
 /** `orders p2`, `payments p3 → C4 [32769-49152]`, `invoices → nobody (hash 61234 unowned)`. */
 export function formatTopicRoute(r: TopicRoute, topicLabel: string): string {
   let s = topicLabel;
+  if (r.error !== undefined) return `${s} ✗ ${r.error}${r.stale ? ' (last good settings)' : ''}`;
   if (r.partition !== null) s += ` p${r.partition}`;
+  else if (r.note !== undefined) s += ' (no fixed partition)';
+  if (r.keyHex !== undefined) s += ` (bytes ${r.keyHex || 'none'})`;
+  const others = disagreeingProducers(r);
+  if (others) s += ` ⚠ ${others}`;
   if (r.hasSubscription) {
     if (r.consumer) s += ` → ${r.consumer}${r.range ? ` [${r.range[0]}-${r.range[1]}]` : ''}`;
     else s += ` → nobody (hash ${r.stickyKeyHash} unowned)`;
@@ -67,27 +89,52 @@ export function summarizeMany(keys: readonly KeyRoutes[], topics: number): strin
   return `${n.toLocaleString('en-US')} keys routed on ${topics} topic${topics === 1 ? '' : 's'}; see the Key Routing output for the table.`;
 }
 
-/** The aligned table of the output channel: one row per key per topic. */
+/** The producers' partitions in one cell: `java p2, librdkafka p4 ⚠`. */
+function producersCell(r: RouteFields): string {
+  if (!r.byProducer) return '-';
+  const list = Object.entries(r.byProducer).map(([name, p]) => `${name} ${p === null ? 'random' : `p${p}`}`);
+  return list.join(', ') + (r.disagree ? ' ⚠ disagree' : '');
+}
+
+/**
+ * The aligned table of the output channel: one row per key per topic. The bytes, producers and
+ * note columns appear only where some route has them.
+ */
 export function routeTable(keys: readonly KeyRoutes[]): string {
+  const all = keys.flatMap((k) => k.routes);
+  const withBytes = all.some((r) => r.keyHex !== undefined);
+  const withProducers = all.some((r) => r.byProducer !== undefined);
+  const withNote = all.some((r) => r.note !== undefined || r.error !== undefined);
   const header = ['key', 'topic', 'partition', 'hash', 'consumer', 'range'];
+  if (withBytes) header.push('bytes');
+  if (withProducers) header.push('producers');
+  if (withNote) header.push('note');
   const rows: string[][] = [];
   for (const k of keys) {
     for (const r of k.routes) {
-      rows.push([
+      const hash = r.system === 'kafka' ? r.hash : r.stickyKeyHash;
+      const row = [
         showKey(k.label, 80),
         r.topic + (r.stale ? ' *' : ''),
         r.partition === null ? '-' : String(r.partition),
-        String(r.system === 'kafka' ? r.hash : r.stickyKeyHash),
+        hash === undefined ? '-' : String(hash),
         r.hasSubscription ? (r.consumer ?? '(nobody)') : '-',
         r.range ? `${r.range[0]}-${r.range[1]}` : '-',
-      ]);
+      ];
+      if (withBytes) row.push(r.keyHex === undefined ? '-' : r.keyHex || '(empty)');
+      if (withProducers) row.push(producersCell(r));
+      if (withNote) row.push(r.error !== undefined ? `error: ${r.error}` : (r.note ?? ''));
+      rows.push(row);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   const out = [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
   if (keys.some((k) => k.routes.some((r) => r.stale))) out.push('* the topic\'s entry is invalid; its last good settings are used');
-  out.push('hash: Kafka murmur2 (signed 32-bit); Pulsar the sticky key hash (makeStickyKeyHash). range: the owner\'s hash range holding the key.');
+  out.push(
+    "hash: Kafka the partitioner's hash, signed 32-bit (murmur2 for java, CRC-32 for librdkafka, FNV-1a for sarama and kafka-go); Pulsar the sticky key hash (makeStickyKeyHash). range: the owner's hash range holding the key.",
+  );
+  if (withBytes) out.push('bytes: the serialized key (keySerializer) the partitioner hashed, in hex.');
   return out.join('\n');
 }
 
@@ -95,7 +142,10 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
 export function statusText(k: KeyRoutes, names: Map<string, string>, max = 80): string {
   const parts = k.routes.map((r) => {
     let s = names.get(r.topic) ?? r.topic;
+    if (r.error !== undefined) return `${s} ✗`;
     if (r.partition !== null) s += ` p${r.partition}`;
+    else if (r.note !== undefined) s += ' p?';
+    if (r.disagree) s += ' ⚠';
     if (r.hasSubscription) s += r.consumer ? `→${r.consumer}` : '→nobody';
     return s;
   });

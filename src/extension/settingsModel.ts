@@ -8,6 +8,9 @@ import { parseNamespaces, parseTopics, TOPICS, NAMESPACES, type Problem, type Se
 import { PulsarTopicState, Topology } from '../engine/topology';
 import type { MessageKey } from '../engine/key';
 import type { KeyRoutes } from './routeFormat';
+import { PARTITIONER_NAMES } from '../engine/kafka/partitioners';
+import { KEY_SERIALIZERS } from '../engine/kafka/serializers';
+import { HASHING_SCHEMES } from '../engine/pulsar/producerRouting';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -98,8 +101,9 @@ function rebase(t: TopicConfig, i: number): TopicConfig {
   return { ...t, subscription: { ...t.subscription, consumers: t.subscription.consumers.map((c) => ({ ...c, path: at(c.path) })) } } as PulsarTopicConfig;
 }
 
-const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'brokerVersion', 'subscription'];
+const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'producers', 'keySerializer', 'schemaId', 'brokerVersion', 'subscription'];
 const PULSAR_ONLY = ['hashingScheme', 'brokerVersion', 'subscription'];
+const KAFKA_ONLY = ['keySerializer', 'schemaId'];
 const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers', 'observed', 'observedPartitions'];
 const CONSUMER_KEYS = ['name', 'ranges'];
 const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
@@ -134,6 +138,14 @@ export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topol
       }
       if (t.system === 'pulsar' && t.partitioner !== undefined) {
         out.push({ path: `${path}.partitioner`, message: 'applies to Kafka topics only; a Pulsar producer routes with "hashingScheme"', severity: 'warning', fix: 'remove it, or use "hashingScheme"' });
+      }
+      if (t.system === 'pulsar') {
+        for (const k of KAFKA_ONLY) {
+          if (t[k] !== undefined) out.push({ path: `${path}.${k}`, message: 'applies to Kafka topics only; a Pulsar key is routed as the client gives it', severity: 'warning', fix: 'remove it, or set "system": "kafka"' });
+        }
+      }
+      if (t.system === 'kafka' && t.schemaId !== undefined && !(typeof t.keySerializer === 'string' && t.keySerializer.startsWith('avro-'))) {
+        out.push({ path: `${path}.schemaId`, message: 'is ignored: only the avro-* key serializers write a schema id', severity: 'info', fix: 'remove it, or set "keySerializer" to "avro-string", "avro-int" or "avro-long"' });
       }
       if (t.system === 'pulsar' && typeof t.name === 'string' && !/^(persistent|non-persistent):\/\//.test(t.name)) {
         out.push({ path: `${path}.name`, message: `Pulsar resolves the short name ${JSON.stringify(t.name)} as ${JSON.stringify(fullPulsarName(t.name))}`, severity: 'info', fix: `write the full name, e.g. ${JSON.stringify(fullPulsarName(t.name))}` });
@@ -227,8 +239,13 @@ export function fixFor(p: Problem, rawTopics?: unknown): string {
     if (system === 'pulsar') return 'give the partition count, or 0 (or no "partitions") for a non-partitioned Pulsar topic';
     return 'a Kafka topic needs "partitions" >= 1 (e.g. 6); a Pulsar topic takes 0 (non-partitioned) or its partition count';
   }
-  if (path.endsWith('.partitioner')) return 'remove it (the default "java" is murmur2, as the Java client and compatible clients route)';
-  if (path.endsWith('.hashingScheme')) return 'use "JavaStringHash" (the Java client default) or "Murmur3_32Hash"';
+  if (path.endsWith('.partitioner')) return `use one of ${PARTITIONER_NAMES.map((n) => JSON.stringify(n)).join(', ')}; the default "java" is murmur2, as the Java client and compatible clients route`;
+  if (path.endsWith('.hashingScheme')) return `use one of ${HASHING_SCHEMES.map((n) => JSON.stringify(n)).join(', ')}; "JavaStringHash" is the Java client's default`;
+  if (/\.producers(\[\d+\])?$/.test(path)) {
+    return 'list the clients that produce to the topic: "partitioner" values for a Kafka topic (e.g. ["java", "librdkafka"]), "hashingScheme" values for a Pulsar topic';
+  }
+  if (path.endsWith('.keySerializer')) return `use one of ${KEY_SERIALIZERS.map((n) => JSON.stringify(n)).join(', ')}; the default "string" sends the key's UTF-8 bytes`;
+  if (path.endsWith('.schemaId')) return 'give the Schema Registry id of the key schema, e.g. "schemaId": 1';
   if (path.endsWith('.brokerVersion')) return 'use "4.0" for Pulsar 4.x brokers (PIP-379) or "3.0" for 2.x and 3.x brokers';
   if (path.endsWith('.keySharedMode')) return 'use "AUTO_SPLIT" (the broker assigns hash ranges) or "STICKY" (consumers name their ranges)';
   if (path.endsWith('.type')) return 'remove it: "Key_Shared" is the only subscription type that routes by key';
@@ -281,6 +298,7 @@ export function routeKeys(model: SettingsModel, keys: readonly { label: string; 
     routes: model.topology.topics.map((t) => ({
       ...t.route(k.key),
       hasSubscription: t instanceof PulsarTopicState && t.subscription !== undefined,
+      client: t.config.system === 'kafka' ? t.config.partitioner : t.config.hashingScheme,
       ...(model.stale.has(t.name) ? { stale: true } : {}),
     })),
   }));

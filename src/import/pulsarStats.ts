@@ -128,6 +128,7 @@ export function importPulsarStats(text: string, opts: ImportOptions): Imported {
     topic.hashingScheme = base.hashingScheme;
     notes.push(`hashingScheme ${base.hashingScheme} kept from the settings (the producers' choice is not in the stats)`);
   }
+  if (base?.producers !== undefined) topic.producers = base.producers;
   topic.brokerVersion = brokerVersion;
   topic.subscription = subscription;
   return { topics: [topic], groups: [], notes: [...notes, ...engineNotes(topic, src)] };

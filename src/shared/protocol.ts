@@ -204,7 +204,7 @@ export const LIMITS = {
   consumers: 1000,
   rangesPerConsumer: 1024,
   errorMessage: 2000,
-  /** Settings allow partitions up to 100,000 (engine/settings.ts). */
+  /** What the panel's what-if editor offers (the settings allow up to 2^31-1 partitions). */
   partitions: 100_000,
   /** STICKY range bounds as the settings accept them. */
   rangeMax: 65536,

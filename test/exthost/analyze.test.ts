@@ -220,9 +220,10 @@ export function defineAnalyzeTests(): void {
       assert.equal(outcome.status, 'cancelled');
       assert.ok(outcome.stopMs !== undefined, 'the stop was timed');
       console.log(`      (cancelled after ${outcome.result?.input.keys} of ${lines} keys; the worker thread had exited ${outcome.stopMs} ms after the cancel)`);
-      // The worker checks for a cancel between 1 MiB slices and yields every 50 ms; ended by force
-      // only after 1.5 s. Promptly means well inside that.
-      assert.ok(outcome.stopMs! < 1000, `the worker took ${outcome.stopMs} ms to stop`);
+      // The worker checks for a cancel between 1 MiB slices and answers it with its figures so
+      // far; only a worker that does not answer within the grace period is ended by force. Prompt
+      // is that state (the worker answered), not a wall-clock bound that machine load can break.
+      assert.equal(outcome.stoppedBy, 'itself', `the worker did not answer the cancel (ended by force after ${outcome.stopMs} ms)`);
       const r = outcome.result!;
       assert.equal(r.status, 'cancelled');
       assert.ok(r.input.bytes < size, `read ${r.input.bytes} of ${size} bytes`);

@@ -46,7 +46,7 @@ async function engineRoutes(key: string) {
   return new Topology(settings, []).topics.map((t) => t.route(stringKey(key)));
 }
 
-const strip = (k: KeyRoutes) => k.routes.map(({ hasSubscription: _h, stale: _s, ...r }) => r);
+const strip = (k: KeyRoutes) => k.routes.map(({ hasSubscription: _h, stale: _s, client: _c, ...r }) => r);
 
 /** A file written into the scratch workspace and opened. */
 async function scratchFile(name: string, content: string): Promise<vscode.TextDocument> {
@@ -205,6 +205,87 @@ export function defineExtensionTests(): void {
       assert.match(await settingsText(), /persistent:\/\/public\/default\/added/);
       await until('the model to have it', () => api.model.settings.topics.some((t) => t.name === 'persistent://public/default/added'));
       await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+    });
+
+    describe('client choices: other clients\' partitioners, producers, typed keys', () => {
+      // user-2 on 6 partitions: java p2, librdkafka p4 (CLIENT-PARTITIONERS.md).
+      const clientTopics = [
+        { name: 'orders', system: 'kafka', partitions: 6, producers: ['java', 'librdkafka'] },
+        { name: 'ids', system: 'kafka', partitions: 12, keySerializer: 'long' },
+        { name: 'rd', system: 'kafka', partitions: 6, partitioner: 'librdkafka' },
+      ];
+
+      before(async () => {
+        await cfg().update(TOPICS, clientTopics, vscode.ConfigurationTarget.Workspace);
+        await until('the client topics', () => api.model.settings.topics.length === 3 && api.model.settings.topics[1].name === 'ids');
+      });
+
+      after(async () => {
+        await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+        await until('the original settings', () => api.model.settings.topics.length === (original as unknown[]).length);
+      });
+
+      it('routes as the engine does, with byProducer, keyHex and the serializer\'s error', async () => {
+        for (const key of ['user-2', '42', 'abc', '']) {
+          const [mine] = api.route([key]);
+          assert.deepEqual(strip(mine), await engineRoutes(key), key);
+        }
+        const [k] = api.route(['user-2']);
+        assert.deepEqual(k.routes[0].byProducer, { java: 2, librdkafka: 4 });
+        assert.equal(k.routes[2].partition, 4);
+      });
+
+      it('the notification warns where the producers disagree; the table lists them', async () => {
+        await vscode.commands.executeCommand('keyRouting.routeKey', 'user-2');
+        const shown = api.lastShown!;
+        assert.match(shown.message, /^user-2 → orders p2 ⚠ librdkafka p4 · ids ✗ "user-2" is not a long \(-9223372036854775808\.\.9223372036854775807\) · rd p4$/);
+        assert.match(shown.table, /^key\s+topic\s+partition\s+hash\s+consumer\s+range\s+producers\s+note$/m);
+        assert.match(shown.table, /user-2\s+orders\s+2\s+-?\d+\s+-\s+-\s+java p2, librdkafka p4 ⚠ disagree/);
+        assert.match(shown.table, /user-2\s+ids\s+-\s+-\s+-\s+-\s+-\s+error: "user-2" is not a long/);
+      });
+
+      it('the notification and the table show a typed key\'s bytes', async () => {
+        await vscode.commands.executeCommand('keyRouting.routeKey', '42');
+        const shown = api.lastShown!;
+        const ids = (await engineRoutes('42'))[1];
+        assert.match(shown.message, new RegExp(` · ids p${ids.partition} \\(bytes 000000000000002a\\) · `));
+        assert.match(shown.table, /^42\s+ids\s+\d+\s+-?\d+\s+-\s+-\s+000000000000002a\s/m);
+      });
+
+      it('the hover names the disagreeing producers and a typed key\'s bytes, and says why a key cannot be serialized', async () => {
+        const doc = await scratchFile('clients.yaml', 'a: "user-2"\nb: "42"\n');
+        const hoverAt = async (line: number) => {
+          const h = await until('a hover', async () => {
+            const all = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 6));
+            return all.find((x) => x.contents.some((c) => (c as vscode.MarkdownString).value?.includes('Key Routing')));
+          });
+          return h.contents.map((c) => (c as vscode.MarkdownString).value).join('\n');
+        };
+        const user2 = await hoverAt(0);
+        assert.match(user2, /\| orders \| 2 ⚠ \|/);
+        assert.match(user2, /⚠ orders: the producers disagree: librdkafka p4/);
+        assert.match(user2, /\| ids \| ✗ "user-2" is not a long/);
+        assert.match(user2, /\| rd \| 4 \|\s+\|\s+\| crc32 -?\d+ \|/);
+        const fortyTwo = await hoverAt(1);
+        assert.match(fortyTwo, /\| ids \| \d+ \|\s+\|\s+\| murmur2 -?\d+ \| `000000000000002a` \|/);
+      });
+
+      it('the status bar marks the disagreement', async () => {
+        const editor = await openAndSelect('keys.txt', 1, 0, 6);
+        const text = await until('the status bar text', () => api.statusBarText?.includes('user-2') && api.statusBarText);
+        assert.match(text, /user-2: orders p2 ⚠ · ids ✗ · rd p4/);
+        editor.selection = new vscode.Selection(1, 0, 1, 0);
+        await until('the status bar to hide', () => api.statusBarText === undefined);
+      });
+
+      it('an unknown partitioner is reported at its path, with the clients to choose from', async () => {
+        await cfg().update(TOPICS, [{ ...clientTopics[0], partitioner: 'murmur3' }, ...clientTopics.slice(1)], vscode.ConfigurationTarget.Workspace);
+        const f = await until('the finding', () => api.model.findings.find((x) => x.path === 'keyRouting.topics[0].partitioner'));
+        assert.match(f.message, /must be one of "java", "librdkafka", "librdkafka-consistent", "sarama"/);
+        assert.match(f.fix, /"kafkajs-legacy"/);
+        await cfg().update(TOPICS, clientTopics, vscode.ConfigurationTarget.Workspace);
+        await until('the finding to clear', () => !api.model.findings.some((x) => x.severity === 'error'));
+      });
     });
 
     it('opens the routing panel', async () => {

@@ -4,20 +4,13 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyzeBytes } from '../../src/analyze/run';
 import type { AnalysisResult } from '../../src/analyze/figures';
-import { parseSettings, type Settings } from '../../src/engine/settings';
 import { parseEvent } from '../../src/engine/events';
 import { Topology } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { analysisTopicView, runStatusText, shareChart, MAX_BARS } from '../../src/shared/view/analysisView';
 import type { AnalysisRunInfo } from '../../src/shared/protocol';
 import { sanitizeState } from '../../src/webview/state';
-import { randInt, rng } from './helpers';
-
-function settingsOf(raw: unknown): Settings {
-  const { settings, problems } = parseSettings(raw);
-  assert.deepEqual(problems, []);
-  return settings;
-}
+import { randInt, rng, settingsOf } from './helpers';
 
 const SETTINGS = settingsOf({
   'keyRouting.topics': [

@@ -10,10 +10,10 @@ import { decodeUtf8, utf8 } from '../../src/engine/bytes';
 import { javaStringHashCode } from '../../src/engine/pulsar/javaStringHash';
 import { murmur3Masked } from '../../src/engine/pulsar/murmur3';
 import { parseEvent, type TopologyEvent } from '../../src/engine/events';
-import { parseSettings, namespaceBundles, type Settings } from '../../src/engine/settings';
+import { namespaceBundles, type Settings } from '../../src/engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../src/engine/topology';
 import { topicBundle } from '../../src/engine/pulsar/namespaceBundles';
-import { randInt, randomBytes, randomString, rng } from './helpers';
+import { randInt, randomBytes, randomString, rng, settingsOf } from './helpers';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: every selector kind, both generations, both producer hashing schemes, partitioned and
@@ -38,12 +38,6 @@ const RAW_SETTINGS = {
   ],
   'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
 };
-
-function settingsOf(raw: unknown): Settings {
-  const { settings, problems } = parseSettings(raw);
-  assert.deepEqual(problems, []);
-  return settings;
-}
 
 const SETTINGS = settingsOf(RAW_SETTINGS);
 

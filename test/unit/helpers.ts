@@ -1,4 +1,13 @@
 /** Shared test helpers: a seeded PRNG and independent reference implementations. */
+import assert from 'node:assert/strict';
+import { parseSettings, type Settings } from '../../src/engine/settings';
+
+/** Settings from their raw JSON form, which must have no problem. */
+export function settingsOf(raw: unknown): Settings {
+  const { settings, problems } = parseSettings(raw);
+  assert.deepEqual(problems, []);
+  return settings;
+}
 
 /** mulberry32: small, seeded, deterministic. */
 export function rng(seed: number): () => number {

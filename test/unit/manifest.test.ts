@@ -26,6 +26,24 @@ describe('manifest', () => {
     for (const v of sub.hashRangeSize.enum) assert.deepEqual(parseSettings(pulsar({}, { hashRangeSize: v, consistentHashing: false })).problems, [], String(v));
     for (const v of topic.partitioner.enum) assert.deepEqual(parseSettings({ 'keyRouting.topics': [{ name: 'o', system: 'kafka', partitions: 1, partitioner: v }] }).problems, []);
     for (const v of topic.system.enum) assert.ok(['kafka', 'pulsar'].includes(v));
+    const kafka = (extra: Record<string, unknown>) => ({ 'keyRouting.topics': [{ name: 'o', system: 'kafka', partitions: 1, ...extra }] });
+    for (const v of topic.keySerializer.enum) assert.deepEqual(parseSettings(kafka({ keySerializer: v, schemaId: 1 })).problems, [], v);
+    const [, kafkaProducers, pulsarProducers] = props['keyRouting.topics'].items.allOf.map((a: any) => a.then.properties?.producers?.items.enum);
+    assert.deepEqual(kafkaProducers, topic.partitioner.enum);
+    assert.deepEqual(pulsarProducers, topic.hashingScheme.enum);
+    assert.deepEqual(parseSettings(kafka({ producers: kafkaProducers })).problems, []);
+    assert.deepEqual(parseSettings(pulsar({ producers: pulsarProducers })).problems, []);
+  });
+
+  test('every client choice has a label and a description naming who uses it', () => {
+    for (const e of [topic.partitioner, topic.hashingScheme, topic.keySerializer]) {
+      assert.equal(e.enumItemLabels.length, e.enum.length);
+      assert.equal(e.enumDescriptions.length, e.enum.length);
+      e.enum.forEach((v: string, i: number) => assert.ok(e.enumItemLabels[i].startsWith(`${v}: `), v));
+    }
+    assert.match(topic.partitioner.enumItemLabels[topic.partitioner.enum.indexOf('librdkafka')], /librdkafka default \(consistent_random\): confluent-kafka-python\/-go\/\.NET, node-rdkafka/);
+    assert.equal(topic.partitions.maximum, 2147483647);
+    assert.equal(topic.schemaId.type, 'integer');
   });
 
   test('the schema defaults are the engine defaults', () => {

@@ -62,3 +62,46 @@ describe('route summaries', () => {
     }
   });
 });
+
+describe('route summaries for client choices', () => {
+  const model = buildModel(
+    [
+      { name: 'orders', system: 'kafka', partitions: 6, producers: ['java', 'librdkafka'] },
+      { name: 'ids', system: 'kafka', partitions: 12, keySerializer: 'int' },
+      { name: 'rd', system: 'kafka', partitions: 6, partitioner: 'librdkafka' },
+    ],
+    undefined,
+  );
+  const route = (key: string) => routeKeys(model, [{ label: key, key: stringKey(key) }])[0];
+  const names = shortNames(['orders', 'ids', 'rd']);
+
+  test('producers that disagree are named with their partitions: user-2 → orders p2 ⚠ librdkafka p4', () => {
+    const k = route('user-2');
+    assert.equal(formatTopicRoute(k.routes[0], 'orders'), 'orders p2 ⚠ librdkafka p4');
+    // user-1: java and librdkafka both say 2, nothing to warn about.
+    assert.equal(formatTopicRoute(route('user-1').routes[0], 'orders'), 'orders p2');
+    assert.match(statusText(k, names), /^user-2: orders p2 ⚠ · ids ✗ · rd p4$/);
+  });
+
+  test('typed keys show their bytes; a key the serializer refuses shows why', () => {
+    const ok = route('42').routes[1];
+    assert.equal(formatTopicRoute(ok, 'ids'), `ids p${ok.partition} (bytes 0000002a)`);
+    assert.equal(formatTopicRoute(route('abc').routes[1], 'ids'), 'ids ✗ "abc" is not an int (-2147483648..2147483647)');
+  });
+
+  test('no fixed partition: the empty key under librdkafka\'s default', () => {
+    assert.equal(formatTopicRoute(route('').routes[2], 'rd'), 'rd (no fixed partition)');
+    assert.match(statusText(route(''), names), /rd p\?$/);
+  });
+
+  test('the table gains bytes, producers and note columns where a route has them', () => {
+    const lines = routeTable([route('42'), route('abc'), route('')]).split('\n');
+    assert.match(lines[0], /^key\s+topic\s+partition\s+hash\s+consumer\s+range\s+bytes\s+producers\s+note$/);
+    const cells = (i: number) => lines[i].split(/\s{2,}/);
+    assert.equal(cells(3)[6], '0000002a'); // 42 on ids
+    assert.match(cells(2)[7], /^java p\d, librdkafka p\d/); // 42 on orders
+    assert.match(lines[6], /^abc\s+ids\s+-\s+-\s+-\s+-\s+-\s+-\s+error: "abc" is not an int/);
+    assert.match(lines[10], /^""\s+rd\s+-\s+-\s+-\s+-\s+-\s+-\s+librdkafka's default partitioner/);
+    assert.ok(lines.some((l) => l.startsWith('bytes: the serialized key')));
+  });
+});

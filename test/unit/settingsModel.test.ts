@@ -179,3 +179,26 @@ describe('settings model: checks beyond the schema', () => {
     assert.match(fixFor({ path: 'x.y', message: 'something' }), /Settings/);
   });
 });
+
+describe('settings model: client choices', () => {
+  test('client settings problems get specific fixes; misplaced ones are warned about', () => {
+    const raw = [
+      { name: 'a', system: 'kafka', partitions: 6, partitioner: 'x', producers: ['java', 'nope'], keySerializer: 'float' },
+      { name: 'b', system: 'kafka', partitions: 6, keySerializer: 'avro-int' },
+      { name: 'persistent://public/default/c', system: 'pulsar', keySerializer: 'long', schemaId: 3, producers: ['java'] },
+      { name: 'd', system: 'kafka', partitions: 6, schemaId: 5 },
+    ];
+    const m = buildModel(raw, undefined);
+    const at = (path: string) => m.findings.filter((f) => f.path === path);
+    assert.match(at('keyRouting.topics[0].partitioner')[0].fix, /"librdkafka"/);
+    assert.match(at('keyRouting.topics[0].producers[1]')[0].fix, /partitioner" values for a Kafka topic/);
+    assert.match(at('keyRouting.topics[0].keySerializer')[0].fix, /"avro-long"/);
+    assert.match(at('keyRouting.topics[1].schemaId')[0].message, /is required with "keySerializer": "avro-int"/);
+    assert.match(at('keyRouting.topics[1].schemaId')[0].fix, /Schema Registry id/);
+    assert.equal(at('keyRouting.topics[2].producers[0]')[0].severity, 'error');
+    assert.equal(at('keyRouting.topics[2].keySerializer')[0].severity, 'warning');
+    assert.equal(at('keyRouting.topics[2].schemaId')[0].severity, 'warning');
+    assert.deepEqual(at('keyRouting.topics[3].schemaId').map((f) => f.severity), ['info']);
+    assert.ok(!m.findings.some((f) => f.fix.startsWith('see the setting')));
+  });
+});

@@ -1,18 +1,54 @@
 /**
- * Pulsar producer routing of a keyed message on a partitioned topic. In both
- * RoundRobinPartition (the default) and SinglePartition modes a message with a key goes to
- * `signSafeMod(hash(key), numPartitions)`, with the hash chosen by the producer's `HashingScheme`.
+ * Pulsar producer routing of a keyed message on a partitioned topic, by the producer's
+ * `hashingScheme` (CONTRACT.md section 3, CLIENT-PARTITIONERS.md):
+ * - the Java client (`JavaStringHash`, its default, and `Murmur3_32Hash`): in both
+ *   RoundRobinPartition (the default) and SinglePartition modes a keyed message goes to
+ *   `signSafeMod(hash.makeHash(key), numPartitions)`; a key set with `keyBytes` is routed on its
+ *   base64 text;
+ * - the C++ client (`JavaStringHash-cpp`, and `BoostHash-*`, its default, whose result depends on the
+ *   Boost version it was built with): `RoundRobinMessageRouter` returns 0 on a one-partition topic
+ *   without hashing, else `makeHash(key) % numPartitions` over the key's bytes (`std::string`).
+ * Every `makeHash` is masked to 31 bits.
  */
 import { utf8 } from '../bytes';
+import { pulsarRoutingKey, type MessageKey } from '../key';
+import { boostHash180 } from './boostHash180';
+import { boostHash181 } from './boostHash181';
+import { boostHash182 } from './boostHash182';
 import { javaStringHash } from './javaStringHash';
+import { javaStringHashCpp } from './javaStringHashCpp';
 import { murmur3Masked } from './murmur3';
 
-export type HashingScheme = 'JavaStringHash' | 'Murmur3_32Hash';
+export type HashingScheme = 'JavaStringHash' | 'JavaStringHash-cpp' | 'Murmur3_32Hash' | 'BoostHash-1.80' | 'BoostHash-1.81' | 'BoostHash-1.82';
 export const DEFAULT_HASHING_SCHEME: HashingScheme = 'JavaStringHash';
+export const HASHING_SCHEMES: readonly HashingScheme[] = ['JavaStringHash', 'JavaStringHash-cpp', 'Murmur3_32Hash', 'BoostHash-1.80', 'BoostHash-1.81', 'BoostHash-1.82'];
 
-/** The client-side `Hash.makeHash(String)` of the scheme (both are masked to 31 bits). */
+/** The C++ schemes' `makeHash` over the key bytes `bytes[0..length)`, masked. */
+const CPP_HASH: Readonly<Partial<Record<HashingScheme, (bytes: Uint8Array, length: number) => number>>> = {
+  'JavaStringHash-cpp': javaStringHashCpp,
+  'BoostHash-1.80': boostHash180,
+  'BoostHash-1.81': boostHash181,
+  'BoostHash-1.82': boostHash182,
+};
+
+/** Whether the C++ client does the routing (the key's bytes; one partition is not hashed). */
+export function isCppScheme(scheme: HashingScheme): boolean {
+  return CPP_HASH[scheme] !== undefined;
+}
+
+/** The C++ scheme's hash of key bytes (masked), for callers that hold the bytes in a buffer. */
+export function cppKeyHash(scheme: HashingScheme, bytes: Uint8Array, length: number): number {
+  const f = CPP_HASH[scheme];
+  if (!f) throw new Error(`${scheme} is not a C++ client hashing scheme`);
+  return f(bytes, length);
+}
+
+/** The client-side `Hash.makeHash` of a string key (masked to 31 bits). */
 export function clientKeyHash(scheme: HashingScheme, key: string): number {
-  return scheme === 'Murmur3_32Hash' ? murmur3Masked(utf8(key)) : javaStringHash(key);
+  if (scheme === 'JavaStringHash') return javaStringHash(key);
+  if (scheme === 'Murmur3_32Hash') return murmur3Masked(utf8(key));
+  const bytes = utf8(key);
+  return cppKeyHash(scheme, bytes, bytes.length);
 }
 
 /** `MathUtils.signSafeMod`: Java's `%`, plus n where the result is negative. */
@@ -22,5 +58,18 @@ export function signSafeMod(dividend: number, divisor: number): number {
 }
 
 export function pulsarPartition(scheme: HashingScheme, key: string, numPartitions: number): number {
-  return signSafeMod(clientKeyHash(scheme, key), numPartitions);
+  return producerPlacement(scheme, { bytes: utf8(key), text: key }, numPartitions).partition;
+}
+
+/** The partition a producer with this scheme picks for the key (numPartitions >= 1), and its hash where it hashes. */
+export function producerPlacement(scheme: HashingScheme, key: MessageKey, numPartitions: number): { partition: number; hash?: number } {
+  const cpp = CPP_HASH[scheme];
+  if (cpp) {
+    if (numPartitions === 1) return { partition: 0 };
+    const hash = cpp(key.bytes, key.bytes.length);
+    return { partition: hash % numPartitions, hash };
+  }
+  const text = pulsarRoutingKey(key);
+  const hash = scheme === 'Murmur3_32Hash' ? murmur3Masked(utf8(text)) : javaStringHash(text);
+  return { partition: signSafeMod(hash, numPartitions), hash };
 }

@@ -13,7 +13,7 @@ import type { ChunkSource } from '../../analyze/run';
 import { AnalysisFailure, HostBackend, runInHost, type AnalysisBackend, type Intervals, type RunHandle, type RunListener } from './backend';
 
 /** After a cancel, how long the worker may take to post its 'cancelled' result before it is terminated. */
-const CANCEL_GRACE_MS = 1500;
+const CANCEL_GRACE_MS = 5000;
 
 export class NodeBackend implements AnalysisBackend {
   private readonly fallback = new HostBackend();

@@ -36,6 +36,8 @@ export interface AnalysisOutcome {
   source: string;
   /** From the cancel request until nothing of the run was left working (the worker had exited). */
   stopMs?: number;
+  /** After a cancel: the run answered it with its figures so far ('itself'), or was ended by force. */
+  stoppedBy?: 'itself' | 'force';
 }
 
 /** Where runs show up: the routing panel (opened for a run that starts). */
@@ -235,13 +237,14 @@ export class AnalysisService implements vscode.Disposable {
           info.result = result;
           info.status = result.status === 'complete' ? 'complete' : 'cancelled';
           outcome = { runId: info.id, status: info.status, result, where: handle.where, source: info.source };
+          if (record.cancelAt !== undefined) outcome.stoppedBy = 'itself';
         } catch (e) {
           const message = e instanceof Error ? e.message : String(e);
           if (record.cancelAt !== undefined) {
             // Stopped by force after a cancel: what was counted so far (if anything), marked as such.
             info.result = lastPartial ? { ...lastPartial, status: 'cancelled' } : undefined;
             info.status = 'cancelled';
-            outcome = { runId: info.id, status: 'cancelled', result: info.result, where: handle.where, source: info.source };
+            outcome = { runId: info.id, status: 'cancelled', result: info.result, where: handle.where, source: info.source, stoppedBy: 'force' };
           } else {
             info.status = 'failed';
             info.error = message;

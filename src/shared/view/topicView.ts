@@ -5,6 +5,7 @@
  */
 import type { MessageKey } from '../../engine/key';
 import type { HashingScheme } from '../../engine/pulsar/producerRouting';
+import { PARTITIONER_LABELS } from '../../engine/kafka/partitioners';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { KafkaTopicState, PulsarTopicState, type RouteFields, type TopicState } from '../../engine/topology';
 import { ColorMap, OwnerTable } from './owners';
@@ -53,7 +54,10 @@ export interface TopicViewModel {
 }
 
 export function partitionScheme(topic: TopicState): string {
-  if (topic instanceof KafkaTopicState) return 'murmur2 (Java client)';
+  if (topic instanceof KafkaTopicState) {
+    const p = topic.config.partitioner;
+    return p === 'java' ? 'murmur2 (Java client)' : `${p}: ${PARTITIONER_LABELS[p]}`;
+  }
   const scheme: HashingScheme = (topic as PulsarTopicState).config.hashingScheme;
   return scheme;
 }
