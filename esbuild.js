@@ -39,6 +39,11 @@ const builds = [
   ...(exists('src/analyze/worker.ts')
     ? [{ ...common, entryPoints: ['src/analyze/worker.ts'], outfile: 'dist/analyzeWorker.js', platform: 'node', format: 'cjs' }]
     : []),
+  // The same analysis in a web worker, for VS Code for the Web (a classic script: VS Code starts
+  // an extension's workers with importScripts).
+  ...(exists('src/analyze/webWorker.ts')
+    ? [{ ...common, entryPoints: ['src/analyze/webWorker.ts'], outfile: 'dist/web/analyzeWorker.js', platform: 'browser', format: 'iife' }]
+    : []),
   ...(exists('src/extension/extension.ts')
     ? [
         { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },

@@ -1,38 +1,56 @@
-// The project's test command (`npm test`): builds, type-checks, then runs every suite (unit
-// tests in Node; extension-host and UI tests in a real VS Code driven by a real browser) and
-// closes with one "N passed, N failed" line over all of them.
-//   --only unit|exthost|ui|panel   run one suite (the build and type check still run)
+// The project's test command (`npm test`): builds once, runs the type check and the unit tests
+// side by side, then the browser suites (extension host, UI, panel) against one code-server and
+// one Chromium (test/e2e/run.mjs), and closes with one "N passed, N failed" line over all of them
+// after a line per step with its time.
+//   --only unit|exthost|ui|panel   one suite (the build and type check still run)
 import { spawn } from 'node:child_process';
-import { readdirSync, existsSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SUITES } from './e2e/suites.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const browserSuites = Object.keys(SUITES);
+if (only && only !== 'unit' && !browserSuites.includes(only)) {
+  console.log(`--only takes unit, ${browserSuites.join(', ')}; not ${only}`);
+  process.exit(2);
+}
 
-function run(cmd, args, opts = {}) {
+/** Runs a command; its stdout is echoed as it comes, or kept for later with `buffer`. */
+function run(cmd, args, { buffer = false } = {}) {
   return new Promise((resolve) => {
     let out = '';
-    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], ...opts });
-    child.stdout.on('data', (b) => {
-      process.stdout.write(b);
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', buffer ? 'pipe' : 'inherit'] });
+    const take = (b) => {
+      if (!buffer) process.stdout.write(b);
       out += b.toString();
-      if (out.length > 1 << 20) out = out.slice(-(1 << 16));
-    });
+      if (!buffer && out.length > 1 << 20) out = out.slice(-(1 << 16));
+    };
+    child.stdout.on('data', take);
+    child.stderr?.on('data', take);
     child.on('close', (code) => resolve({ code, out }));
   });
 }
 
+/** The last "N passed, N failed" line of an output. */
 function counts(out) {
-  const lines = out.trim().split('\n').reverse();
-  for (const l of lines) {
-    const m = /^(?:\w+: )?(\d+) passed, (\d+) failed/.exec(l.trim());
+  for (const l of out.trim().split('\n').reverse()) {
+    const m = /^(\d+) passed, (\d+) failed/.exec(l.trim());
     if (m) return { passed: Number(m[1]), failed: Number(m[2]) };
   }
   return undefined;
 }
 
 const totals = { passed: 0, failed: 0 };
+const times = [];
+const started = Date.now();
+async function step(name, f) {
+  const t0 = Date.now();
+  const r = await f();
+  times.push(`${name} ${Math.round((Date.now() - t0) / 1000)} s`);
+  return r;
+}
 function add(suite, result) {
   const c = counts(result.out);
   if (!c) {
@@ -49,33 +67,34 @@ function add(suite, result) {
 }
 
 console.log('== build');
-let r = await run(process.execPath, ['esbuild.js']);
-if (r.code !== 0) {
+const built = await step('build', () => run(process.execPath, ['esbuild.js']));
+if (built.code !== 0) {
   console.log('0 passed, 1 failed');
   process.exit(1);
 }
-console.log('== type check');
-r = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit']);
-if (r.code === 0) totals.passed += 1;
+
+// The type check (one core) next to the unit tests (two files at a time): tsc prints only when
+// something is wrong, so its output waits until the unit tests are done.
+console.log(only && only !== 'unit' ? '== type check' : '== type check, and unit tests (Node) meanwhile');
+const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true }));
+if (!only || only === 'unit') {
+  const dir = join(root, 'dist/test/unit');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f));
+  add('unit', await step('unit', () => run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files])));
+}
+const tsc = await typeCheck;
+if (tsc.code === 0) totals.passed += 1;
 else {
-  console.log('type check failed');
+  console.log(`type check failed:\n${tsc.out}`);
   totals.failed += 1;
 }
 
-if (!only || only === 'unit') {
-  console.log('== unit tests (Node)');
-  const dir = join(root, 'dist/test/unit');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f));
-  add('unit', await run(process.execPath, ['--test', '--test-reporter', join(root, 'test/reporter.mjs'), ...files]));
+const browser = only ? browserSuites.filter((s) => s === only) : browserSuites;
+if (browser.length) {
+  console.log(`== browser suites: ${browser.join(', ')} (one code-server + Chromium)`);
+  add('browser', await step(browser.join('+'), () => run(process.execPath, [join(root, 'test/e2e/run.mjs'), '--no-build', ...browser])));
 }
 
-for (const suite of ['exthost', 'ui', 'panel']) {
-  if (only && only !== suite) continue;
-  const script = join(root, `test/e2e/run-${suite}.mjs`);
-  if (!existsSync(script)) continue;
-  console.log(`== ${suite} tests (code-server + Chromium)`);
-  add(suite, await run(process.execPath, [script]));
-}
-
-console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
+console.log(`\n${times.join(', ')}; ${Math.round((Date.now() - started) / 1000)} s in all`);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { stringKey } from '../engine/key';
 import { HostBackend, type AnalysisBackend } from './analysis/backend';
+import { WebWorkerBackend } from './analysis/webBackend';
 import { exportAnalysis, type ExportOutcomeInfo } from './analysis/exportAnalysis';
 import { AnalysisService, type RunningAnalysis } from './analysis/service';
 import { addTopic } from './commands/addTopic';
@@ -54,12 +55,13 @@ export interface KeyRoutingApi {
 
 /**
  * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; the web
- * bundle (KEY_ROUTING_WEB is "1" there) analyses on the extension host in slices. The Node branch
- * is dropped from the web bundle at build time, and loaded only on the first analysis.
+ * bundle (KEY_ROUTING_WEB is "1" there) runs every analysis in a web worker. The Node branch is
+ * dropped from the web bundle at build time, and loaded only on the first analysis.
  */
 function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
   if (process.env.KEY_ROUTING_WEB === '1') {
-    return new HostBackend();
+    // A web extension host without workers (none known today) analyses on its own thread, in slices.
+    return typeof Worker === 'function' ? new WebWorkerBackend(extensionUri) : new HostBackend();
   } else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { NodeBackend } = require('./analysis/nodeBackend') as typeof import('./analysis/nodeBackend');

@@ -9,7 +9,7 @@ import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
 import type { AnalysisRunInfo, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
-import { h, svg } from './dom';
+import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic } from './format';
 import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
@@ -202,6 +202,7 @@ export class App {
       }
     }
     const app = h('div', { id: 'app' }, header, ...body);
+    keepUnchanged(app, this.root);
     this.root.replaceChildren(app, this.ui.tooltip, this.ui.live);
     if (active) document.getElementById(active)?.focus();
     window.scrollTo(0, scrollY);
@@ -217,7 +218,8 @@ export class App {
   }
 
   private topicTabs(topics: TopicConfig[], current: TopicConfig): HTMLElement {
-    const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': 'Topics' });
+    // Kept as it is where unchanged (keepUnchanged): the listeners depend only on the topics and the selection, all in the markup.
+    const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': 'Topics', 'data-keep': 'topic-tabs' });
     const tabs = topics.map((t) =>
       h(
         'button',
@@ -244,7 +246,7 @@ export class App {
   }
 
   private viewTabs(topic: TopicConfig, views: ViewKind[], current: ViewKind): HTMLElement {
-    const list = h('div', { role: 'tablist', class: 'tabs view-tabs', 'aria-label': `Views of ${topic.name}` });
+    const list = h('div', { role: 'tablist', class: 'tabs view-tabs', 'aria-label': `Views of ${topic.name}`, 'data-keep': 'view-tabs' });
     const tabs = views.map((v) =>
       h('button', { role: 'tab', type: 'button', id: `view-tab-${v}`, class: 'tab', 'aria-selected': v === current ? 'true' : 'false', 'aria-controls': 'view', tabindex: v === current ? 0 : -1, 'data-view': v }, VIEW_LABELS[v]),
     );

@@ -37,3 +37,17 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs,
 export function px(v: number): string {
   return (Math.round(v * 100) / 100).toString();
 }
+
+/**
+ * Puts back into a freshly drawn tree the elements marked `data-keep` whose markup has not changed
+ * since the last drawing (`current`). The page is drawn whole on every message, partial analysis
+ * figures every 0.6 s among them; a button replaced between press and release loses its click, so
+ * the buttons one presses while figures stream in (tabs, Cancel) stay the same elements. Mark an
+ * element only where its markup fixes everything its listeners do.
+ */
+export function keepUnchanged(fresh: Element, current: ParentNode): void {
+  for (const el of Array.from(fresh.querySelectorAll('[data-keep]'))) {
+    const old = current.querySelector(`[data-keep="${CSS.escape(el.getAttribute('data-keep') ?? '')}"]`);
+    if (old && old !== el && old.outerHTML === el.outerHTML) el.replaceWith(old);
+  }
+}

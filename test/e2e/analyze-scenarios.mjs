@@ -1,45 +1,25 @@
-// UI scenarios of Analyze Keys, in code-server driven by Chromium: right-click the examples'
-// keys.txt, "Analyze Keys", take the guessed format in the quick pick, and read the figures in the
-// routing panel's Analysis view; then analyse the keys under a what-if step typed in the panel;
-// then a large file from the explorer's context menu, its partial figures, and Cancel in the panel.
-// Every expected figure is counted here key by key with the engine (dist/engine.js) on the
-// workspace's settings as they are on disk, never read from the panel first.
-// Screenshots: `analysis-*.png` in `artifacts`.
-//
-// Called by run-panel.mjs after the panel scenarios:
-//   await analyzeScenarios({ page, workspace, artifacts, scenario });
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// UI scenarios of Analyze Keys: right-click the examples' keys.txt, "Analyze Keys", take the
+// guessed format in the quick pick, and read the figures in the routing panel's Analysis view;
+// then analyse the keys under a what-if step typed in the panel; then a large file from the
+// explorer's context menu, its partial figures, and Cancel in the panel. Every expected figure is
+// counted here key by key with the engine on the workspace's settings as they are on disk, never
+// read from the panel first. Runs after panel-scenarios.mjs (the panel is open).
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, sleep } from './codeServer.mjs';
+import { engine, topology as topologyOf } from './engine.mjs';
 
-const engine = () => createRequire(import.meta.url)(join(root, 'dist/engine.js'));
 const PAYMENTS = 'persistent://public/default/payments';
 
-export async function analyzeScenarios({ page, workspace, artifacts, scenario }) {
-  const frame = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-  const quickInput = () => page.locator('.quick-input-widget .quick-input-box input');
-  const palette = async (title) => {
-    await page.keyboard.press('F1');
-    await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
-    await quickInput().fill(`>${title}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-  };
-  const topology = () => {
-    const e = engine();
-    const { settings, problems } = e.parseSettings(JSON.parse(readFileSync(join(workspace, '.vscode/settings.json'), 'utf8')));
-    if (problems.length) throw new Error(`the workspace settings have problems: ${problems[0].path}: ${problems[0].message}`);
-    return new e.Topology(settings, []);
-  };
+export default async function analyzeScenarios({ wb, scenario }) {
+  const { page, workspace } = wb;
+  const frame = () => wb.webview();
+  const topology = () => topologyOf(workspace);
   /** keys.txt as the analyser reads it: one key per line, no line after the final line break. */
   const fileKeys = () => readFileSync(join(workspace, 'keys.txt'), 'utf8').replace(/\n$/, '').split('\n');
   /** The panel as the user sees it, scrolled to `selector` where given (the view is taller than the panel). */
   const shot = async (name, selector) => {
     if (selector) await frame().locator(selector).first().scrollIntoViewIfNeeded();
-    await sleep(500);
-    await page.locator('iframe.webview.ready').screenshot({ path: join(artifacts, `analysis-${name}.png`) });
+    await wb.screenshot(`analysis-${name}`, { of: wb.webviewElement() });
   };
   const tab = (topic) => frame().locator(`.topic-tabs [role="tab"][data-topic="${topic}"]`);
   const view = (v) => frame().locator(`.view-tabs [role="tab"][data-view="${v}"]`);
@@ -53,29 +33,21 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
   };
 
   await scenario('analysis: right-click keys.txt, "Analyze Keys", and read the figures in the Analysis view', async () => {
-    await palette('View: Close All Editors');
+    await wb.palette('View: Close All Editors');
     // The bottom panel (output) would leave the routing panel little height for its screenshots.
-    await palette('View: Close Panel').catch(() => page.keyboard.press('Escape'));
-    await page.keyboard.press('Control+P');
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill('keys.txt');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'keys.txt' }).first().click();
-    await page.locator('.tab.active', { hasText: 'keys.txt' }).waitFor();
-    const line = page.locator('.editor-instance .monaco-editor .view-line', { hasText: 'user-3' }).first();
-    await line.click({ button: 'right' });
-    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Analyze Keys$/ }).first();
-    await item.waitFor({ timeout: 10_000 });
-    await item.click();
+    if (await page.locator('.part.panel').isVisible()) await wb.palette('View: Hide Panel');
+    await wb.openFile('keys.txt');
+    await wb.editorContextMenu('user-3', 'Analyze Keys');
     // The format quick pick offers its guess first.
     const first = page.locator('.quick-input-list .monaco-list-row').first();
-    await first.waitFor({ timeout: 10_000 });
+    await first.waitFor();
     const firstText = await first.innerText();
     if (!/One key per line/.test(firstText) || !/guessed/.test(firstText)) throw new Error(`the first choice reads ${JSON.stringify(firstText)}`);
-    await page.screenshot({ path: join(artifacts, 'analysis-00-format-pick.png') });
+    await wb.screenshot('analysis-00-format-pick');
     await page.keyboard.press('Enter');
 
     const status = frame().locator('#analysis-status[data-status="complete"]');
-    await status.waitFor({ timeout: 30_000 });
+    await status.waitFor();
     const keys = fileKeys();
     const statusText = await status.textContent();
     if (!statusText.includes(`Complete: ${keys.length} keys`)) throw new Error(`the status reads ${JSON.stringify(statusText)}`);
@@ -142,7 +114,7 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
     if (!(await go.innerText()).includes('+C9')) throw new Error(`the button reads ${await go.innerText()}`);
     await go.click();
     const moved = frame().locator('#whatif-moved-keys-share');
-    await moved.waitFor({ timeout: 30_000 });
+    await moved.waitFor();
     await frame().locator('#whatif-status[data-status="complete"]').waitFor();
     const e = engine();
     const before = topology().topic(PAYMENTS);
@@ -162,26 +134,27 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
   });
 
   await scenario('analysis: a large file from the explorer shows partial figures while it runs, and Cancel in the panel stops it', async () => {
-    // Large enough (about 100 MB) that the first pass is still going after the checks and the screenshot.
-    const lines = 6_000_000;
-    const big = join(workspace, 'big-keys.txt');
-    writeFileSync(big, '');
-    for (let i = 0; i < lines; i += 200_000) {
-      let chunk = '';
-      for (let j = i; j < Math.min(lines, i + 200_000); j++) chunk += `customer-${(j * 7919) % 1_000_003}\n`;
-      appendFileSync(big, chunk);
-    }
-    const row = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'big-keys.txt' }).first();
-    await row.waitFor({ timeout: 20_000 });
-    await row.click({ button: 'right' });
-    const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Analyze Keys$/ }).first();
-    await item.waitFor({ timeout: 10_000 });
-    await item.click();
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'One key per line' }).first().waitFor();
+    const bigFile = join(workspace, 'big-keys.txt');
+    // The first pass must still be going after the checks, the screenshot and the click on Cancel.
+    // The worker and the browser slow down together on a loaded machine, but not equally: at a load
+    // of 45, 6,000,000 keys were all read before Cancel arrived. 36,000,000 keys (a 1,000,000-key
+    // block written 36 times, 320 MB) take a minute on an idle machine; the run is cancelled
+    // within seconds. Written next to the workspace and moved in whole: the explorer sees one new
+    // file, not a file growing under the context menu.
+    const lines = 36_000_000;
+    const block = Buffer.from(Array.from({ length: 1_000_000 }, (_, j) => `c-${(j * 7919) % 1_000_003}\n`).join(''));
+    const staging = join(wb.session.base, 'big-keys.txt');
+    const fd = openSync(staging, 'w');
+    for (let i = 0; i < lines; i += 1_000_000) writeSync(fd, block);
+    closeSync(fd);
+    renameSync(staging, bigFile);
+    await wb.explorerRow('big-keys.txt').waitFor();
+    await wb.explorerContextMenu('big-keys.txt', 'Analyze Keys');
+    await wb.pickRow('One key per line').waitFor();
     await page.keyboard.press('Enter');
     await tab('orders').click();
     // Partial figures: the run is still going and the bars already count keys.
-    await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor({ timeout: 20_000 });
+    await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor();
     const running = await frame().locator('#analysis-status').textContent();
     if (!/^Running: .* keys so far .*partial/.test(running)) throw new Error(`the running status reads ${JSON.stringify(running)}`);
     const partial = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
@@ -189,13 +162,14 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
     await shot('06-running');
     await frame().locator('#analysis-cancel').click();
     const status = frame().locator('#analysis-status[data-status="cancelled"]');
-    await status.waitFor({ timeout: 10_000 });
+    await status.waitFor();
     const text = await status.textContent();
     if (!/^Cancelled: the figures cover only the [\d,]+ keys read before the stop/.test(text) || /Complete/.test(text)) throw new Error(`the cancelled status reads ${JSON.stringify(text)}`);
     if ((await status.getAttribute('data-result-status')) !== 'cancelled') throw new Error('the figures of a cancelled run are not marked cancelled');
     const counted = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
     if (!(counted >= partial && counted < lines)) throw new Error(`after the cancel the bars count ${counted} of ${lines} keys`);
     await shot('07-cancelled');
+    rmSync(bigFile); // 320 MB; the run has stopped
   });
 
   await scenario('analysis: screenshots in light and high-contrast themes', async () => {
@@ -205,11 +179,7 @@ export async function analyzeScenarios({ page, workspace, artifacts, scenario })
       ['Dark High Contrast', 'high-contrast'],
       ['Dark Modern', 'dark'],
     ]) {
-      await palette('Preferences: Color Theme');
-      await quickInput().fill(theme);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await sleep(1500);
+      await wb.setTheme(theme);
       if (name !== 'dark') await shot(`08-${name}`, '.chart[data-chart="before-partition"]');
     }
   });

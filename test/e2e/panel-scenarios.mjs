@@ -1,96 +1,44 @@
-// UI scenarios of the routing panel, in code-server driven by Chromium: open the panel from a
-// route, find the key's marker and its hash inside the webview, switch topics and views, edit a
-// what-if and read its moved share and moved keys, apply it to the settings, and post hostile
-// messages from inside the webview. Every expected number is computed here by the engine
-// (dist/engine.js) on the workspace's settings, never read from the panel first.
-// A screenshot of the panel per view (and light / dark / high contrast) goes to `artifacts`.
-//
-// Used by run-panel.mjs (its own code-server) and can be called from run-ui.mjs:
-//   await panelScenarios({ page, workspace, artifacts, scenario });
+// UI scenarios of the routing panel: open the panel from a route, find the key's marker and its
+// hash inside the webview, switch topics and views, edit a what-if and read its moved share and
+// moved keys, apply it to the settings, and post hostile messages from inside the webview. Every
+// expected number is worked out by the engine on the workspace's settings, never read from the
+// panel first. A screenshot of the panel per view (and light / dark / high contrast).
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { root, sleep } from './codeServer.mjs';
+import { engine, route as routeIn, topology as topologyOf } from './engine.mjs';
+import { WINDOW_MS } from './workbench.mjs';
 
-const engine = () => createRequire(import.meta.url)(join(root, 'dist/engine.js'));
 const PAYMENTS = 'persistent://public/default/payments';
 const SHIPMENTS = 'persistent://public/default/shipments';
 const KEY = 'Order-3459134';
 const MORE_KEYS = ['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6', 'order:42'];
 
-export async function panelScenarios({ page, workspace, artifacts, scenario }) {
+export default async function panelScenarios({ wb, scenario }) {
+  const { page, workspace } = wb;
   const settingsFile = join(workspace, '.vscode/settings.json');
-  // VS Code may be writing the file (after "Apply"): a read that does not parse is retried.
-  const readSettings = () => {
-    for (let i = 0; ; i++) {
-      try {
-        return JSON.parse(readFileSync(settingsFile, 'utf8'));
-      } catch (e) {
-        if (i >= 20) throw e;
-        const until = Date.now() + 100;
-        while (Date.now() < until) {
-          /* a short synchronous wait: the callers are synchronous */
-        }
-      }
-    }
-  };
-  const topology = () => {
-    const e = engine();
-    const { settings, problems } = e.parseSettings(readSettings());
-    if (problems.length) throw new Error(`the workspace settings have problems: ${problems[0].path}: ${problems[0].message}`);
-    return new e.Topology(settings, []);
-  };
-  const route = (topic, key) => topology().topic(topic).route(engine().stringKey(key));
-  const frame = () => page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-  /** The webview's inner frame as a Playwright Frame, for evaluate(). */
-  const innerFrame = async () => {
-    for (let i = 0; i < 50; i++) {
-      for (const f of page.frames()) {
-        if ((await f.$('#root').catch(() => null)) && (await f.$('.tabs').catch(() => null))) return f;
-      }
-      await sleep(200);
-    }
-    throw new Error('the panel frame was not found');
-  };
-  const quickInput = () => page.locator('.quick-input-widget .quick-input-box input');
-  const palette = async (title) => {
-    await page.keyboard.press('F1');
-    await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
-    await quickInput().fill(`>${title}`);
-    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 10_000 });
-    await row.click();
-  };
-  let shots = 0;
-  const shot = async (name) => {
-    await sleep(500);
-    await page.locator('iframe.webview.ready').screenshot({ path: join(artifacts, `panel-${String(++shots).padStart(2, '0')}-${name}.png`) });
-  };
+  const topology = () => topologyOf(workspace);
+  const route = (topic, key) => routeIn(workspace, topic, key);
+  const frame = () => wb.webview();
+  const shot = (name) => wb.screenshot(`panel-${name}`, { of: wb.webviewElement() });
   const tab = (topic) => frame().locator(`.topic-tabs [role="tab"][data-topic="${topic}"]`);
   const view = (v) => frame().locator(`.view-tabs [role="tab"][data-view="${v}"]`);
   const selected = async (loc) => (await loc.getAttribute('aria-selected')) === 'true';
+  /** Waits until the what-if's moved share reads `want` (after an edit, undo or redo). */
+  const movedShareBecomes = async (want, what) => {
+    try {
+      await frame().locator(`#whatif-moved-share[data-fraction="${want}"]`).waitFor();
+    } catch {
+      throw new Error(`${what} the moved share is ${await frame().locator('#whatif-moved-share').getAttribute('data-fraction').catch(() => 'not shown')}, want ${want}`);
+    }
+  };
 
   await scenario('panel: opens from a route result with the key marked at its hash', async () => {
-    // The extension's commands appear once the remote extension host has scanned it.
-    for (let i = 0; ; i++) {
-      await page.keyboard.press('F1');
-      await quickInput().waitFor({ state: 'visible', timeout: 10_000 });
-      await quickInput().fill('>Key Routing: Route a Key');
-      const found = await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Key Routing: Route a Key...' }).first().waitFor({ timeout: 2000 }).then(() => true, () => false);
-      await page.keyboard.press('Escape');
-      if (found) break;
-      if (i > 30) throw new Error('the extension\'s commands never appeared in the command palette');
-      await sleep(1000);
-    }
-    await palette('View: Close All Editors');
-    await palette('Key Routing: Route a Key...');
-    await quickInput().waitFor({ state: 'visible' });
-    await quickInput().fill(KEY);
-    await page.keyboard.press('Enter');
-    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: KEY }).first();
-    await toast.waitFor({ timeout: 15_000 });
-    await toast.locator('.monaco-button', { hasText: 'Open Panel' }).click();
-    await frame().locator('.key-legend .key', { hasText: KEY }).waitFor({ timeout: 20_000 });
+    await wb.palette('View: Close All Editors');
+    await wb.palette('Key Routing: Route a Key...');
+    await wb.input(KEY);
+    await wb.notification(KEY);
+    await wb.notificationButton(KEY, 'Open Panel');
+    await frame().locator('.key-legend .key', { hasText: KEY }).waitFor();
     await tab(PAYMENTS).click();
     const r = route(PAYMENTS, KEY);
     // AUTO_SPLIT without consistent hashing: the hash-range bar is the first view.
@@ -155,30 +103,24 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     await view('whatif').click();
     await frame().locator('#whatif-name').fill('C5');
     await frame().locator('#whatif-add').click();
-    const share = frame().locator('#whatif-moved-share');
-    await share.waitFor();
-    const fraction = Number(await share.getAttribute('data-fraction'));
     const keys = [KEY, ...MORE_KEYS];
     const e = engine();
     const topic = topology().topic(PAYMENTS);
     const expected = runWhatIf(e, topic, '+C5', keys);
-    if (fraction !== expected.movedFraction) throw new Error(`moved share ${fraction}, the engine ${expected.movedFraction}`);
+    await movedShareBecomes(expected.movedFraction, 'after +C5');
     const moved = await frame().locator('#whatif-moved-keys li.moved-key').evaluateAll((els) => els.map((el) => el.getAttribute('data-key')));
     if (JSON.stringify([...moved].sort()) !== JSON.stringify([...expected.movedKeys].sort())) {
       throw new Error(`moved keys ${JSON.stringify(moved)}, the engine ${JSON.stringify(expected.movedKeys)}`);
     }
     const stepText = await frame().locator('#whatif-steps li').first().textContent();
     if (!stepText.includes('+C5')) throw new Error(`the step reads ${stepText}`);
-    await frame().locator('#whatif-ordering:not([aria-busy])').waitFor({ timeout: 20_000 });
+    await frame().locator('#whatif-ordering:not([aria-busy])').waitFor();
     await shot('what-if');
     // Undo and redo: the step goes and comes back.
     await frame().locator('#whatif-undo').click();
-    await frame().locator('#whatif-moved-share').waitFor({ state: 'detached' }).catch(() => {});
-    const undone = Number(await frame().locator('#whatif-moved-share').getAttribute('data-fraction'));
-    if (undone !== 0) throw new Error(`after undo the moved share is ${undone}`);
+    await movedShareBecomes(0, 'after undo');
     await frame().locator('#whatif-redo').click();
-    const redone = Number(await frame().locator('#whatif-moved-share').getAttribute('data-fraction'));
-    if (redone !== expected.movedFraction) throw new Error(`after redo the moved share is ${redone}`);
+    await movedShareBecomes(expected.movedFraction, 'after redo');
   });
 
   await scenario('panel: hostile messages from the webview are ignored and logged', async () => {
@@ -187,7 +129,7 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     // host only through acquireVsCodeApi().postMessage (already taken by the panel). That function
     // calls the webview host frame's `__vscode_post_message__('onmessage', {message})`; the messages
     // are posted through that same entry point, from the webview's own frames.
-    const content = await innerFrame();
+    const content = await wb.webviewFrame();
     const hostFrame = content.parentFrame();
     const sent = await hostFrame.evaluate(() => {
       const post = (message) => window.__vscode_post_message__('onmessage', { message, transfer: undefined });
@@ -208,53 +150,43 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
       for (const m of messages) post(m);
       return messages.length;
     });
-    await palette('Output: Show Output Channels...');
-    const item = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Key Routing' }).first();
-    await item.waitFor();
-    await item.click();
-    const lines = page.locator('.output-view .monaco-editor .view-lines');
-    await lines.filter({ hasText: 'ignored an invalid message' }).first().waitFor({ timeout: 15_000 });
+    const lines = await wb.showOutput('Key Routing');
     // Monaco renders spaces as no-break spaces; the channel may still be receiving lines.
-    let text = '';
-    let count = 0;
-    for (let i = 0; i < 20 && count < sent; i++) {
-      await sleep(500);
-      text = (await lines.first().innerText()).replace(/\u00a0/g, ' ');
-      count = (text.match(/ignored an invalid message/g) ?? []).length;
+    const shown = async () => (await lines.first().innerText()).replace(/\u00a0/g, ' ');
+    const count = async () => ((await shown()).match(/ignored an invalid message/g) ?? []).length;
+    try {
+      await wb.until(async () => (await count()) >= sent, `${sent} ignored messages in the output channel`);
+    } catch {
+      throw new Error(`the output channel shows ${await count()} of ${sent} ignored messages:\n${(await shown()).slice(-1500)}`);
     }
-    if (count < sent) throw new Error(`the output channel shows ${count} of ${sent} ignored messages:\n${text.slice(-1500)}`);
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a confirmation dialog opened for a hostile message');
     if (readFileSync(settingsFile, 'utf8') !== before) throw new Error('the settings changed');
-    await page.screenshot({ path: join(artifacts, `panel-${String(++shots).padStart(2, '0')}-hostile-messages-output.png`) });
-    await palette('View: Close Panel').catch(() => {});
+    await wb.screenshot('panel-hostile-messages-output');
+    await wb.palette('View: Hide Panel');
   });
 
   await scenario('panel: "Apply to settings" writes the what-if only after the user confirms', async () => {
     await frame().locator('#whatif-apply').click();
     const dialog = page.locator('.monaco-dialog-box');
-    await dialog.waitFor({ timeout: 10_000 });
+    await dialog.waitFor();
     // Cancel first: nothing is written.
     const before = readFileSync(settingsFile, 'utf8');
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await frame().locator('#whatif-apply-status', { hasText: 'cancelled' }).waitFor();
     if (readFileSync(settingsFile, 'utf8') !== before) throw new Error('cancel changed the settings');
     await frame().locator('#whatif-apply').click();
-    await dialog.waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(artifacts, `panel-${String(++shots).padStart(2, '0')}-apply-confirm.png`) });
+    await dialog.waitFor();
+    await wb.screenshot('panel-apply-confirm');
     await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
     // VS Code writes the file in place: wait until it changed and parses.
-    let settings;
-    for (let i = 0; i < 50 && !settings; i++) {
-      await sleep(200);
+    const settings = await wb.until(() => {
       const text = readFileSync(settingsFile, 'utf8');
-      if (text === before) continue;
       try {
-        settings = JSON.parse(text);
+        return text !== before && JSON.parse(text);
       } catch {
-        /* mid-write */
+        return undefined; // mid-write
       }
-    }
-    if (!settings) throw new Error('the settings file did not change');
+    }, 'the settings file to change');
     const topics = settings['keyRouting.topics'];
     const payments = topics.find((t) => t.name === PAYMENTS);
     const names = payments.subscription.consumers.map((c) => c.name);
@@ -262,7 +194,7 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     if (topics.length !== 4 || topics.find((t) => t.name === 'orders').partitions !== 6) throw new Error('other topics changed');
     // The panel follows the new settings: C5 is in the consumers' legend.
     await view('ranges').click();
-    await frame().locator('.legend-item[data-owner="C5"]').waitFor({ timeout: 15_000 });
+    await frame().locator('.legend-item[data-owner="C5"]').waitFor();
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {
@@ -271,11 +203,7 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
       ['Dark High Contrast', 'high-contrast'],
       ['Dark Modern', 'dark'],
     ]) {
-      await palette('Preferences: Color Theme');
-      await quickInput().fill(theme);
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: theme }).first().waitFor();
-      await page.keyboard.press('Enter');
-      await sleep(1500);
+      await wb.setTheme(theme);
       await tab(SHIPMENTS).click();
       await view('ring').click();
       await shot(`ring-${name}`);
@@ -322,8 +250,7 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     await tab(SHIPMENTS).click();
     await view('ranges').click();
     const keysBefore = await frame().locator('.key-legend .key').allTextContents();
-    await palette('Developer: Reload Window');
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+    await wb.reload();
     await frame().locator('.key-legend').waitFor({ timeout: 60_000 });
     if (!(await selected(tab(SHIPMENTS)))) throw new Error('after the reload another topic is selected');
     if (!(await selected(view('ranges')))) throw new Error('after the reload another view is selected');
@@ -333,7 +260,7 @@ export async function panelScenarios({ page, workspace, artifacts, scenario }) {
     const marker = frame().locator(`[data-chart="ranges"] .key-marker[data-key="${KEY}"]`);
     if ((await marker.getAttribute('data-hash')) !== String(s.stickyKeyHash)) throw new Error('the restored panel marks the key at another hash');
     await shot('restored-after-reload');
-  });
+  }, { timeout: WINDOW_MS + 60_000 }); // a reload is a window opening again
 }
 
 /**

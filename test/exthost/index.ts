@@ -1,6 +1,6 @@
 /**
  * Entry of the tests that run inside VS Code's extension host (code-server through
- * test/e2e/run-exthost.mjs, or Electron through test/e2e/run-electron.mjs). Mocha stays
+ * test/e2e/run.mjs, or Electron through test/e2e/run-electron.mjs). Mocha stays
  * external (required from node_modules at run time); results go to console.log, which the
  * workbench forwards to the driver, closing with "N passed, N failed".
  */

@@ -1,41 +1,18 @@
 /**
  * Where an analysis runs. The Node extension host runs a file on disk in a worker thread
- * (nodeBackend.ts, loaded only there); everything else (a selection, an unsaved document, a file
- * in VS Code for the Web or on a virtual file system) runs here, in the extension host, as the
- * analyser's slices with a return to the event loop every few milliseconds. No Node import in
- * this file: the web bundle uses it as it is.
+ * (nodeBackend.ts, loaded only there); VS Code for the Web runs everything in a web worker
+ * (webBackend.ts). The rest (in the Node extension host a selection, an unsaved document or a file
+ * on a virtual file system) runs here, on the extension host, as the analyser's slices with a
+ * return to the event loop every few milliseconds. No Node import in this file: the web bundle
+ * uses it as it is.
  */
 import * as vscode from 'vscode';
-import type { AnalysisResult } from '../../analyze/figures';
 import type { WorkerAnalyzeOptions } from '../../analyze/protocol';
 import { AnalyzeInputError } from '../../analyze/readers';
-import { analyzeKeys, memorySource, type AnalyzeProgress, type ChunkSource } from '../../analyze/run';
+import { analyzeKeys, memorySource, type ChunkSource } from '../../analyze/run';
+import { AnalysisFailure, type Intervals, type RunHandle, type RunListener } from './runHandle';
 
-export interface RunListener {
-  onProgress(p: AnalyzeProgress): void;
-  onPartial(r: AnalysisResult): void;
-}
-
-/** The analyser refused the input or the options (say so), or something broke. */
-export class AnalysisFailure extends Error {
-  constructor(
-    message: string,
-    readonly kind: 'input' | 'internal',
-  ) {
-    super(message);
-  }
-}
-
-export interface RunHandle {
-  /** Where it runs, for people: "a worker thread". */
-  readonly where: string;
-  /** Asks the run to stop; it ends with a 'cancelled' result (or is stopped by force). */
-  cancel(): void;
-  /** The final result ('complete' or 'cancelled'); rejects with AnalysisFailure. */
-  readonly done: Promise<AnalysisResult>;
-  /** Settles when nothing of the run is left working (the worker thread has exited). */
-  readonly stopped: Promise<void>;
-}
+export { AnalysisFailure, type Intervals, type RunHandle, type RunListener } from './runHandle';
 
 export interface AnalysisBackend {
   /** The first bytes of a file (for the format guess), without reading all of it where possible. */
@@ -44,11 +21,6 @@ export interface AnalysisBackend {
   runFile(uri: vscode.Uri, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle;
   /** Analyses bytes from a source held by the extension host (a document's text). */
   runSource(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle;
-}
-
-export interface Intervals {
-  progressMs: number;
-  partialMs: number;
 }
 
 /** Longest stretch of analysis on the extension host before it lets other work run. */
@@ -81,9 +53,9 @@ export function runInHost(source: ChunkSource, options: WorkerAnalyzeOptions, li
 }
 
 /**
- * The backend of VS Code for the Web (and the fallback for files the Node backend cannot open by
- * path): files are read through `workspace.fs`, which has no streaming read, so the file is read
- * whole and then analysed in slices on the extension host.
+ * The fallback for files the Node backend cannot open by path (and for a web extension host
+ * without workers): files are read through `workspace.fs`, which has no streaming read, so the
+ * file is read whole and then analysed in slices on the extension host.
  */
 export class HostBackend implements AnalysisBackend {
   async head(uri: vscode.Uri, bytes: number): Promise<Uint8Array> {
@@ -92,12 +64,7 @@ export class HostBackend implements AnalysisBackend {
   }
 
   runFile(uri: vscode.Uri, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
-    let data: Promise<Uint8Array> | undefined;
-    const source: ChunkSource = {
-      rereadable: true,
-      open: () => chunksOf((data ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then((d) => ((source.size = d.length), d)))),
-    };
-    return runInHost(source, options, listener, intervals, 'the extension host, in slices (the file is read whole: this file system has no streaming read)');
+    return runInHost(wholeFileSource(uri, 1 << 18), options, listener, intervals, 'the extension host, in slices (the file is read whole: this file system has no streaming read)');
   }
 
   runSource(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
@@ -105,6 +72,19 @@ export class HostBackend implements AnalysisBackend {
   }
 }
 
-async function* chunksOf(data: Promise<Uint8Array>): AsyncGenerator<Uint8Array> {
-  yield* memorySource(await data, 1 << 18).open() as Iterable<Uint8Array>;
+/**
+ * A file read whole through `workspace.fs` (which has no streaming read) on its first opening, and
+ * given out in pieces of `chunkSize` bytes; later openings (the exact pass) reuse the bytes.
+ */
+export function wholeFileSource(uri: vscode.Uri, chunkSize: number): ChunkSource {
+  let data: Promise<Uint8Array> | undefined;
+  const source: ChunkSource = {
+    rereadable: true,
+    open: () => pieces((data ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then((d) => ((source.size = d.length), d))), chunkSize),
+  };
+  return source;
+}
+
+async function* pieces(data: Promise<Uint8Array>, chunkSize: number): AsyncGenerator<Uint8Array> {
+  yield* memorySource(await data, chunkSize).open() as Iterable<Uint8Array>;
 }

@@ -66,7 +66,8 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
   box.append(h('p', { id: `${id}-status`, class: `run-status ${run.status}`, role: 'status', 'aria-live': 'polite', 'data-status': run.status, 'data-result-status': run.result?.status ?? '' }, runStatusText(run)));
   const row = h('div', { class: 'row' });
   if (busy) {
-    const cancel = h('button', { id: `${id}-cancel`, type: 'button', class: 'secondary' }, 'Cancel');
+    // data-run: the markup names the run it cancels, so the button can be kept while figures stream in (keepUnchanged).
+    const cancel = h('button', { id: `${id}-cancel`, type: 'button', class: 'secondary', 'data-run': run.id, 'data-keep': `${id}-cancel` }, 'Cancel');
     cancel.addEventListener('click', () => spec.onCancel(run.id));
     row.append(cancel);
   } else if (run.result) {

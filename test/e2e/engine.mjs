@@ -1,0 +1,46 @@
+// What the browser suites expect, worked out by the engine (dist/engine.js) on a workspace's
+// settings as they are on disk at the moment of the check; never a figure read from the UI first.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { root } from './codeServer.mjs';
+
+/** The built engine library. */
+export const engine = () => createRequire(import.meta.url)(join(root, 'dist/engine.js'));
+
+/**
+ * The workspace's `.vscode/settings.json`, parsed. VS Code may be in the middle of writing it
+ * (after "Apply" or "Add Topic"): a text that does not parse yet is read again until it does.
+ */
+export function readSettings(workspace) {
+  const file = join(workspace, '.vscode/settings.json');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let i = 0; ; i++) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch (e) {
+      if (i >= 40) throw new Error(`${file} does not parse: ${e.message}`);
+      Atomics.wait(pause, 0, 0, 50); // the callers are synchronous; the file is written within milliseconds
+    }
+  }
+}
+
+/** The engine's topology of the workspace's settings; settings with problems are an error. */
+export function topology(workspace) {
+  const e = engine();
+  const { settings, problems } = e.parseSettings(readSettings(workspace));
+  if (problems.length) throw new Error(`the workspace settings have problems: ${problems[0].path}: ${problems[0].message}`);
+  return new e.Topology(settings, []);
+}
+
+/** The engine's route of a text key on one topic. */
+export const route = (workspace, topic, key) => topology(workspace).topic(topic).route(engine().stringKey(key));
+
+/** The engine's routes of a text key on every topic, in settings order. */
+export const routes = (workspace, key) => topology(workspace).topics.map((t) => t.route(engine().stringKey(key)));
+
+/** Throws unless `text` contains every fragment. */
+export function assertContains(text, fragments, what) {
+  const missing = fragments.filter((f) => !text.includes(f));
+  if (missing.length) throw new Error(`${what} lacks ${missing.map((m) => JSON.stringify(m)).join(', ')}; it reads: ${JSON.stringify(text)}`);
+}

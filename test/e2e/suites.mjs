@@ -1,0 +1,10 @@
+// The browser suites, in the order `npm test` runs them, all against one code-server and one
+// Chromium (test/e2e/run.mjs). A suite is either the extension-host mocha tests (`tests`, a built
+// file, run in a window in extension development mode) or a list of scenario modules run in
+// order in one window (`scenarios`; see the top of workbench.mjs for a module's shape). To add
+// scenarios, add a module to a suite's list, or a suite here.
+export const SUITES = {
+  exthost: { tests: 'dist/test/exthost/index.js' },
+  ui: { scenarios: ['./ui-scenarios.mjs'] },
+  panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
+};
