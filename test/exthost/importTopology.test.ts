@@ -347,5 +347,31 @@ export function defineImportTests(): void {
       assert.ok(!bad.asked.includes('write'), 'no preview of a report that failed');
       assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original);
     });
+
+    // Issue 12's bad reports through the command: the message names the file and what is wrong
+    // (the CLI tests check each wording), no preview, and the settings as they were.
+    const badReports: Array<[ImportKind, string, RegExp]> = [
+      ['pulsar-stats', 'bad-pulsar-truncated.json', /is truncated/],
+      ['pulsar-stats', 'bad-pulsar-no-key-shared.json', /has no Key_Shared subscription/],
+      ['pulsar-stats', 'bad-pulsar-gap.json', /leaves \[16385, 16389\] to nobody/],
+      ['pulsar-stats', 'bad-pulsar-error.json', /is an error answer from the broker/],
+      ['kafka-groups', 'bad-kafka-groups-error.txt', /is an error message, not a group description/],
+      ['kafka-groups', 'kafka-topics-describe.txt', /import it as kafka-topics/],
+      ['kafka-topics', 'bad-kafka-topics-error.txt', /is an error message, not a topic description/],
+      ['kafka-topics', 'kafka-groups-describe.txt', /import it as kafka-groups/],
+    ];
+    for (const [kind, file, wrong] of badReports) {
+      it(`a bad report writes nothing: ${kind} ${file}`, async () => {
+        const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, file)), write: true });
+        const r = await run(ui, { kind, source: 'file' });
+        assert.equal(r.outcome, 'failed', r.message);
+        assert.ok(r.message.includes(`${file}: `), `the message names the file: ${r.message}`);
+        assert.match(r.message, wrong);
+        assert.match(r.message, /Nothing was written\.$/);
+        assert.ok(!ui.asked.includes('write'), 'no preview of a report that failed');
+        assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original);
+        assert.equal(cfg().inspect('keyRouting.kafkaGroups')?.workspaceValue, undefined);
+      });
+    }
   });
 }

@@ -7,6 +7,8 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { CLI, cli, configFile } from './cliRun';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
@@ -114,6 +116,58 @@ describe('key-routing import', () => {
       const lines = r.stderr.trimEnd().split('\n');
       assert.equal(lines.length, 1, r.stderr);
       assert.match(lines[0], message);
+    });
+  }
+});
+
+/**
+ * Issue 12's "Bad reports", one case each, as `key-routing import` meets them: exit 2, one line
+ * that names the file and says what is wrong, nothing on stdout, and the --config settings file
+ * as it was (the command never writes a file; the extension writes only what stdout would carry).
+ */
+describe('key-routing import: bad reports name the file and write nothing', () => {
+  const sticky4 = JSON.parse(readFileSync(file('pulsar-4.0-sticky.json'), 'utf8'));
+  const stickyOverlap = (() => {
+    const s = structuredClone(sticky4);
+    const cs = (Object.values(s.subscriptions)[0] as { consumers: Array<{ keyHashRangeArrays: number[][] }> }).consumers;
+    cs[1].keyHashRangeArrays = [[cs[0].keyHashRangeArrays[0][1], cs[0].keyHashRangeArrays[0][1] + 10]];
+    return s;
+  })();
+  const written = (name: string, text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bad-report-'));
+    writeFileSync(join(dir, name), text);
+    return join(dir, name);
+  };
+  const cases: Array<[string, string, string, RegExp]> = [
+    ['truncated JSON', 'pulsar-stats', file('bad-pulsar-truncated.json'), /is truncated: the JSON stops at line \d+, column \d+/],
+    ['no Key_Shared subscription', 'pulsar-stats', file('bad-pulsar-no-key-shared.json'), /has no Key_Shared subscription \(subscriptions: audit \(Shared\), archive \(Exclusive\)\)$/],
+    ['several Key_Shared subscriptions without --subscription', 'pulsar-stats', file('bad-pulsar-two-key-shared.json'), /has 2 Key_Shared subscriptions \(orders-sub, billing-sub\): pick one with --subscription$/],
+    ['AUTO_SPLIT ranges that overlap', 'pulsar-stats', file('bad-pulsar-overlap.json'), /consumers\[1\] \("C2"\)\.keyHashRangeArrays\[0\]: \[16385, 32768\] overlaps \[0, 16400\] of .*\("C3"\), but an AUTO_SPLIT hash-range selector always covers 0\.\.65536 once$/],
+    ['AUTO_SPLIT ranges that leave a gap', 'pulsar-stats', file('bad-pulsar-gap.json'), /consumers\[1\] \("C2"\)\.keyHashRangeArrays\[0\]: leaves \[16385, 16389\] to nobody before \[16390, 32768\]/],
+    ['STICKY ranges of two consumers that overlap', 'pulsar-stats', written('sticky-overlap.json', JSON.stringify(stickyOverlap)), /consumers\[1\] \(".*"\)\.keyHashRangeArrays\[0\]: .* overlaps .*the broker refuses a STICKY consumer whose ranges overlap another's, so no broker reported this$/],
+    ['the broker\'s error answer', 'pulsar-stats', file('bad-pulsar-error.json'), /is an error answer from the broker, not pulsar-admin topics stats.*Topic persistent:\/\/public\/default\/orders not found$/],
+    ['a Kafka table given as Pulsar stats', 'pulsar-stats', file('kafka-groups-describe.txt'), /is not JSON: it begins "GROUP/],
+    ['kafka-consumer-groups.sh\'s error message', 'kafka-groups', file('bad-kafka-groups-error.txt'), /is an error message, not a group description: "Error: Executing consumer group command failed/],
+    ['a group that does not exist', 'kafka-groups', file('bad-kafka-groups-missing.txt'), /the output says the consumer group 'biling' does not exist$/],
+    ['kafka-topics.sh output given as groups', 'kafka-groups', file('kafka-topics-describe.txt'), /is the output of kafka-topics\.sh --describe, not of kafka-consumer-groups\.sh --describe; import it as kafka-topics$/],
+    ['Pulsar stats given as groups', 'kafka-groups', file('pulsar-4.0-sticky.json'), /has no kafka-consumer-groups\.sh --describe table \(a header line GROUP TOPIC PARTITION/],
+    ['kafka-topics.sh\'s error message', 'kafka-topics', file('bad-kafka-topics-error.txt'), /is an error message, not a topic description: "Error while executing topic command : Topic 'order' does not exist as expected"$/],
+    ['kafka-consumer-groups.sh output given as topics', 'kafka-topics', file('kafka-groups-describe.txt'), /is the output of kafka-consumer-groups\.sh, not of kafka-topics\.sh --describe; import it as kafka-groups$/],
+  ];
+  const base = { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 6 }] };
+  for (const [what, kind, path, message] of cases) {
+    test(`${kind}: ${what}`, () => {
+      const config = configFile(base);
+      const before = readFileSync(config, 'utf8');
+      const topic = kind === 'pulsar-stats' ? ['--topic', 'persistent://public/default/orders'] : [];
+      const r = runImport([kind, path, ...topic, '--config', config]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '', 'no settings printed from a report that failed');
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 1, r.stderr);
+      assert.ok(lines[0].startsWith(`key-routing: ${path}: `), `the message names the file: ${lines[0]}`);
+      assert.match(lines[0], message);
+      assert.equal(readFileSync(config, 'utf8'), before, 'the settings file is as it was');
     });
   }
 });
