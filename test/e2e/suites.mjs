@@ -5,6 +5,7 @@
 // scenarios, add a module to a suite's list, or a suite here.
 export const SUITES = {
   exthost: { tests: 'dist/test/exthost/index.js' },
-  ui: { scenarios: ['./ui-scenarios.mjs'] },
+  // import-scenarios first: it adds a topic of its own; ui-scenarios ends with the settings broken.
+  ui: { scenarios: ['./import-scenarios.mjs', './ui-scenarios.mjs'] },
   panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };
