@@ -12,6 +12,7 @@ import { compareSpec } from './compare';
 import { orderingSpec } from './ordering';
 import { splitSpec } from './split';
 import { assignChunksSpec } from './assignChunks';
+import { assignmentSpec } from './assignment';
 import { importSpec } from './import';
 
-export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec, importSpec];
+export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, assignmentSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec, importSpec];

@@ -28,6 +28,12 @@ export const THEN: OptionSpec = {
     'A change, applied in order after the configured consumers connected: +NAME (a consumer connects), +NAME:START-END,... (STICKY ranges), -ID (disconnects), partitions=N (needs --topic).',
 };
 
+export const GROUP: OptionSpec = {
+  name: 'group',
+  value: 'NAME',
+  description: 'A Kafka consumer group of keyRouting.kafkaGroups, by name.',
+};
+
 /** Added to every command that has a table view (see `CommandSpec.table`). */
 export const FORMAT: OptionSpec = {
   name: 'format',

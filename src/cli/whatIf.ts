@@ -6,24 +6,21 @@ import { PulsarTopicState, routeLine, type RouteFields } from '../engine/topolog
 import { single, UsageError, type ParsedArgs } from './args';
 import { inputLines, keyFormat, lineKey } from './io';
 import { topologyArgs } from './topologyArgs';
+import { groupWhatIfCommand } from './groupWhatIf';
 import type { CommandSpec } from './command';
-import { CONFIG, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
+import { CONFIG, GROUP, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
 import { whatIfTable } from './tableViews';
+import { groupWhatIfTable, isGroupWhatIf } from './groupTables';
 
 export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): void {
   const format = keyFormat(single(args, 'key-format'));
+  if (single(args, 'group') !== undefined) {
+    groupWhatIfCommand(args, write, optionalKeys(args, format));
+    return;
+  }
   const { topics, events } = topologyArgs(args, true);
   if (events.length === 0) throw new UsageError('--then is required: what-if needs at least one event');
-  // Keys are optional: the arguments, else stdin where it is not a terminal.
-  const lines = args.operands.length > 0 || !isatty(0) ? inputLines(args, 'keys') : [];
-  const keys = [];
-  for (const line of lines) {
-    try {
-      keys.push(lineKey(line, format));
-    } catch (e) {
-      process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
-    }
-  }
+  const keys = optionalKeys(args, format);
   const topic = topics[0];
   // --explain: the state before the events, for the ordering notes.
   const explain = args.options.has('explain');
@@ -47,21 +44,41 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
   write(JSON.stringify(out) + '\n');
 }
 
+/** Keys are optional: the arguments, else stdin where it is not a terminal; a bad key is reported and skipped. */
+function optionalKeys(args: ParsedArgs, format: ReturnType<typeof keyFormat>): Array<ReturnType<typeof lineKey>> {
+  const lines = args.operands.length > 0 || !isatty(0) ? inputLines(args, 'keys') : [];
+  const keys = [];
+  for (const line of lines) {
+    try {
+      keys.push(lineKey(line, format));
+    } catch (e) {
+      process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
+    }
+  }
+  return keys;
+}
+
 export const whatIfSpec: CommandSpec = {
   name: 'what-if',
-  summary: 'What a change moves: the hash ranges each consumer loses and gains, and where given keys go before and after.',
+  summary: 'What a change moves: the hash ranges each consumer loses and gains (or a Kafka group\'s partitions), and where given keys go before and after.',
   operands: { name: 'KEY', description: 'Keys to follow through the changes (optional). Without any, stdin unless it is a terminal.' },
   options: [
     CONFIG,
-    { ...TOPIC, required: true },
+    { ...TOPIC, description: `${TOPIC.description} Required without --group; with it, the group's topic that partitions=N changes.` },
     { ...THEN, required: true },
     KEY_FORMAT,
     { name: 'explain', description: 'Add what the broker does to keep per-key order while ranges move (moves, explain, orderingGeneration).' },
+    { ...GROUP, description: `${GROUP.description} Each event is one rebalance of that group.` },
   ],
   details: [
     'JSON: {"steps": [{"event", "lost": {id: [[start, end]]}, "gained": {...}, "movedFraction"}], "keys": [{"key", "before", "after", "moved"}]}; a refused event has an "error" in its step.',
+    'With --group: {"group", "assignor", "protocol", "steps": [{"event", "moved": [{"topic", "partition", "from", "to"}], "added", "movedFraction", "rebalance", "keys"}], "keys"}: per rebalance the partitions that changed owner, the given keys that changed member, and what the protocol does to consumption and per-key order. Group events: +ID, +ID:TOPIC,... (joins, or changes a member\'s subscription), -ID, partitions=N (with --topic).',
   ],
-  examples: ['key-routing what-if --topic payments --then +C5', 'key-routing what-if --topic orders --then partitions=12 user-1 user-2'],
-  table: whatIfTable,
+  examples: [
+    'key-routing what-if --topic payments --then +C5',
+    'key-routing what-if --topic orders --then partitions=12 user-1 user-2',
+    'key-routing what-if --group billing --then +m4 --then -m1 user-1',
+  ],
+  table: (records, style) => (isGroupWhatIf(records) ? groupWhatIfTable(records, style) : whatIfTable(records, style)),
   run: whatIfCommand,
 };

@@ -21,6 +21,7 @@ export { javaStringHash } from './pulsar/javaStringHash';
 export { pulsarPartition, producerPlacement, HASHING_SCHEMES, signSafeMod } from './pulsar/producerRouting';
 export { parseSettings } from './settings';
 export { Topology } from './topology';
+export { groupRouteFields } from './kafka/groupTopology';
 export { parseEvent } from './events';
 export { runWhatIf } from './whatIf';
 export { stringKey, bytesKey } from './key';

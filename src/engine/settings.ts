@@ -8,6 +8,7 @@ import { parseKafkaClient, parsePulsarClient, type KafkaClientSettings, type Pul
 import type { BrokerVersion } from './pulsar/keyShared/selector';
 import { FULL_UPPER_BOUND, hex8, javaLongDecode, MAX_BUNDLE_COUNT, NamespaceBundles } from './pulsar/namespaceBundles';
 import { namespaceNameProblem } from './pulsar/topicName';
+import { parseKafkaGroups, parseTopicId, KAFKA_GROUPS, type KafkaGroupSetting } from './kafka/groupSettings';
 import { attachObserved } from './observed/settings';
 import type { ObservedState } from './observed/types';
 
@@ -18,6 +19,8 @@ export interface KafkaTopicConfig extends KafkaClientSettings {
   name: string;
   system: 'kafka';
   partitions: number;
+  /** Kafka's topic id (canonical base64 text), when given: the KIP-848 uniform assignor depends on it. */
+  topicId?: string;
 }
 
 export interface ConsumerConfig {
@@ -72,6 +75,8 @@ export function namespaceBundles(ns: NamespaceConfig): NamespaceBundles {
 export interface Settings {
   topics: TopicConfig[];
   namespaces: NamespaceConfig[];
+  /** `keyRouting.kafkaGroups` (absent: none). */
+  kafkaGroups?: KafkaGroupSetting[];
 }
 
 export interface Problem {
@@ -82,6 +87,7 @@ export interface Problem {
 
 export const TOPICS = 'keyRouting.topics';
 export const NAMESPACES = 'keyRouting.pulsarNamespaces';
+export { KAFKA_GROUPS };
 
 /** Partition counts are Java ints in both systems (CONTRACT.md section 3). */
 export const MAX_PARTITIONS = 0x7fffffff;
@@ -94,7 +100,8 @@ export function parseSettings(raw: unknown): { settings: Settings; problems: Pro
   if (!isObject(raw)) problems.push({ path: '(settings)', message: 'must be a JSON object' });
   const topics = parseTopics(obj[TOPICS], problems);
   const namespaces = parseNamespaces(obj[NAMESPACES], problems);
-  return { settings: { topics, namespaces }, problems };
+  const kafkaGroups = parseKafkaGroups(obj[KAFKA_GROUPS], topics, problems);
+  return { settings: { topics, namespaces, kafkaGroups }, problems };
 }
 
 export function parseTopics(raw: unknown, problems: Problem[]): TopicConfig[] {
@@ -139,8 +146,9 @@ function parseTopic(t: unknown, path: string, problems: Problem[]): TopicConfig 
   if (system === 'kafka') {
     const partitions = intIn(t.partitions, 1, MAX_PARTITIONS, `${path}.partitions`, problems, undefined);
     const client = parseKafkaClient(t, path, problems);
+    const topicId = parseTopicId(t.topicId, `${path}.topicId`, problems);
     if (problems.length > before) return undefined;
-    return { name: name as string, system, partitions: partitions!, ...client };
+    return { name: name as string, system, partitions: partitions!, ...client, ...(topicId ? { topicId } : {}) };
   }
   const partitions = intIn(t.partitions ?? 0, 0, MAX_PARTITIONS, `${path}.partitions`, problems, 0);
   const client = parsePulsarClient(t, path, problems);

@@ -11,6 +11,8 @@ import { isCppScheme, producerPlacement } from './pulsar/producerRouting';
 import { createSelector, KeySharedSubscription, type Outcome } from './pulsar/keyShared/subscription';
 import { tableIndexAt, type Consumer, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import type { KafkaTopicConfig, Problem, PulsarTopicConfig, Settings, TopicConfig } from './settings';
+import { buildGroups } from './kafka/groupTopology';
+import type { ConsumerGroupState } from './kafka/consumerGroup';
 import { ObservedTopic, type DrainingMark } from './observed/observedTopic';
 import { restoreObserved } from './observed/restore';
 
@@ -304,11 +306,18 @@ function ownerRange(selector: StickyKeyConsumerSelector, stickyKeyHash: number):
 
 export class Topology {
   readonly topics: TopicState[];
+  /** Kafka consumer groups (`keyRouting.kafkaGroups`), each after its first rebalance (or as observed). */
+  readonly groups: ConsumerGroupState[];
 
   /** Builds the state with the configured consumers connected; refusals go to `problems`. */
   constructor(settings: Settings, problems: Problem[]) {
     this.topics = settings.topics.map((t) => (t.system === 'kafka' ? new KafkaTopicState(t) : new PulsarTopicState(t)));
     for (const t of this.topics) if (t instanceof PulsarTopicState) t.connectConfigured(problems);
+    this.groups = buildGroups(settings.kafkaGroups, settings.topics, problems);
+  }
+
+  group(name: string): ConsumerGroupState | undefined {
+    return this.groups.find((g) => g.name === name);
   }
 
   topic(name: string): TopicState | undefined {

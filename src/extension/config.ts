@@ -6,7 +6,7 @@
  * (once per distinct set) with "Open Settings", and the "Key Routing" output channel.
  */
 import * as vscode from 'vscode';
-import { NAMESPACES, TOPICS } from '../engine/settings';
+import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../engine/settings';
 import { locate, positionAt } from './jsonLocate';
 import { buildModel, type Finding, type SettingsModel } from './settingsModel';
 
@@ -38,7 +38,7 @@ export class RoutingConfig implements vscode.Disposable {
       this.changed,
       this.diagnostics,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(TOPICS) || e.affectsConfiguration(NAMESPACES)) this.reload();
+        if (e.affectsConfiguration(TOPICS) || e.affectsConfiguration(NAMESPACES) || e.affectsConfiguration(KAFKA_GROUPS)) this.reload();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
     );
@@ -67,13 +67,13 @@ export class RoutingConfig implements vscode.Disposable {
 
   private read(previous?: SettingsModel): SettingsModel {
     const cfg = vscode.workspace.getConfiguration();
-    return buildModel(cfg.get(TOPICS), cfg.get(NAMESPACES), previous ?? undefined);
+    return buildModel(cfg.get(TOPICS), cfg.get(NAMESPACES), previous ?? undefined, cfg.get(KAFKA_GROUPS));
   }
 
   /** The settings file holding the topics (a folder's or the workspace file), if any. */
   settingsFile(): SettingsFile | undefined {
     const cfg = vscode.workspace.getConfiguration();
-    const defined = [TOPICS, NAMESPACES].some((k) => {
+    const defined = [TOPICS, NAMESPACES, KAFKA_GROUPS].some((k) => {
       const i = cfg.inspect(k);
       return i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
     });

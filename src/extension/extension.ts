@@ -95,12 +95,10 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
   s.analysis = analysis;
   const status = new RouteStatusBar(config);
   const preview = new ImportPreview();
-  const declaredSettings = (context.extension.packageJSON?.contributes?.configuration?.properties ?? {}) as Record<string, unknown>;
   const importDeps: ImportDeps = {
     credentials: new AdminCredentials(context.secrets, context.globalState),
     state: context.globalState,
     transport: adminTransport,
-    declared: (key) => key in declaredSettings,
   };
   context.subscriptions.push(
     output,

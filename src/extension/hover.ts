@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { HOVER_LANGUAGES, type RoutingConfig } from './config';
 import { dialectOf, keyAtPosition } from './keyExtraction';
 import { PARTITIONERS, type KafkaPartitionerName } from '../engine/kafka/partitioners';
-import { disagreeingProducers, shortNames, showKey, type KeyRoutes } from './routeFormat';
+import { disagreeingProducers, groupMembers, shortNames, showKey, type KeyRoutes } from './routeFormat';
 import { routeKeys } from './settingsModel';
 
 /** Lines longer than this are not scanned (minified files, data dumps). */
@@ -78,7 +78,7 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     const topic = `${cell(names.get(r.topic) ?? r.topic)}${r.stale ? ' \\*' : ''}`;
     // A key the topic's serializer refuses: the reason fills the row.
     if (r.error !== undefined) return `| ${topic} | ✗ ${cell(r.error)} | | | |${withBytes ? ' |' : ''}`;
-    const consumer = r.hasSubscription ? (r.consumer ?? vscode.l10n.t('nobody (unowned)')) : '';
+    const consumer = r.hasSubscription ? (r.consumer ?? vscode.l10n.t('nobody (unowned)')) : groupMembers(r);
     const range = r.range ? `${r.range[0]}-${r.range[1]}` : '';
     const hash = r.system === 'kafka' ? (r.hash === undefined ? '' : `${kafkaHashName(r.client)} ${r.hash}`) : `${r.stickyKeyHash}`;
     const partition = r.partition ?? (r.note !== undefined ? vscode.l10n.t('no fixed partition') : '-');
@@ -86,7 +86,8 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     const bytes = withBytes ? ` ${r.keyHex === undefined ? '' : `\`${r.keyHex}\``} |` : '';
     return `| ${topic} | ${partition}${warn} | ${cell(consumer)} | ${range} | ${cell(hash)} |${bytes}`;
   });
-  const head = withBytes ? ['| topic | partition | consumer | range | hash | bytes |', '|---|---|---|---|---|---|'] : ['| topic | partition | consumer | range | hash |', '|---|---|---|---|---|'];
+  const consumerHeader = k.routes.some((r) => r.groups) ? 'consumer / group: member' : 'consumer';
+  const head = [`| topic | partition | ${consumerHeader} | range | hash |${withBytes ? ' bytes |' : ''}`, `|---|---|---|---|---|${withBytes ? '---|' : ''}`];
   md.appendMarkdown(['', ...head, ...rows].join('\n'));
   const notes: string[] = [];
   for (const r of k.routes) {

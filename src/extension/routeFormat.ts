@@ -2,12 +2,13 @@
  * Route results as people read them (pure: no `vscode`): the one-line summary of a notification
  * or status bar, and the aligned table of the output channel.
  *
- *   user-1 → orders p2 · payments p3 → C4 [32769-49152]
+ *   user-1 → orders p2 → billing: m2 · payments p3 → C4 [32769-49152]
  *   k → shipments → C4 [16385-40960] (observed) ⧗ draining at C1 (2 unacked)   (a broker's report)
  *   user-1 → orders p2 ⚠ librdkafka p4          (the topic's producers disagree)
  *   42 → ids p5 (bytes 000000000000002a)         (a typed key)
  *   abc → ids ✗ "abc" is not a long (...)        (a key the serializer refuses)
  */
+import type { GroupRouteFields } from '../engine/kafka/groupTopology';
 import type { RouteFields } from '../engine/topology';
 
 /** One key's routes over the configured topics, in settings order. */
@@ -17,7 +18,7 @@ export interface KeyRoutes {
   routes: TopicRoute[];
 }
 
-export interface TopicRoute extends RouteFields {
+export interface TopicRoute extends RouteFields, GroupRouteFields {
   /** Whether the topic has a Key_Shared subscription (so "no consumer" means unowned). */
   hasSubscription: boolean;
   /** The producer client the route follows: the Kafka `partitioner` or the Pulsar `hashingScheme`. */
@@ -48,6 +49,22 @@ export function showKey(label: string, max = 60): string {
 }
 
 /**
+ * The members of a Kafka route's consumer groups: `billing: m2, audit: nobody`, with
+ * ` (observed)` when a broker reported them. Empty when no group consumes the topic. Where the
+ * client fixes no partition for the key (or the serializer refuses it), no member can be named:
+ * `billing: no member`, next to the route's own reason.
+ */
+export function groupMembers(r: TopicRoute, separator = ': '): string {
+  if (!r.groups) return '';
+  const names = Object.keys(r.groups);
+  if (r.partition === null) return names.map((g) => `${g}${separator}no member`).join(', ');
+  const s = Object.entries(r.groups)
+    .map(([g, m]) => `${g}${separator}${m ?? 'nobody'}`)
+    .join(', ');
+  return r.observed ? `${s} (observed)` : s;
+}
+
+/**
  * The producers that put the key elsewhere than the route's partition: `librdkafka p4, kafka-go
  * (no fixed partition)`; empty where they all agree with it.
  */
@@ -59,13 +76,14 @@ export function disagreeingProducers(r: RouteFields): string {
     .join(', ');
 }
 
-/** `orders p2`, `payments p3 → C4 [32769-49152]`, `invoices → nobody (hash 61234 unowned)`. */
+/** `orders p2 → billing: m2`, `payments p3 → C4 [32769-49152]`, `invoices → nobody (hash 61234 unowned)`. */
 export function formatTopicRoute(r: TopicRoute, topicLabel: string): string {
   let s = topicLabel;
   if (r.error !== undefined) return `${s} ✗ ${r.error}${r.stale ? ' (last good settings)' : ''}`;
   if (r.partition !== null) s += ` p${r.partition}`;
   else if (r.note !== undefined) s += ' (no fixed partition)';
   if (r.keyHex !== undefined) s += ` (bytes ${r.keyHex || 'none'})`;
+  if (r.groups) s += ` → ${groupMembers(r)}`;
   const others = disagreeingProducers(r);
   if (others) s += ` ⚠ ${others}`;
   if (r.hasSubscription) {
@@ -117,7 +135,9 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
   const withBytes = all.some((r) => r.keyHex !== undefined);
   const withProducers = all.some((r) => r.byProducer !== undefined);
   const withNote = all.some((r) => r.note !== undefined || r.error !== undefined);
-  const header = ['key', 'topic', 'partition', 'hash', 'consumer', 'range'];
+  // Kafka consumer groups get a column of their own where any topic has one.
+  const withGroups = all.some((r) => r.groups);
+  const header = ['key', 'topic', 'partition', 'hash', 'consumer', ...(withGroups ? ['group: member'] : []), 'range'];
   if (withBytes) header.push('bytes');
   if (withProducers) header.push('producers');
   if (withNote) header.push('note');
@@ -131,6 +151,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
         r.partition === null ? '-' : String(r.partition),
         hash === undefined ? '-' : String(hash),
         r.hasSubscription ? (r.consumer ?? '(nobody)') + reportMarks(r) : '-',
+        ...(withGroups ? [groupMembers(r) || '-'] : []),
         r.range ? `${r.range[0]}-${r.range[1]}` : '-',
       ];
       if (withBytes) row.push(r.keyHex === undefined ? '-' : r.keyHex || '(empty)');
@@ -146,6 +167,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
   out.push(
     "hash: Kafka the partitioner's hash, signed 32-bit (murmur2 for java, CRC-32 for librdkafka, FNV-1a for sarama and kafka-go); Pulsar the sticky key hash (makeStickyKeyHash). range: the owner's hash range holding the key.",
   );
+  if (withGroups) out.push('group: member: the consumer-group member that owns the key\'s partition (keyRouting.kafkaGroups).');
   if (withBytes) out.push('bytes: the serialized key (keySerializer) the partitioner hashed, in hex.');
   return out.join('\n');
 }
@@ -157,6 +179,7 @@ export function statusText(k: KeyRoutes, names: Map<string, string>, max = 80): 
     if (r.error !== undefined) return `${s} ✗`;
     if (r.partition !== null) s += ` p${r.partition}`;
     else if (r.note !== undefined) s += ' p?';
+    if (r.groups) s += `→${groupMembers(r, ':')}`;
     if (r.disagree) s += ' ⚠';
     if (r.hasSubscription) s += r.consumer ? `→${r.consumer}` : '→nobody';
     return s;

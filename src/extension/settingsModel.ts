@@ -5,6 +5,8 @@
  * setting path, a severity and a fix suggestion.
  */
 import { parseNamespaces, parseTopics, TOPICS, NAMESPACES, type Problem, type Settings, type TopicConfig, type PulsarTopicConfig } from '../engine/settings';
+import { KAFKA_GROUPS, parseKafkaGroups } from '../engine/kafka/groupSettings';
+import { groupRouteFields } from '../engine/kafka/groupTopology';
 import { PulsarTopicState, Topology } from '../engine/topology';
 import type { MessageKey } from '../engine/key';
 import type { KeyRoutes } from './routeFormat';
@@ -40,7 +42,7 @@ export interface Previous {
 
 export const EMPTY_PREVIOUS: Previous = { good: new Map(), rawNames: [] };
 
-export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous: Previous = EMPTY_PREVIOUS): SettingsModel {
+export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous: Previous = EMPTY_PREVIOUS, rawGroups?: unknown): SettingsModel {
   const problems: Problem[] = [];
   const parsed = parseTopics(rawTopics, problems);
   const namespaces = parseNamespaces(rawNamespaces, problems);
@@ -86,11 +88,15 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
     rawNames.push(...previous.rawNames);
   }
 
-  const settings: Settings = { topics, namespaces };
+  // Groups refer to the topics routed with (last good ones included); an invalid group is left out.
+  const groupProblems: Problem[] = [];
+  const kafkaGroups = parseKafkaGroups(rawGroups, topics, groupProblems);
+  for (const p of groupProblems) findings.push({ ...p, severity: 'error', fix: fixFor(p) });
+  const settings: Settings = { topics, namespaces, kafkaGroups };
   const refusals: Problem[] = [];
   const topology = new Topology(settings, refusals);
   for (const r of refusals) findings.push({ ...r, severity: 'warning', fix: fixFor(r) });
-  findings.push(...lint(rawTopics, rawNamespaces, topology, stale));
+  findings.push(...lint(rawTopics, rawNamespaces, topology, stale, rawGroups));
   return { settings, topology, findings, stale, good, rawNames };
 }
 
@@ -101,9 +107,12 @@ function rebase(t: TopicConfig, i: number): TopicConfig {
   return { ...t, subscription: { ...t.subscription, consumers: t.subscription.consumers.map((c) => ({ ...c, path: at(c.path) })) } } as PulsarTopicConfig;
 }
 
-const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'producers', 'keySerializer', 'schemaId', 'brokerVersion', 'subscription'];
+const TOPIC_KEYS = ['name', 'system', 'partitions', 'partitioner', 'hashingScheme', 'producers', 'keySerializer', 'schemaId', 'brokerVersion', 'subscription', 'topicId'];
 const PULSAR_ONLY = ['hashingScheme', 'brokerVersion', 'subscription'];
-const KAFKA_ONLY = ['keySerializer', 'schemaId'];
+const KAFKA_ONLY = ['keySerializer', 'schemaId', 'topicId'];
+const GROUP_KEYS = ['name', 'assignor', 'topics', 'members', 'observed', 'brokerJava'];
+const MEMBER_KEYS = ['id', 'topics'];
+const OBSERVED_KEYS = ['at', 'owners'];
 const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers', 'observed', 'observedPartitions'];
 const CONSUMER_KEYS = ['name', 'ranges'];
 const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
@@ -112,7 +121,7 @@ const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
  * Checks the schema cannot express or the engine does not refuse: unknown or misplaced
  * properties, settings a mode ignores, hash ranges nobody owns, short Pulsar names.
  */
-export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topology, stale: ReadonlySet<string>): Finding[] {
+export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topology, stale: ReadonlySet<string>, rawGroups?: unknown): Finding[] {
   const out: Finding[] = [];
   const unknown = (obj: Record<string, unknown>, known: string[], path: string) => {
     for (const k of Object.keys(obj)) {
@@ -135,6 +144,9 @@ export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topol
         for (const k of PULSAR_ONLY) {
           if (t[k] !== undefined) out.push({ path: `${path}.${k}`, message: `applies to Pulsar topics only; a Kafka topic ignores it`, severity: 'warning', fix: `remove it, or set "system": "pulsar"` });
         }
+      }
+      if (t.system === 'pulsar' && t.topicId !== undefined) {
+        out.push({ path: `${path}.topicId`, message: 'applies to Kafka topics only (the KIP-848 assignors see topic ids)', severity: 'warning', fix: 'remove it' });
       }
       if (t.system === 'pulsar' && t.partitioner !== undefined) {
         out.push({ path: `${path}.partitioner`, message: 'applies to Kafka topics only; a Pulsar producer routes with "hashingScheme"', severity: 'warning', fix: 'remove it, or use "hashingScheme"' });
@@ -174,6 +186,19 @@ export function lint(rawTopics: unknown, rawNamespaces: unknown, topology: Topol
     rawNamespaces.forEach((n: unknown, i: number) => {
       if (isObject(n)) unknown(n, NAMESPACE_KEYS, `${NAMESPACES}[${i}]`);
     });
+  }
+  if (Array.isArray(rawGroups)) {
+    rawGroups.forEach((g: unknown, i: number) => {
+      if (!isObject(g)) return;
+      const path = `${KAFKA_GROUPS}[${i}]`;
+      unknown(g, GROUP_KEYS, path);
+      if (Array.isArray(g.members)) g.members.forEach((m: unknown, j: number) => isObject(m) && unknown(m, MEMBER_KEYS, `${path}.members[${j}]`));
+      if (isObject(g.observed)) unknown(g.observed, OBSERVED_KEYS, `${path}.observed`);
+    });
+  }
+  for (const g of topology.groups) {
+    const i = Array.isArray(rawGroups) ? rawGroups.findIndex((x: unknown) => isObject(x) && x.name === g.name) : -1;
+    for (const note of g.notes()) out.push({ path: `${KAFKA_GROUPS}[${i}].assignor`, message: note, severity: 'info', fix: 'add "topicId" to the group\'s Kafka topics in keyRouting.topics' });
   }
   // Hashes nobody owns, read off the topology as the broker would hold it.
   topology.topics.forEach((state) => {
@@ -230,6 +255,8 @@ export function fixFor(p: Problem, rawTopics?: unknown): string {
     return 'each namespace is {"name": "tenant/ns", "bundles": 4} or {"name": "tenant/ns", "boundaries": [...]}';
   }
   if (path === TOPICS) return 'keyRouting.topics is a list: [{"name": "orders", "system": "kafka", "partitions": 6}]';
+  if (path.startsWith(KAFKA_GROUPS)) return groupFix(path, m);
+  if (path.endsWith('.topicId')) return 'copy the TopicId that kafka-topics.sh --describe prints, e.g. "GgSK5_X1Pp6B_v5u4SBqxg", or remove it';
   if (path.endsWith('.system')) return 'set "system": "kafka" or "system": "pulsar"';
   if (path.endsWith('.partitions')) {
     const i = /^keyRouting\.topics\[(\d+)\]/.exec(path);
@@ -256,6 +283,20 @@ export function fixFor(p: Problem, rawTopics?: unknown): string {
   if (/\.consumers/.test(path)) return 'list consumers in connection order: [{"name": "C1"}, {"name": "C2"}]';
   if (path.endsWith('.subscription')) return 'a subscription is {"name": "sub", "type": "Key_Shared", "consumers": [...]}';
   if (path.endsWith('.name')) return 'give the topic a name, e.g. "orders" (Pulsar: "persistent://public/default/orders")';
+  return 'see the setting\'s description under Settings > Extensions > Key Routing';
+}
+
+/** A fix suggestion for a `keyRouting.kafkaGroups` problem. */
+function groupFix(path: string, message: string): string {
+  if (/duplicate group/.test(message)) return 'rename one of the two groups, or remove the duplicate entry';
+  if (/duplicate member/.test(message)) return 'give each member its own id (Kafka member ids are unique in a group)';
+  if (path === KAFKA_GROUPS) return 'keyRouting.kafkaGroups is a list: [{"name": "billing", "assignor": "range", "topics": ["orders"], "members": [{"id": "m1"}]}]';
+  if (path.endsWith('.assignor')) return 'use range, roundrobin, sticky or cooperative-sticky (classic protocol), or uniform or server-range (KIP-848)';
+  if (/\.observed/.test(path)) return 'list every partition\'s owner as a member id of the group or null, as kafka-consumer-groups.sh --describe shows it';
+  if (/\.members\[\d+\]\.topics/.test(path)) return 'list some of the group\'s topics, or leave "topics" out for all of them';
+  if (/\.members/.test(path)) return 'list members in join order: [{"id": "m1"}, {"id": "m2"}]';
+  if (/\.topics/.test(path)) return 'list Kafka topics of keyRouting.topics, e.g. ["orders"], or add the topic there first';
+  if (path.endsWith('.name')) return 'give the group a name, e.g. "billing" (its group.id)';
   return 'see the setting\'s description under Settings > Extensions > Key Routing';
 }
 
@@ -295,11 +336,15 @@ function distance(a: string, b: string): number {
 export function routeKeys(model: SettingsModel, keys: readonly { label: string; key: MessageKey }[]): KeyRoutes[] {
   return keys.map((k) => ({
     label: k.label,
-    routes: model.topology.topics.map((t) => ({
-      ...t.route(k.key),
-      hasSubscription: t instanceof PulsarTopicState && t.subscription !== undefined,
-      client: t.config.system === 'kafka' ? t.config.partitioner : t.config.hashingScheme,
-      ...(model.stale.has(t.name) ? { stale: true } : {}),
-    })),
+    routes: model.topology.topics.map((t) => {
+      const route = t.route(k.key);
+      return {
+        ...route,
+        ...groupRouteFields(model.topology.groups, route),
+        hasSubscription: t instanceof PulsarTopicState && t.subscription !== undefined,
+        client: t.config.system === 'kafka' ? t.config.partitioner : t.config.hashingScheme,
+        ...(model.stale.has(t.name) ? { stale: true } : {}),
+      };
+    }),
   }));
 }

@@ -17,13 +17,14 @@
  *   group command failed due to ...".
  * Join order is not in the output: members are listed in the order they first appear.
  */
-import { TOPICS } from '../engine/settings';
+import { ASSIGNOR_NAMES } from '../engine/kafka/consumerGroup';
+import { KAFKA_GROUPS, TOPICS } from '../engine/settings';
 import { cutRow, headerColumns, splitRow, type Column, type Row } from './consoleTable';
 import { fail, quote } from './errors';
-import { KAFKA_GROUPS } from './merge';
 import { existingEntry, type Imported, type ImportOptions } from './options';
 
-export const ASSIGNORS = ['range', 'roundrobin', 'sticky', 'cooperative-sticky', 'uniform', 'server-range'] as const;
+/** The assignors keyRouting.kafkaGroups knows, as the group's settings name them. */
+export const ASSIGNORS = ASSIGNOR_NAMES;
 const GROUP_STATES = ['Unknown', 'PreparingRebalance', 'CompletingRebalance', 'Stable', 'Dead', 'Empty', 'Assigning', 'Reconciling', 'NotReady'];
 /** Kafka topic names: letters, digits, '.', '_' and '-'. */
 const TOPIC_NAME = /^[A-Za-z0-9._-]+$/;

@@ -3,10 +3,10 @@
  * each replacing the entry of the same name where there is one (in its place), the rest of the
  * base untouched.
  */
-import { TOPICS } from '../engine/settings';
+import { KAFKA_GROUPS, TOPICS } from '../engine/settings';
 import type { Imported } from './options';
 
-export const KAFKA_GROUPS = 'keyRouting.kafkaGroups';
+export { KAFKA_GROUPS };
 
 export function mergeImported(base: Record<string, unknown> | undefined, imported: Imported): Record<string, unknown> {
   const out: Record<string, unknown> = { ...(base ?? {}) };

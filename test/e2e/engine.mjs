@@ -36,8 +36,17 @@ export function topology(workspace) {
 /** The engine's route of a text key on one topic. */
 export const route = (workspace, topic, key) => topology(workspace).topic(topic).route(engine().stringKey(key));
 
-/** The engine's routes of a text key on every topic, in settings order. */
-export const routes = (workspace, key) => topology(workspace).topics.map((t) => t.route(engine().stringKey(key)));
+/**
+ * The engine's routes of a text key on every topic, in settings order; a Kafka topic that
+ * `keyRouting.kafkaGroups` consume adds `groups` (the member of each group owning the partition).
+ */
+export function routes(workspace, key) {
+  const t = topology(workspace);
+  return t.topics.map((topic) => {
+    const r = topic.route(engine().stringKey(key));
+    return { ...r, ...engine().groupRouteFields(t.groups, r) };
+  });
+}
 
 /** Throws unless `text` contains every fragment. */
 export function assertContains(text, fragments, what) {

@@ -9,10 +9,10 @@ export default async function uiScenarios({ wb, scenario }) {
   const { page, workspace } = wb;
   const settingsFile = join(workspace, '.vscode/settings.json');
   const engineRoutes = (key) => routes(workspace, key);
-  /** The parts of a summary line the engine's answer fixes: `orders p2`, `→ C4 [32769-49152]`. */
+  /** The parts of a summary line the engine's answer fixes: `orders p2 → billing: m2`, `→ C4 [32769-49152]`. */
   const expectedFragments = (key) =>
     engineRoutes(key).map((r) => {
-      if (r.system === 'kafka') return `${r.topic} p${r.partition}`;
+      if (r.system === 'kafka') return `${r.topic} p${r.partition}${r.groups ? ` → ${Object.entries(r.groups).map(([g, m]) => `${g}: ${m}`).join(', ')}` : ''}`;
       if (r.consumer) return `→ ${r.consumer} [${r.range[0]}-${r.range[1]}]`;
       return `hash ${r.stickyKeyHash}`;
     });
@@ -33,7 +33,7 @@ export default async function uiScenarios({ wb, scenario }) {
     await wb.screenshot('status-bar');
   });
 
-  await uiScenario('right-click "Show Route" on user-1 shows the route', async () => {
+  await uiScenario('right-click "Show Route" on user-1 shows the route and the consumer-group member', async () => {
     await wb.selectLine('user-1');
     await wb.editorLine('user-1').click({ button: 'right', position: { x: 15, y: 8 } });
     const item = page.locator('.context-view .monaco-menu .action-item', { hasText: /^Show Route$/ }).first();
@@ -43,6 +43,10 @@ export default async function uiScenarios({ wb, scenario }) {
     const text = await wb.notification(/^user-1 →/);
     assertContains(text, expectedFragments('user-1'), 'the notification');
     if (!text.includes('orders p2')) throw new Error('ALGORITHMS.md: Kafka user-1 on 6 partitions is partition 2');
+    // The workspace's group consumes orders: the notification names the member owning p2.
+    const orders = engineRoutes('user-1')[0];
+    if (!orders.groups || typeof orders.groups.billing !== 'string') throw new Error(`the workspace has no billing group on orders: ${JSON.stringify(orders)}`);
+    assertContains(text, [`user-1 → orders p${orders.partition} → billing: ${orders.groups.billing}`], 'the notification');
     await wb.screenshot('show-route');
   });
 

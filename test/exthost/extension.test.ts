@@ -12,20 +12,7 @@ import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
 import type { KeyRoutingApi } from '../../src/extension/extension';
 import type { KeyRoutes } from '../../src/extension/routeFormat';
-
-const EXTENSION_ID = 'key-routing.key-routing-inspector';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+import { EXTENSION_ID, until } from './util';
 
 function folder(): vscode.Uri {
   const f = vscode.workspace.workspaceFolders?.[0];

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'mocha';
-import { TOPICS } from '../../src/engine/settings';
+import { KAFKA_GROUPS, TOPICS } from '../../src/engine/settings';
 import type { KeyRoutingApi } from '../../src/extension/extension';
 import type { ImportUi, SourceKind, WriteSummary } from '../../src/extension/import/ui';
 import type { ImportKind } from '../../src/import';
@@ -150,6 +150,7 @@ export function defineImportTests(): void {
   describe('Import Topology', function () {
     let api: KeyRoutingApi;
     let original: unknown;
+    let originalGroups: unknown;
     const cfg = () => vscode.workspace.getConfiguration();
     const run = (ui: ImportUi, arg: unknown = { kind: 'pulsar-stats', source: 'admin' }) => api.testing!.importTopology(ui, arg);
 
@@ -159,10 +160,12 @@ export function defineImportTests(): void {
       api = await ext.activate();
       assert.ok(api.testing, 'the test-only API is there in test mode');
       original = cfg().inspect(TOPICS)?.workspaceValue;
+      originalGroups = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
     });
 
     after(async () => {
       await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      await cfg().update(KAFKA_GROUPS, originalGroups, vscode.ConfigurationTarget.Workspace);
       for (const k of ['keyRouting.pulsarAdmin.url', 'keyRouting.pulsarAdmin.timeoutSeconds']) await cfg().update(k, undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update('keyRouting.pulsarAdmin.caFile', undefined, vscode.ConfigurationTarget.Global);
     });
@@ -311,24 +314,21 @@ export function defineImportTests(): void {
       assert.match(empty.message, /the clipboard is empty; copy the report first\. Nothing was written\.$/);
     });
 
-    it('imports kafka-consumer-groups output: groups where the manifest declares them, else nothing at all', async () => {
+    it('imports kafka-consumer-groups output: the group with its observed owners, and its topics', async () => {
       const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-groups-describe.txt')), write: true });
       const r = await run(ui, { kind: 'kafka-groups', source: 'file' });
-      const declared = 'keyRouting.kafkaGroups' in (vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON.contributes.configuration.properties as object);
       try {
-        if (declared) {
-          assert.equal(r.outcome, 'written', r.message);
-          const groups = cfg().inspect<Array<Record<string, any>>>('keyRouting.kafkaGroups')!.workspaceValue!;
-          assert.deepEqual(groups.map((g) => g.name), ['billing']);
-          assert.equal(groups[0].observed.owners.orders.length, 6);
-        } else {
-          assert.equal(r.outcome, 'failed');
-          assert.match(r.message, /does not declare keyRouting\.kafkaGroups/);
-          assert.ok(!ui.asked.includes('write'));
-          assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original, 'the topics the import would add are not written either');
-        }
+        assert.equal(r.outcome, 'written', r.message);
+        const groups = cfg().inspect<Array<Record<string, any>>>(KAFKA_GROUPS)!.workspaceValue!;
+        // The workspace's own billing group is replaced by the reported one.
+        assert.deepEqual(groups.map((g) => g.name), ['billing']);
+        assert.equal(groups[0].members.length, 3);
+        // The describe output's rows: orders 2 and 3 are consumer-billing-2's.
+        assert.deepEqual(groups[0].observed.owners.orders.slice(2, 4), Array(2).fill('consumer-billing-2-d23f0824-128b-2f33-0c5c-7fd0a6a3a450'));
+        const topics = cfg().inspect<Array<Record<string, unknown>>>(TOPICS)!.workspaceValue!;
+        assert.deepEqual(topics.filter((t) => t.name === 'orders' || t.name === 'payments').map((t) => t.partitions), [6, 3]);
       } finally {
-        if (declared) await cfg().update('keyRouting.kafkaGroups', undefined, vscode.ConfigurationTarget.Workspace);
+        await cfg().update(KAFKA_GROUPS, originalGroups, vscode.ConfigurationTarget.Workspace);
         await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
       }
     });
@@ -370,7 +370,7 @@ export function defineImportTests(): void {
         assert.match(r.message, /Nothing was written\.$/);
         assert.ok(!ui.asked.includes('write'), 'no preview of a report that failed');
         assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original);
-        assert.equal(cfg().inspect('keyRouting.kafkaGroups')?.workspaceValue, undefined);
+        assert.deepEqual(cfg().inspect(KAFKA_GROUPS)?.workspaceValue, originalGroups);
       });
     }
   });

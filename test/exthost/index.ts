@@ -7,6 +7,7 @@
 import Mocha from 'mocha';
 import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
+import { defineGroupTests } from './groups.test';
 import { defineImportTests } from './importTopology.test';
 
 export function run(): Promise<void> {
@@ -15,6 +16,7 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'exthost', mocha);
   defineExtensionTests();
   defineAnalyzeTests();
+  defineGroupTests();
   defineImportTests();
   return new Promise((resolve, reject) => {
     let passed = 0;

@@ -75,5 +75,6 @@ describe('manifest', () => {
     const why = 'examples/.vscode/settings.json and examples/settings.json differ (did a session of `npm start` edit them? `git checkout examples/` restores them)';
     assert.deepEqual(ws['keyRouting.topics'], cli['keyRouting.topics'], why);
     assert.deepEqual(ws['keyRouting.pulsarNamespaces'], cli['keyRouting.pulsarNamespaces'], why);
+    assert.deepEqual(ws['keyRouting.kafkaGroups'], cli['keyRouting.kafkaGroups'], why);
   });
 });

@@ -28,8 +28,6 @@ export interface ImportDeps {
   state: vscode.Memento;
   /** The REST transport (Node http/https, or fetch on the web). */
   transport(): AdminTransport;
-  /** Whether the manifest declares the setting `key`. */
-  declared(key: string): boolean;
 }
 
 export interface ImportOutcome {
@@ -56,7 +54,7 @@ export async function importTopology(s: Services, deps: ImportDeps, ui: ImportUi
   return result;
 }
 
-const cancelled: ImportOutcome = { outcome: 'cancelled', message: 'cancelled; nothing was written' };
+const cancelled: ImportOutcome = { outcome: 'cancelled', message: t('cancelled; nothing was written') };
 const failed = (message: string): ImportOutcome => ({ outcome: 'failed', message: t('Key Routing: {0}. Nothing was written.', message) });
 
 async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg): Promise<ImportOutcome> {
@@ -125,9 +123,6 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
     ...imported.topics.map((e) => changeLine(base, TOPICS, e, t('topic'))),
     ...imported.groups.map((e) => changeLine(base, KAFKA_GROUPS, e, t('consumer group'))),
   ];
-  // VS Code refuses to write a setting no extension declares: check first, so nothing is half written.
-  const unknown = keys.filter((k) => !deps.declared(k));
-  if (unknown.length > 0) return failed(t('this version of the extension does not declare {0}, so it cannot be written', unknown.join(', ')));
   if (!(await ui.confirmWrite({ changes, notes: imported.notes, before: pick(base), after: pick(after), source: sourceName }))) return cancelled;
   try {
     for (const k of keys) await cfg.update(k, after[k], vscode.ConfigurationTarget.Workspace);

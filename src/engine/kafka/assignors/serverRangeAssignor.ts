@@ -1,0 +1,44 @@
+/**
+ * The KIP-848 server-side `RangeAssignor` (`range` in `group.consumer.assignors`; the engine calls
+ * it `server-range`). At Kafka 4.0 (rewritten in KAFKA-16944) it is not sticky: members sorted by
+ * instance id (static members first), then member id; per topic, among its subscribers, contiguous
+ * ranges of n / c partitions, the first n % c members one more. The same owners as the classic
+ * `RangeAssignor`.
+ */
+import { JavaHashMap } from '../javaHashMap';
+import { UUID, type Uuid } from '../uuid';
+import { rangeShares } from './rangeAssignor';
+import { compareStrings } from './types';
+import { PartitionAssignorException, RangeSet, type GroupAssignment, type GroupSpec, type PartitionSet, type ServerAssignor, type SubscribedTopicDescriber } from './groupSpec';
+
+export class ServerRangeAssignor implements ServerAssignor {
+  readonly name = 'range';
+
+  assign(groupSpec: GroupSpec, describer: SubscribedTopicDescriber): GroupAssignment {
+    const out: GroupAssignment = new Map();
+    if (groupSpec.memberIds.length === 0) return out;
+    const sorted = groupSpec.memberIds.slice().sort(compareStrings);
+    // Subscribers per topic, in member order; the homogeneous path counts every member, which is the same.
+    const topics = new Map<string, { id: Uuid; members: string[] }>();
+    for (const memberId of sorted) {
+      for (const id of groupSpec.memberSubscription(memberId).subscribedTopicIds) {
+        if (describer.numPartitions(id) === -1) throw new PartitionAssignorException('Member is subscribed to a non-existent topic');
+        let t = topics.get(id.text);
+        if (!t) topics.set(id.text, (t = { id, members: [] }));
+        t.members.push(memberId);
+      }
+    }
+    const shares = new Map<string, Map<string, [number, number]>>();
+    for (const [text, t] of topics) shares.set(text, new Map(rangeShares(t.members, describer.numPartitions(t.id))));
+    for (const memberId of sorted) {
+      const subscribed = groupSpec.memberSubscription(memberId).subscribedTopicIds;
+      const partitions = JavaHashMap.withCapacity<Uuid, PartitionSet>(UUID, Math.trunc(Math.fround(Math.fround(subscribed.size / 0.75) + 1)));
+      for (const id of subscribed) {
+        const share = shares.get(id.text)!.get(memberId);
+        if (share) partitions.set(id, new RangeSet(share[0], share[1]));
+      }
+      out.set(memberId, { partitions, immutable: false });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,438 @@
+/**
+ * A Kafka consumer group: its assignor, its members (in join order, with their subscriptions) and
+ * the owners of its topics' partitions, kept as a history of events, each one rebalance.
+ *
+ * Events (CLI `--then`, what-if steps), as text:
+ * - `+ID` a member joins, subscribed to the group's topics; `+ID:orders,payments` one that joins
+ *   subscribed to those topics;
+ * - `+ID:orders` for a member already in the group: it changes its subscription (it rejoins with
+ *   the new topics; that is one rebalance, like a join);
+ * - `-ID` the member leaves;
+ * - `partitions=N` (with a topic) the topic grows to N partitions.
+ *
+ * Each event is one rebalance, with previous ownership handed over as the protocol does (see
+ * `classicGroup.ts`, `consumerProtocolGroup.ts`). With an `observed` block the group starts from the
+ * owners the broker reported, as the previous assignment of the first rebalance.
+ */
+import { javaStringHashCode } from '../pulsar/javaStringHash';
+import type { Outcome } from '../pulsar/keyShared/subscription';
+import { ClassicGroup, type ClassicAssignorName, type Owners } from './classicGroup';
+import { ConsumerProtocolGroup, type TopicMetadata } from './consumerProtocolGroup';
+import { rangeShares } from './assignors/rangeAssignor';
+import { compareStrings, TopicPartitions, type TopicPartition } from './assignors/types';
+import { uuidFromBytes, type Uuid } from './uuid';
+
+export type { Owners };
+
+export const ASSIGNOR_NAMES = ['range', 'roundrobin', 'sticky', 'cooperative-sticky', 'uniform', 'server-range'] as const;
+export type AssignorName = (typeof ASSIGNOR_NAMES)[number];
+
+/** How an assignor's group rebalances. */
+export type RebalanceProtocol = 'eager' | 'cooperative' | 'consumer';
+
+export function rebalanceProtocol(a: AssignorName): RebalanceProtocol {
+  return a === 'uniform' || a === 'server-range' ? 'consumer' : a === 'cooperative-sticky' ? 'cooperative' : 'eager';
+}
+
+/** Past this many partitions over a group's topics, only the range assignors (computed directly) are followed. */
+export const MAX_SIMULATED_PARTITIONS = 50_000;
+
+export interface GroupMemberConfig {
+  id: string;
+  /** Its subscription; absent: the group's topics. */
+  topics?: string[];
+}
+
+export interface ObservedOwners {
+  at?: string;
+  /** `owners[topic][p]`: the member consuming partition p, or null. */
+  owners: Record<string, Array<string | null>>;
+}
+
+export interface KafkaGroupConfig {
+  name: string;
+  assignor: AssignorName;
+  topics: string[];
+  /** In join order. */
+  members: GroupMemberConfig[];
+  observed?: ObservedOwners;
+  /**
+   * The Java version the brokers run (KIP-848 assignors only: JDK 19 changed how the sets they copy
+   * are sized, which moves some of the uniform assignor's ties). Default 17.
+   */
+  brokerJava?: number;
+}
+
+/** A Kafka topic as a group needs it. */
+export interface GroupTopic {
+  name: string;
+  partitions: number;
+  /** The topic id, when the settings give it. */
+  topicId?: Uuid;
+}
+
+export type GroupEvent =
+  | { kind: 'plus'; id: string; topics?: string[] }
+  | { kind: 'leave'; id: string }
+  | { kind: 'partitions'; topic: string; count: number };
+
+/**
+ * Parses a group event. `partitions=N` needs the topic (the CLI's `--topic`). A member id is
+ * everything before the last `:` (topic names cannot contain one).
+ */
+export function parseGroupEvent(text: string, topic?: string): GroupEvent | string {
+  const p = /^partitions=(\d+)$/.exec(text);
+  if (p) {
+    if (topic === undefined) return `event ${JSON.stringify(text)}: partitions=N needs the topic it changes`;
+    const count = Number(p[1]);
+    if (!Number.isSafeInteger(count)) return `event ${JSON.stringify(text)}: partition count too large`;
+    return { kind: 'partitions', topic, count };
+  }
+  if (text.startsWith('-')) {
+    if (text.length === 1) return 'event "-": the member id is empty';
+    return { kind: 'leave', id: text.slice(1) };
+  }
+  if (text.startsWith('+')) {
+    const body = text.slice(1);
+    const colon = body.lastIndexOf(':');
+    const id = colon >= 0 ? body.slice(0, colon) : body;
+    if (id === '') return `event ${JSON.stringify(text)}: the member id is empty`;
+    if (colon < 0) return { kind: 'plus', id };
+    const topics = body.slice(colon + 1).split(',');
+    if (topics.some((t) => t === '')) return `event ${JSON.stringify(text)}: write the topics as +ID:orders,payments`;
+    return { kind: 'plus', id, topics };
+  }
+  return `event ${JSON.stringify(text)}: expected +ID, +ID:TOPIC,..., -ID or partitions=N`;
+}
+
+export function formatGroupEvent(e: GroupEvent): string {
+  if (e.kind === 'partitions') return `partitions=${e.count}`;
+  if (e.kind === 'leave') return `-${e.id}`;
+  return e.topics ? `+${e.id}:${e.topics.join(',')}` : `+${e.id}`;
+}
+
+/** One partition that changed owner. */
+export interface OwnerChange {
+  topic: string;
+  partition: number;
+  from: string | null;
+  to: string | null;
+}
+
+/** What one event did. */
+export interface GroupStep {
+  event: string;
+  /** What kind of change it was, once resolved against the group. */
+  change: 'join' | 'subscribe' | 'leave' | 'partitions';
+  /** Owners after each round (cooperative-sticky: 2 when partitions moved between members; otherwise 1). */
+  rounds: Owners[];
+  before: Owners;
+  after: Owners;
+  /**
+   * Partitions whose owner differs between `before` and `after`, topic by topic, ascending; a
+   * partition created by the event counts only in `changed` (from null), not as moved.
+   */
+  changed: OwnerChange[];
+}
+
+/** Partitions that had an owner before the step and another (or none) after it. */
+export function movedPartitions(step: GroupStep): OwnerChange[] {
+  return step.changed.filter((c) => c.from !== null);
+}
+
+/**
+ * A stand-in topic id derived from the name, for the uniform assignor when the settings give none:
+ * deterministic, so results repeat, but not the broker's (random) id.
+ */
+export function standInTopicId(name: string): Uuid {
+  const bytes: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const h = javaStringHashCode(`${name}\u0000${i}`);
+    bytes.push((h >>> 24) & 255, (h >>> 16) & 255, (h >>> 8) & 255, h & 255);
+  }
+  return uuidFromBytes(bytes);
+}
+
+export class ConsumerGroupState {
+  private readonly partitions = new TopicPartitions();
+  /** Partition counts of the group's topics (shared with the classic simulation). */
+  private readonly counts = new Map<string, number>();
+  /** The coordinator's topic metadata (shared with the KIP-848 simulation). */
+  private readonly metadata = new Map<string, TopicMetadata>();
+  /** Null where the range assignors are computed directly (too many partitions to follow one by one). */
+  private sim: ClassicGroup | ConsumerProtocolGroup | null;
+  /** Member ids in join order, with their subscriptions (for the direct range computation and for output). */
+  private readonly subscriptions = new Map<string, string[]>();
+  private current: Owners;
+  private readonly history: GroupEvent[] = [];
+  /** True while the owners are the observed ones (no event applied yet). */
+  observed: boolean;
+  /** The topics as the group started (for `clone`). */
+  private readonly initialTopics: GroupTopic[];
+
+  constructor(
+    readonly config: KafkaGroupConfig,
+    topics: readonly GroupTopic[],
+  ) {
+    this.initialTopics = topics.filter((t) => config.topics.includes(t.name)).map((t) => ({ ...t }));
+    for (const t of config.topics) {
+      const topic = topics.find((x) => x.name === t)!;
+      this.counts.set(t, topic.partitions);
+      this.metadata.set(t, { id: topic.topicId ?? standInTopicId(t), count: topic.partitions });
+    }
+    for (const m of config.members) this.subscriptions.set(m.id, (m.topics ?? config.topics).slice());
+    this.observed = config.observed !== undefined;
+    this.sim = this.direct() ? null : this.newSimulation();
+    if (config.observed) {
+      this.current = this.observedOwners(config.observed);
+      this.seedObserved(config.observed);
+    } else {
+      this.sim?.form();
+      this.current = this.computeOwners();
+    }
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get assignor(): AssignorName {
+    return this.config.assignor;
+  }
+
+  /** Members in join order with their subscriptions. */
+  get members(): ReadonlyMap<string, readonly string[]> {
+    return this.subscriptions;
+  }
+
+  /** The events applied so far. */
+  get events(): readonly GroupEvent[] {
+    return this.history;
+  }
+
+  /** Notes on how far the result can be trusted (unknown topic ids). */
+  notes(): string[] {
+    const out: string[] = [];
+    if (this.config.assignor === 'uniform') {
+      const missing = this.initialTopics.filter((t) => !t.topicId).map((t) => t.name);
+      if (missing.length > 0) {
+        out.push(
+          `the uniform assignor's choice depends on topic ids, which the settings do not give for ${missing.join(', ')}; ` +
+            'a stand-in id derived from the name was used, so the real owners may differ (add "topicId" as kafka-topics.sh --describe prints it)',
+        );
+      }
+    }
+    return out;
+  }
+
+  /** The member consuming the partition, null for none. */
+  ownerOf(topic: string, partition: number): string | null {
+    if (this.sim === null && !this.observed) return this.rangeOwner(topic, partition);
+    return this.current.get(topic)?.[partition] ?? null;
+  }
+
+  /**
+   * Owners of every partition of every topic of the group. Refused (an error message) when there are
+   * too many partitions to list.
+   */
+  owners(): Owners | string {
+    if (this.sim === null && !this.observed) return this.tooMany();
+    return this.current;
+  }
+
+  /** Each member's partitions per topic, ascending, members in join order. */
+  memberPartitions(): Map<string, Map<string, number[]>> | string {
+    const owners = this.owners();
+    if (typeof owners === 'string') return owners;
+    return partitionsByMember(owners, [...this.subscriptions.keys()]);
+  }
+
+  /** An independent state equal to this one: the configuration with the same events replayed. */
+  clone(): ConsumerGroupState {
+    const c = new ConsumerGroupState(this.config, this.initialTopics);
+    for (const e of this.history) c.apply(e);
+    return c;
+  }
+
+  /** Applies one event as one rebalance; a refused event leaves the group as it was. */
+  apply(event: GroupEvent): Outcome<GroupStep> {
+    const check = this.check(event);
+    if (typeof check === 'string') return { ok: false, error: check };
+    const change = check.change;
+    const before = this.snapshot();
+    let rounds: Owners[];
+    try {
+      rounds = this.run(event, change);
+    } catch (e) {
+      return { ok: false, error: `the assignor failed: ${(e as Error).message}` };
+    }
+    this.history.push(event);
+    this.observed = false;
+    const after = this.snapshot();
+    return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed: diffOwners(before, after) } };
+  }
+
+  // ---- internals ----
+
+  private direct(): boolean {
+    if (this.config.assignor !== 'range' && this.config.assignor !== 'server-range') return false;
+    let total = 0;
+    for (const n of this.counts.values()) total += n;
+    return total > MAX_SIMULATED_PARTITIONS;
+  }
+
+  private tooMany(): string {
+    const total = [...this.counts.values()].reduce((a, b) => a + b, 0);
+    return `group ${this.name} has ${total} partitions over its topics; listing every owner stops at ${MAX_SIMULATED_PARTITIONS} (route a key to see its member)`;
+  }
+
+  private newSimulation(): ClassicGroup | ConsumerProtocolGroup {
+    const a = this.config.assignor;
+    const sim = a === 'uniform' || a === 'server-range' ? new ConsumerProtocolGroup(a, this.metadata, (this.config.brokerJava ?? 17) >= 19 ? 21 : 17) : new ClassicGroup(a as ClassicAssignorName, this.partitions, this.counts);
+    for (const [id, topics] of this.subscriptions) sim.add(id, topics);
+    return sim;
+  }
+
+  private seedObserved(observed: ObservedOwners): void {
+    if (!this.sim) return;
+    if (this.sim instanceof ClassicGroup) {
+      const owned = new Map<string, TopicPartition[]>();
+      for (const t of this.config.topics) {
+        (observed.owners[t] ?? []).forEach((m, p) => {
+          if (m === null) return;
+          let list = owned.get(m);
+          if (!list) owned.set(m, (list = []));
+          list.push(this.partitions.get(t, p));
+        });
+      }
+      this.sim.setObserved(owned);
+    } else {
+      const owned = new Map<string, Array<[string, number[]]>>();
+      for (const [m, byTopic] of partitionsByMember(this.observedOwners(observed), [...this.subscriptions.keys()])) {
+        owned.set(m, this.config.topics.map((t) => [t, byTopic.get(t) ?? []]));
+      }
+      this.sim.setObserved(owned);
+    }
+  }
+
+  private observedOwners(observed: ObservedOwners): Owners {
+    const out: Owners = new Map();
+    for (const t of this.config.topics) {
+      const list = observed.owners[t] ?? [];
+      out.set(t, Array.from({ length: this.counts.get(t)! }, (_, p) => list[p] ?? null));
+    }
+    return out;
+  }
+
+  /** Why the group refuses the event, or what kind of change it is. */
+  private check(event: GroupEvent): { change: GroupStep['change'] } | string {
+    if (event.kind === 'partitions') {
+      const n = this.counts.get(event.topic);
+      if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
+      if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
+      const total = [...this.counts.values()].reduce((a, b) => a + b, 0) - n + event.count;
+      if (total > MAX_SIMULATED_PARTITIONS && this.assignor !== 'range' && this.assignor !== 'server-range') {
+        return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
+      }
+      return { change: 'partitions' };
+    }
+    if (event.kind === 'leave') return this.subscriptions.has(event.id) ? { change: 'leave' } : `group ${this.name} has no member ${event.id}`;
+    const topics = event.topics;
+    if (topics) {
+      const unknown = topics.filter((t) => !this.counts.has(t));
+      if (unknown.length > 0) return `${unknown.join(', ')} ${unknown.length > 1 ? 'are not topics' : 'is not a topic'} of group ${this.name} (${this.config.topics.join(', ')})`;
+    }
+    if (this.subscriptions.has(event.id)) {
+      if (!topics) return `${event.id} is already a member of ${this.name}; +ID:TOPIC,... changes its subscription`;
+      return { change: 'subscribe' };
+    }
+    return { change: 'join' };
+  }
+
+  private run(event: GroupEvent, change: GroupStep['change']): Owners[] {
+    switch (event.kind) {
+      case 'partitions':
+        this.counts.set(event.topic, event.count);
+        this.metadata.get(event.topic)!.count = event.count;
+        // A range group past the limit is computed directly from now on (the assignor keeps no state).
+        if (this.sim !== null && this.direct()) this.sim = null;
+        break;
+      case 'leave':
+        this.subscriptions.delete(event.id);
+        break;
+      case 'plus':
+        this.subscriptions.set(event.id, (event.topics ?? this.config.topics).slice());
+        break;
+    }
+    if (this.sim === null) {
+      this.current = this.computeOwners();
+      return [this.current];
+    }
+    if (this.sim instanceof ClassicGroup) {
+      if (change === 'join') this.sim.add((event as { id: string }).id, this.subscriptions.get((event as { id: string }).id)!);
+      else if (change === 'leave') this.sim.remove((event as { id: string }).id);
+      else if (change === 'subscribe') this.sim.resubscribe((event as { id: string }).id, this.subscriptions.get((event as { id: string }).id)!);
+      const rounds = this.sim.rebalance();
+      this.current = rounds[rounds.length - 1];
+      return rounds;
+    }
+    const id = (event as { id?: string }).id;
+    if (change === 'join' || change === 'subscribe') this.sim.join(id!, this.subscriptions.get(id!)!);
+    else if (change === 'leave') this.sim.leave(id!);
+    else this.sim.recompute();
+    this.current = this.sim.owners();
+    return [this.current];
+  }
+
+  private computeOwners(): Owners {
+    if (this.sim === null) return new Map();
+    return this.sim.owners();
+  }
+
+  private snapshot(): Owners {
+    if (this.sim === null && !this.observed) return new Map();
+    return new Map([...this.current].map(([t, l]) => [t, l.slice()]));
+  }
+
+  /** The range assignors' owner of one partition, computed directly (any partition count). */
+  private rangeOwner(topic: string, partition: number): string | null {
+    const count = this.counts.get(topic);
+    if (count === undefined || partition >= count) return null;
+    const subscribers = [...this.subscriptions].filter(([, t]) => t.includes(topic)).map(([id]) => id).sort(compareStrings);
+    if (subscribers.length === 0) return null;
+    for (const [id, [from, to]] of rangeShares(subscribers, count)) if (partition >= from && partition < to) return id;
+    return null;
+  }
+}
+
+/** Partitions whose owner differs, topic by topic (in the map's order), ascending. */
+export function diffOwners(before: Owners, after: Owners): OwnerChange[] {
+  const out: OwnerChange[] = [];
+  for (const [topic, list] of after) {
+    const old = before.get(topic) ?? [];
+    const n = Math.max(list.length, old.length);
+    for (let p = 0; p < n; p++) {
+      const from = old[p] ?? null;
+      const to = list[p] ?? null;
+      if (from !== to) out.push({ topic, partition: p, from, to });
+    }
+  }
+  return out;
+}
+
+/** Each member's partitions per topic, ascending; members in the given order, then any others. */
+export function partitionsByMember(owners: Owners, order: readonly string[]): Map<string, Map<string, number[]>> {
+  const out = new Map<string, Map<string, number[]>>();
+  for (const m of order) out.set(m, new Map());
+  for (const [topic, list] of owners) {
+    list.forEach((m, p) => {
+      if (m === null) return;
+      let byTopic = out.get(m);
+      if (!byTopic) out.set(m, (byTopic = new Map()));
+      let ps = byTopic.get(topic);
+      if (!ps) byTopic.set(topic, (ps = []));
+      ps.push(p);
+    });
+  }
+  return out;
+}

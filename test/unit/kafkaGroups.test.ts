@@ -1,0 +1,335 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSettings } from '../../src/engine/settings';
+import { Topology, type KafkaTopicState } from '../../src/engine/topology';
+import { stringKey } from '../../src/engine/key';
+import { kafkaPartition } from '../../src/engine/kafka/partitioner';
+import { ConsumerGroupState, MAX_SIMULATED_PARTITIONS, parseGroupEvent, partitionsByMember, type Owners } from '../../src/engine/kafka/consumerGroup';
+import { applyGroupEvent, groupRouteFields } from '../../src/engine/kafka/groupTopology';
+import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
+import { explainRebalance } from '../../src/engine/kafka/rebalanceExplain';
+import { rangeShares } from '../../src/engine/kafka/assignors/rangeAssignor';
+
+const ORDERS_ID = '3NHVvglWJqhiTMpQ344zdg';
+const PAYMENTS_ID = 'GgSK5_X1Pp6B_v5u4SBqxg';
+
+const topics = (extra: Record<string, unknown> = {}) => [
+  { name: 'orders', system: 'kafka', partitions: 6, topicId: ORDERS_ID, ...extra },
+  { name: 'payments', system: 'kafka', partitions: 4, topicId: PAYMENTS_ID },
+  { name: 'persistent://public/default/p', system: 'pulsar' },
+];
+
+function parse(groups: unknown, t: unknown[] = topics()) {
+  return parseSettings({ 'keyRouting.topics': t, 'keyRouting.kafkaGroups': groups });
+}
+
+function topology(groups: unknown[], t: unknown[] = topics()): Topology {
+  const { settings, problems } = parse(groups, t);
+  assert.deepEqual(problems, []);
+  const refused: { path: string; message: string }[] = [];
+  const topo = new Topology(settings, refused);
+  assert.deepEqual(refused, []);
+  return topo;
+}
+
+const billing = (extra: Record<string, unknown> = {}) => ({ name: 'billing', assignor: 'cooperative-sticky', topics: ['orders', 'payments'], members: [{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }], ...extra });
+
+describe('keyRouting.kafkaGroups: problems named by their setting path', () => {
+  const cases: Array<[string, unknown, string | RegExp, RegExp]> = [
+    ['not an array', { name: 'x' }, 'keyRouting.kafkaGroups', /must be an array of groups/],
+    ['a group without a name', [{ topics: ['orders'] }], 'keyRouting.kafkaGroups[0].name', /non-empty string/],
+    ['an unknown assignor', [billing({ assignor: 'CooperativeStickyAssignor' })], 'keyRouting.kafkaGroups[0].assignor', /must be one of "range", "roundrobin", "sticky", "cooperative-sticky", "uniform", "server-range".*"cooperative-sticky"/],
+    ['a topic not in keyRouting.topics', [billing({ topics: ['orders', 'refunds'] })], 'keyRouting.kafkaGroups[0].topics[1]', /no Kafka topic "refunds" in keyRouting.topics \(Kafka topics: orders, payments\)/],
+    ['a Pulsar topic', [billing({ topics: ['persistent://public/default/p'] })], 'keyRouting.kafkaGroups[0].topics[0]', /is a Pulsar topic; consumer groups are Kafka's/],
+    ['a topic listed twice', [billing({ topics: ['orders', 'orders'] })], 'keyRouting.kafkaGroups[0].topics[1]', /lists "orders" twice/],
+    ['no topics', [billing({ topics: [] })], 'keyRouting.kafkaGroups[0].topics', /must list the Kafka topics/],
+    ['duplicate member ids', [billing({ members: [{ id: 'm1' }, { id: 'm2' }, { id: 'm1' }] })], 'keyRouting.kafkaGroups[0].members[2].id', /duplicate member id "m1" \(also keyRouting.kafkaGroups\[0\].members\[0\]\)/],
+    ['a member without an id', [billing({ members: [{ name: 'm1' }] })], 'keyRouting.kafkaGroups[0].members[0]', /non-empty string "id"/],
+    ['a member subscribing outside the group', [billing({ members: [{ id: 'm1', topics: ['audit'] }] })], 'keyRouting.kafkaGroups[0].members[0].topics', /audit is not among the group's topics \(orders, payments\)/],
+    ['duplicate group names', [billing(), billing()], 'keyRouting.kafkaGroups[1].name', /duplicate group name "billing"/],
+    ['observed with the wrong partition count', [billing({ observed: { owners: { orders: ['m1'] } } })], 'keyRouting.kafkaGroups[0].observed.owners.orders', /each of orders's 6 partitions .* got 1 entries/],
+    ['observed naming a stranger', [billing({ observed: { owners: { payments: ['m1', 'm9', null, 'm2'] } } })], 'keyRouting.kafkaGroups[0].observed.owners.payments[1]', /must be a member of the group \(m1, m2, m3\) or null \(got "m9"\)/],
+    ['observed on a topic the member does not subscribe to', [billing({ members: [{ id: 'm1', topics: ['orders'] }, { id: 'm2' }], observed: { owners: { payments: ['m1', 'm2', 'm2', 'm2'] } } })], 'keyRouting.kafkaGroups[0].observed.owners.payments[0]', /m1 does not subscribe to payments/],
+    ['observed on a topic outside the group', [billing({ topics: ['orders'], observed: { owners: { payments: ['m1', 'm1', 'm1', 'm1'] } } })], 'keyRouting.kafkaGroups[0].observed.owners.payments', /not one of the group's topics/],
+  ];
+  for (const [what, raw, path, message] of cases) {
+    test(what, () => {
+      const { settings, problems } = parse(raw);
+      assert.ok(problems.length >= 1, 'a problem');
+      assert.equal(problems[0].path, path);
+      assert.match(problems[0].message, message);
+      assert.ok(!settings.kafkaGroups!.some((g) => problems[0].path.startsWith('keyRouting.kafkaGroups[0]') && g.name === 'billing' && problems.length === 1 && g.path === 'keyRouting.kafkaGroups[0]'), 'the invalid group is left out');
+    });
+  }
+  test('the valid groups are kept next to an invalid one', () => {
+    const { settings, problems } = parse([billing({ assignor: 'nope' }), billing({ name: 'audit', assignor: 'uniform' })]);
+    assert.equal(problems.length, 1);
+    assert.deepEqual(settings.kafkaGroups!.map((g) => g.name), ['audit']);
+  });
+  test('topicId: Kafka base64 text, canonical; malformed and reserved ids refused', () => {
+    const ok = parseSettings({ 'keyRouting.topics': [{ name: 'o', system: 'kafka', partitions: 1, topicId: 'GgSK5_X1Pp6B_v5u4SBqxh' }] });
+    assert.deepEqual(ok.problems, []);
+    assert.equal((ok.settings.topics[0] as { topicId?: string }).topicId, 'GgSK5_X1Pp6B_v5u4SBqxg');
+    for (const [id, msg] of [
+      ['GgSK5_X1Pp6B', /decodes to 9 bytes/],
+      [42, /as kafka-topics.sh --describe prints it/],
+      ['AAAAAAAAAAAAAAAAAAAAAA', /reserved/],
+      ['AAAAAAAAAAAAAAAAAAAAAQ', /reserved/],
+    ] as const) {
+      const { problems } = parseSettings({ 'keyRouting.topics': [{ name: 'o', system: 'kafka', partitions: 1, topicId: id }] });
+      assert.equal(problems[0]?.path, 'keyRouting.topics[0].topicId', String(id));
+      assert.match(problems[0].message, msg);
+    }
+  });
+  test(`past ${MAX_SIMULATED_PARTITIONS} partitions a sticky or uniform group is refused; range is computed directly`, () => {
+    const big = [
+      { name: 'a', system: 'kafka', partitions: 60_000 },
+      { name: 'b', system: 'kafka', partitions: 60_000 },
+    ];
+    for (const assignor of ['sticky', 'cooperative-sticky', 'uniform', 'roundrobin']) {
+      const { problems } = parse([{ name: 'g', assignor, topics: ['a', 'b'], members: [{ id: 'm1' }] }], big);
+      assert.equal(problems[0]?.path, 'keyRouting.kafkaGroups[0].topics', assignor);
+      assert.match(problems[0].message, /120000 partitions; the .* assignor is followed partition by partition up to 50000 \(range and server-range are computed directly for any count\)/);
+    }
+    for (const assignor of ['range', 'server-range']) assert.deepEqual(parse([{ name: 'g', assignor, topics: ['a', 'b'], members: [{ id: 'm1' }] }], big).problems, []);
+  });
+  test('every assignor the schema offers is accepted, and the schema default is the engine default', () => {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
+    const schema = pkg.contributes.configuration.properties['keyRouting.kafkaGroups'].items.properties;
+    for (const a of schema.assignor.enum) assert.deepEqual(parse([billing({ assignor: a })]).problems, [], a);
+    assert.equal(schema.assignor.default, 'range');
+    const { settings } = parse([{ name: 'g', topics: ['orders'] }]);
+    assert.equal(settings.kafkaGroups![0].assignor, 'range');
+    assert.equal(schema.assignor.enumDescriptions.length, schema.assignor.enum.length);
+    assert.ok(pkg.contributes.configuration.properties['keyRouting.topics'].items.properties.topicId);
+  });
+});
+
+describe('group events', () => {
+  test('the forms and their refusals', () => {
+    assert.deepEqual(parseGroupEvent('+m4'), { kind: 'plus', id: 'm4' });
+    assert.deepEqual(parseGroupEvent('+m4:orders,payments'), { kind: 'plus', id: 'm4', topics: ['orders', 'payments'] });
+    // The id is everything before the last colon.
+    assert.deepEqual(parseGroupEvent('+host:1-abc:orders'), { kind: 'plus', id: 'host:1-abc', topics: ['orders'] });
+    assert.deepEqual(parseGroupEvent('-m2'), { kind: 'leave', id: 'm2' });
+    assert.deepEqual(parseGroupEvent('partitions=9', 'orders'), { kind: 'partitions', topic: 'orders', count: 9 });
+    assert.match(parseGroupEvent('partitions=9') as string, /needs the topic/);
+    assert.match(parseGroupEvent('+') as string, /member id is empty/);
+    assert.match(parseGroupEvent('+m1:orders,') as string, /\+ID:orders,payments/);
+    assert.match(parseGroupEvent('m1') as string, /expected \+ID/);
+  });
+  test('a group refuses what Kafka would not do, and stays as it was', () => {
+    const g = topology([billing()]).group('billing')!;
+    const before = g.owners();
+    for (const [text, topic, why] of [
+      ['+m1', undefined, /m1 is already a member of billing; \+ID:TOPIC,\.\.\. changes its subscription/],
+      ['-m9', undefined, /group billing has no member m9/],
+      ['+m4:refunds', undefined, /refunds is not a topic of group billing \(orders, payments\)/],
+      ['partitions=6', 'orders', /orders has 6 partitions; Kafka only adds partitions/],
+      ['partitions=3', 'orders', /Kafka only adds partitions/],
+    ] as const) {
+      const e = parseGroupEvent(text, topic);
+      assert.equal(typeof e, 'object');
+      const r = g.apply(e as Exclude<typeof e, string>);
+      assert.ok(!r.ok && why.test(r.error), `${text}: ${r.ok ? 'accepted' : r.error}`);
+    }
+    assert.deepEqual(g.owners(), before);
+    assert.equal(g.events.length, 0);
+  });
+  test('+ID:topics for a member changes its subscription (one rebalance); the dropped topic is given up', () => {
+    const g = topology([billing()]).group('billing')!;
+    const r = g.apply({ kind: 'plus', id: 'm2', topics: ['orders'] });
+    assert.ok(r.ok);
+    assert.equal(r.value.change, 'subscribe');
+    assert.deepEqual(g.members.get('m2'), ['orders']);
+    assert.ok(!(g.owners() as Owners).get('payments')!.includes('m2'));
+  });
+  test('applyGroupEvent: -ID to the groups with the member, +ID to those without, partitions to the topic\'s groups', () => {
+    const topo = topology([billing(), { name: 'audit', assignor: 'range', topics: ['orders'], members: [{ id: 'a1' }, { id: 'm1' }] }]);
+    assert.deepEqual(applyGroupEvent(topo.groups, '-a1').map((r) => r.group.name), ['audit']);
+    assert.deepEqual(applyGroupEvent(topo.groups, '+m2').map((r) => r.group.name), ['audit']);
+    assert.deepEqual(applyGroupEvent(topo.groups, '+x:payments').map((r) => r.group.name), ['billing']);
+    assert.deepEqual(applyGroupEvent(topo.groups, 'partitions=8', 'payments').map((r) => r.group.name), ['billing']);
+    assert.deepEqual(applyGroupEvent(topo.groups, '+C1:0-16383'), [], 'a STICKY range event is no group event');
+    assert.deepEqual(applyGroupEvent(topo.groups, '+y', undefined, 'payments').map((r) => r.group.name), ['billing'], '--topic narrows to its groups');
+  });
+});
+
+describe('key -> partition -> member', () => {
+  test('route fields: the member of each group consuming the key\'s partition', () => {
+    const topo = topology([billing(), { name: 'audit', assignor: 'range', topics: ['orders'], members: [{ id: 'a1' }, { id: 'a2' }] }]);
+    const orders = topo.topic('orders')!;
+    for (const key of ['user-1', 'user-2', 'user-3', 'order:42']) {
+      const route = orders.route(stringKey(key));
+      const p = kafkaPartition(key, 6);
+      assert.equal(route.partition, p);
+      const fields = groupRouteFields(topo.groups, route);
+      // Range: a1 owns 0-2, a2 owns 3-5.
+      assert.deepEqual(fields.groups, { billing: (topo.group('billing')!.owners() as Owners).get('orders')![p], audit: p < 3 ? 'a1' : 'a2' });
+      assert.equal(fields.observed, undefined);
+    }
+    assert.deepEqual(groupRouteFields(topo.groups, { topic: 'persistent://public/default/p', system: 'pulsar', partition: null }), {});
+  });
+  test('observed owners: routes take the member from them, marked observed, until an event', () => {
+    const observed = { at: '2026-12-01T10:00:00Z', owners: { orders: ['m3', 'm3', 'm3', 'm3', 'm3', 'm3'], payments: ['m1', null, 'm2', 'm2'] } };
+    const topo = topology([billing({ assignor: 'sticky', observed })]);
+    const g = topo.group('billing')!;
+    assert.equal(g.ownerOf('payments', 1), null);
+    const fields = groupRouteFields(topo.groups, { topic: 'orders', system: 'kafka', partition: 4 });
+    assert.deepEqual(fields, { groups: { billing: 'm3' }, observed: true });
+    assert.deepEqual(g.owners(), new Map(Object.entries(observed.owners)));
+    // Sticky takes the observed owners as the previous assignment: m3 keeps what its quota allows.
+    const r = g.apply({ kind: 'plus', id: 'm4' });
+    assert.ok(r.ok);
+    assert.equal(g.observed, false);
+    const after = g.owners() as Owners;
+    assert.deepEqual(after.get('orders')!.filter((m) => m === 'm3').length, 3, 'm3 kept 3 of its 6 (the quota is 10/4: 2 or 3)');
+    assert.ok(after.get('orders')!.slice(0, 3).every((m) => m === 'm3'), 'the lowest partitions first');
+    assert.equal(after.get('payments')![0], 'm1');
+    assert.equal(groupRouteFields(topo.groups, { topic: 'orders', system: 'kafka', partition: 4 }).observed, undefined);
+  });
+  test('range over int32-sized topics: each key\'s member computed directly, the listing refused', () => {
+    const big = [
+      { name: 'a', system: 'kafka', partitions: 70_000 },
+      { name: 'b', system: 'kafka', partitions: 50_000 },
+    ];
+    const topo = topology([{ name: 'g', assignor: 'range', topics: ['a', 'b'], members: [{ id: 'm1' }, { id: 'm10' }, { id: 'm2' }, { id: 'x', topics: ['b'] }] }], big);
+    const g = topo.group('g')!;
+    assert.match(g.owners() as string, /group g has 120000 partitions over its topics; listing every owner stops at 50000/);
+    const shares = rangeShares(['m1', 'm10', 'm2'], 70_000);
+    for (const p of [0, 23_333, 23_334, 46_667, 69_999]) {
+      const [id] = shares.find(([, [from, to]]) => p >= from && p < to)!;
+      assert.equal(g.ownerOf('a', p), id, `a-${p}`);
+    }
+    assert.equal(g.ownerOf('b', 49_999), 'x', 'b: m1, m10, m2, x get 12500 each; x, sorted last, the top range');
+    // The topic grows to Kafka's int32 limit: still computed directly.
+    const r = g.apply({ kind: 'partitions', topic: 'a', count: 2147483647 });
+    assert.ok(r.ok);
+    assert.equal(g.ownerOf('a', 2147483646), 'm2');
+    assert.equal(g.ownerOf('a', 715827882), 'm1');
+    assert.equal(g.ownerOf('a', 715827883), 'm10');
+    // A sticky group cannot be taken past the limit by an event either.
+    const s = topology([{ name: 's', assignor: 'sticky', topics: ['orders'], members: [{ id: 'm1' }] }]).group('s')!;
+    const refused = s.apply({ kind: 'partitions', topic: 'orders', count: 2147483647 });
+    assert.ok(!refused.ok && /followed partition by partition up to 50000/.test(refused.error));
+  });
+  test('a range group crossing the limit by an event switches to the direct computation, with the same owners', () => {
+    const t = [{ name: 'a', system: 'kafka', partitions: 45_000 }];
+    const g = topology([{ name: 'g', assignor: 'server-range', topics: ['a'], members: [{ id: 'b' }, { id: 'a' }, { id: 'c' }] }], t).group('g')!;
+    const listed = (g.owners() as Owners).get('a')!;
+    assert.deepEqual([listed[0], listed[14_999], listed[15_000], listed[44_999]], ['a', 'a', 'b', 'c']);
+    assert.ok(g.apply({ kind: 'partitions', topic: 'a', count: 60_000 }).ok);
+    assert.match(g.owners() as string, /60000 partitions/);
+    assert.deepEqual([g.ownerOf('a', 0), g.ownerOf('a', 19_999), g.ownerOf('a', 20_000), g.ownerOf('a', 59_999)], ['a', 'a', 'b', 'c']);
+  });
+  test('uniform without topic ids: a deterministic stand-in and a note saying so', () => {
+    const t = topics().map((x) => Object.fromEntries(Object.entries(x).filter(([k]) => k !== "topicId")));
+    const topo = topology([billing({ assignor: 'uniform' })], t);
+    const g = topo.group('billing')!;
+    assert.match(g.notes()[0], /the uniform assignor's choice depends on topic ids, which the settings do not give for orders, payments; a stand-in id derived from the name was used, so the real owners may differ/);
+    assert.deepEqual(g.owners(), topology([billing({ assignor: 'uniform' })], t).group('billing')!.owners(), 'the same every time');
+    assert.match(groupRouteFields(topo.groups, { topic: 'orders', system: 'kafka', partition: 0 }).note!, /^group billing: the uniform assignor's choice depends on topic ids/);
+    assert.deepEqual(topology([billing({ assignor: 'uniform' })]).group('billing')!.notes(), [], 'with ids: no note');
+    assert.deepEqual(topology([billing({ assignor: 'sticky' })], t).group('billing')!.notes(), [], 'classic assignors do not see ids');
+  });
+  test('per-member partition lists, for the panel', () => {
+    const g = topology([billing({ assignor: 'range' })]).group('billing')!;
+    const byMember = partitionsByMember(g.owners() as Owners, [...g.members.keys()]);
+    assert.deepEqual(Object.fromEntries([...byMember].map(([m, t]) => [m, Object.fromEntries(t)])), {
+      m1: { orders: [0, 1], payments: [0, 1] },
+      m2: { orders: [2, 3], payments: [2] },
+      m3: { orders: [4, 5], payments: [3] },
+    });
+    assert.deepEqual(g.memberPartitions(), byMember);
+  });
+});
+
+describe('rebalance what-if and its explanation', () => {
+  const keys = ['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6'].map((k) => ({ shown: k, key: stringKey(k) }));
+  const run = (assignor: string, events: string[], partitionsTopic?: string) => {
+    const topo = topology([billing({ assignor })]);
+    const g = topo.group('billing')!;
+    const ts = new Map(g.config.topics.map((t) => [t, topo.topic(t) as KafkaTopicState]));
+    return { topo, r: runGroupWhatIf(g, ts, events, keys, partitionsTopic) };
+  };
+
+  test('cooperative-sticky, m4 joins: two rounds naming the revoked partitions; keys on them move member, not partition', () => {
+    const { r } = run('cooperative-sticky', ['+m4']);
+    const s = r.steps[0];
+    assert.deepEqual(s.moved, [
+      { topic: 'orders', partition: 5, from: 'm3', to: 'm4' },
+      { topic: 'payments', partition: 3, from: 'm1', to: 'm4' },
+    ]);
+    assert.equal(s.movedFraction, 2 / 10);
+    const e = s.rebalance!;
+    assert.equal(e.protocol, 'cooperative');
+    assert.deepEqual(e.paused, ['orders-5', 'payments-3']);
+    assert.deepEqual(e.rounds, [
+      { round: 1, revoked: { m3: ['orders-5'], m1: ['payments-3'] }, assigned: {} },
+      { round: 2, revoked: {}, assigned: { m4: ['orders-5', 'payments-3'] } },
+    ]);
+    assert.match(e.summary, /m3 revokes orders-5; m1 revokes payments-3/);
+    assert.match(e.keyOrder.join(' '), /moves whole.*keep their order.*processed again by the new owner/);
+    // The keys on orders-5 or payments-3 (murmur2: user-3 and user-6 on orders-5) move to m4 on the same partitions.
+    const expected = keys.flatMap((k) => [
+      ...(kafkaPartition(k.shown, 6) === 5 ? [[k.shown, 'orders', 5, 'm3', 5, 'm4']] : []),
+      ...(kafkaPartition(k.shown, 4) === 3 ? [[k.shown, 'payments', 3, 'm1', 3, 'm4']] : []),
+    ]);
+    assert.ok(expected.length >= 2);
+    assert.deepEqual(s.keys.map((k) => [k.key, k.topic, k.before.partition, k.before.member, k.after.partition, k.after.member]), expected);
+    assert.equal(r.keys.filter((k) => k.moved).length, expected.length);
+    assert.equal(r.protocol, 'cooperative');
+  });
+  test('eager (sticky): every member stops; KIP-848 (uniform): per-member revoke then assign', () => {
+    const eager = run('sticky', ['+m4']).r.steps[0].rebalance!;
+    assert.equal(eager.protocol, 'eager');
+    assert.equal(eager.paused, 'all');
+    assert.match(eager.summary, /every member stops consuming and gives up all its partitions/);
+    const kip = run('uniform', ['+m4']).r.steps[0].rebalance!;
+    assert.equal(kip.protocol, 'consumer');
+    assert.match(kip.summary, /no group-wide barrier.*first revokes .* and only then/);
+    assert.deepEqual(kip.members, { m1: { revoke: ['orders-3'], assign: [] }, m3: { revoke: ['payments-3'], assign: [] }, m4: { revoke: [], assign: ['orders-3', 'payments-3'] } });
+    assert.deepEqual(kip.paused, ['orders-3', 'payments-3']);
+  });
+  test('a leave: the departed member\'s partitions are free, not revoked; partitions=N: keys change partition', () => {
+    const { r } = run('cooperative-sticky', ['-m2', 'partitions=8'], 'orders');
+    const leave = r.steps[0];
+    assert.ok(leave.moved.every((c) => c.from === 'm2'));
+    assert.deepEqual(leave.rebalance!.rounds!.length, 1);
+    assert.match(leave.rebalance!.summary, /Nothing had to move between two members, so one round does it\. The partitions of m2 \(orders-1, orders-4, payments-1\) are free and assigned in round 1/);
+    const grow = r.steps[1];
+    assert.deepEqual(grow.added.map((c) => c.partition), [6, 7]);
+    assert.match(grow.rebalance!.keyOrder[0], /more partitions change which partition most keys go to/i);
+    const moved = grow.keys.filter((k) => k.topic === 'orders' && k.before.partition !== k.after.partition);
+    assert.deepEqual(moved.map((k) => k.key), keys.filter((k) => kafkaPartition(k.shown, 6) !== kafkaPartition(k.shown, 8)).map((k) => k.shown));
+  });
+  test('a refused step is reported and changes nothing; the topic keeps its count when the group refuses', () => {
+    const { topo, r } = run('range', ['-m9', 'partitions=3'], 'orders');
+    assert.match(r.steps[0].error!, /no member m9/);
+    assert.match(r.steps[1].error!, /Topic currently has 6 partitions, which is higher than the requested 3/);
+    assert.equal(topo.topic('orders')!.partitions, 6);
+    assert.ok(r.keys.every((k) => !k.moved));
+  });
+  test('explainRebalance: one source for the CLI and the editor, naming the assignor', () => {
+    const g = topology([billing({ assignor: 'server-range' })]).group('billing')!;
+    const step = g.apply({ kind: 'plus', id: 'm4' });
+    assert.ok(step.ok);
+    const e = explainRebalance('server-range', step.value, new Set(g.members.keys()));
+    assert.match(e.summary, /^KIP-848 rebalance \(range, group\.protocol=consumer\)/);
+  });
+});
+
+describe('a group\'s state as a history', () => {
+  test('clone replays the configuration and the events; the clone diverges on its own', () => {
+    const g = topology([billing({ assignor: 'uniform' })]).group('billing')!;
+    for (const e of ['+m4', '-m1', '+m5:orders']) assert.ok(g.apply(parseGroupEvent(e) as never).ok);
+    const c = g.clone();
+    assert.deepEqual(c.owners(), g.owners());
+    assert.deepEqual(c.events, g.events);
+    assert.ok(c.apply({ kind: 'leave', id: 'm4' }).ok);
+    assert.ok(g.members.has('m4'));
+    assert.ok(c instanceof ConsumerGroupState);
+  });
+});
