@@ -1,5 +1,5 @@
-// One script builds every bundle: the CLI, the engine library, the extension host (Node and
-// web), the webview, and the tests. `node esbuild.js [--watch] [--production]`.
+// One script builds every bundle: the CLI, the engine library, the extension host (one bundle for
+// Node and web), the webview, and the tests. `node esbuild.js [--watch] [--production]`.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -46,8 +46,9 @@ const builds = [
     : []),
   ...(exists('src/extension/extension.ts')
     ? [
+        // The extension, for the Node and the web extension host alike (package.json's `main` and
+        // `browser`): its Node-only part is loaded behind a runtime check (extension.ts).
         { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
-        { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/web/extension.js', platform: 'browser', format: 'cjs', external: ['vscode'], define: { 'process.env.KEY_ROUTING_WEB': '"1"' } },
       ]
     : []),
   ...(exists('src/webview/main.ts')

@@ -11,6 +11,8 @@
  * no overlong forms, no surrogate code points, nothing above U+10FFFF, no truncated sequence.
  * A BOM is an ordinary character (the engine decodes with `ignoreBOM: true`).
  */
+import { hashCodeStep4 } from '../engine/pulsar/javaStringHash';
+
 export class Utf8JavaHash {
   /** `String.hashCode()` (signed 32-bit) of the decoded string; meaningful only when `run` returned true. */
   hash = 0;
@@ -20,6 +22,18 @@ export class Utf8JavaHash {
     let h = 0;
     let i = 0;
     while (i < length) {
+      // Four ASCII bytes are four code units: one step of the hash for all four.
+      if (i + 4 <= length) {
+        const a0 = bytes[i];
+        const a1 = bytes[i + 1];
+        const a2 = bytes[i + 2];
+        const a3 = bytes[i + 3];
+        if ((a0 | a1 | a2 | a3) < 0x80) {
+          h = hashCodeStep4(h, a0, a1, a2, a3);
+          i += 4;
+          continue;
+        }
+      }
       const b0 = bytes[i];
       if (b0 < 0x80) {
         h = (Math.imul(h, 31) + b0) | 0;

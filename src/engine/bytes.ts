@@ -37,22 +37,86 @@ const SHORT_STRING = 24;
  */
 export class Utf8Scratch {
   private buf = new Uint8Array(256);
+  private view = new DataView(this.buf.buffer);
 
   /** Returns the number of bytes written at the start of `bytes`. Valid until the next call. */
   encode(s: string): number {
     const n = s.length;
-    // A UTF-16 code unit takes at most 3 UTF-8 bytes.
-    if (n * 3 > this.buf.length) this.buf = new Uint8Array(Math.max(n * 3, this.buf.length * 2));
+    this.reserve(n);
     if (n <= SHORT_STRING) return encodeJavaUtf8(s, n, this.buf);
-    return encoder.encodeInto(javaWellFormed(s), this.buf).written;
+    // The native encoder writes Java's bytes except for an unpaired surrogate (U+FFFD, not '?'):
+    // a string with non-ASCII units (more bytes than units) that is not well formed is encoded again.
+    const written = encoder.encodeInto(s, this.buf).written;
+    if (written === n || s.isWellFormed()) return written;
+    return encodeJavaUtf8(s, n, this.buf);
+  }
+
+  /**
+   * Writes `s` as `encode` does when it is all ASCII (one byte per unit) and says whether it was;
+   * for any other string the bytes are not Java's and must not be used.
+   */
+  encodeAscii(s: string): boolean {
+    const n = s.length;
+    this.reserve(n);
+    // Every non-ASCII unit takes 2 or 3 bytes here (an unpaired surrogate 3: U+FFFD).
+    return encoder.encodeInto(s, this.buf).written === n;
+  }
+
+  /** Room for `units` UTF-16 units: each takes at most 3 UTF-8 bytes. */
+  private reserve(units: number): void {
+    if (units * 3 <= this.buf.length) return;
+    this.buf = new Uint8Array(Math.max(units * 3, this.buf.length * 2));
+    this.view = new DataView(this.buf.buffer);
   }
 
   get bytes(): Uint8Array {
     return this.buf;
   }
+
+  /** The same bytes, for reading 4 at a time as little-endian words. */
+  get words(): DataView {
+    return this.view;
+  }
 }
 
 const utf8Scratch = new Utf8Scratch();
+
+/**
+ * The scratch the string hashes (murmur2, murmur3, CRC-32, ...) encode a key into when they do not
+ * hash it from its code units; shared, since each is done with it before it returns. A non-ASCII
+ * key is encoded here too rather than fed through a UTF-8 state machine inside each hash's loop:
+ * on the non-ASCII keys of the bench's nonAscii10 set the state machine measured slower (murmur2
+ * about 100 ns against 70-80; it must also find the byte length first, which the seed takes).
+ */
+export const hashScratch = new Utf8Scratch();
+
+/**
+ * A string hash reads up to this many ASCII UTF-16 units with `charCodeAt`, four to a block, and
+ * encodes longer (or non-ASCII) strings into `hashScratch` to hash their bytes 4 at a time.
+ * `charCodeAt` costs about a nanosecond a unit (V8 checks the string's representation on every
+ * call), `encodeInto` a fixed 30-40 ns and then copies at native speed; on Node 20 the two paths
+ * cross between 40 and 48 units.
+ */
+export const LONG_STRING = 40;
+
+/** The last `rest` (0-3) bytes from `i` as the little-endian tail of a 4-byte block. */
+export function bytesTail(b: Uint8Array, i: number, rest: number): number {
+  return rest === 0 ? 0 : rest === 1 ? b[i] : rest === 2 ? b[i] | (b[i + 1] << 8) : b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
+}
+
+/**
+ * The last `rest` (0-3) units of `s` from `i` as the little-endian bytes of a block's tail when
+ * they are ASCII (each unit is then its byte), else -1. (The block loops read their four units
+ * inline: a helper returning a block or -1 there costs a second branch per block, measured at
+ * about 8% on UUID keys.)
+ */
+export function asciiTail(s: string, i: number, rest: number): number {
+  if (rest === 0) return 0;
+  const c0 = s.charCodeAt(i);
+  const c1 = rest > 1 ? s.charCodeAt(i + 1) : 0;
+  const c2 = rest > 2 ? s.charCodeAt(i + 2) : 0;
+  return (c0 | c1 | c2) > 0x7f ? -1 : c0 | (c1 << 8) | (c2 << 16);
+}
 
 /**
  * `s` in UTF-8 as Java's encoder writes it, into `out` (room for 3 bytes per unit): a surrogate pair

@@ -125,7 +125,7 @@ export class RoutingConfig implements vscode.Disposable {
       const diags = findings.map((f) => {
         const at = this.rangeIn(file, text, f.path)?.range ?? new vscode.Range(0, 0, 0, 0);
         const d = new vscode.Diagnostic(at, `${f.path}: ${f.message}. Fix: ${f.fix}`, severityOf(f));
-        d.source = 'Key Routing';
+        d.source = vscode.l10n.t('Key Routing');
         return d;
       });
       this.diagnostics.set(file.uri, diags);
@@ -137,19 +137,25 @@ export class RoutingConfig implements vscode.Disposable {
     this.lastNotified = key;
     if (serious.length === 0) return;
     const first = serious[0];
-    const more = serious.length > 1 ? ` (and ${serious.length - 1} more; see the Key Routing output)` : '';
-    const kept = model.stale.size ? ` Until it is fixed, ${[...model.stale].join(', ')} ${model.stale.size === 1 ? 'routes with its' : 'route with their'} last good settings.` : '';
-    const message = `Key Routing settings: ${first.path}: ${first.message}. Fix: ${first.fix}.${more}${kept}`;
+    const more = serious.length > 1 ? ` ${vscode.l10n.t('(and {0} more; see the Key Routing output)', serious.length - 1)}` : '';
+    const kept = model.stale.size ? ` ${vscode.l10n.t('Until it is fixed, {0} keeps routing with the last good settings.', [...model.stale].join(', '))}` : '';
+    const message = vscode.l10n.t('Key Routing settings: {0}: {1}. Fix: {2}.', first.path, first.message, first.fix) + more + kept;
     const show = first.severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-    void show(message, 'Open Settings', 'Show Output').then(async (choice) => {
-      if (choice === 'Open Settings') await this.openSettings(first);
-      else if (choice === 'Show Output') this.output.show(true);
+    const openSettings = vscode.l10n.t('Open Settings');
+    const showOutput = vscode.l10n.t('Show Output');
+    void show(message, openSettings, showOutput).then(async (choice) => {
+      if (choice === openSettings) await this.openSettings(first);
+      else if (choice === showOutput) this.output.show(true);
     });
   }
 
   private logFindings(model: SettingsModel): void {
+    // Nothing configured, nothing wrong: say nothing (and create no output channel).
+    if (!model.configured && model.findings.length === 0) return;
     const topics = model.settings.topics.length;
-    const stamp = new Date().toLocaleTimeString();
+    // Formatted by hand: the first toLocaleTimeString of a process loads locale data (tens of ms at activation).
+    const now = new Date();
+    const stamp = [now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
     if (model.findings.length === 0) {
       this.output.appendLine(`[${stamp}] Settings read: ${topics} topic${topics === 1 ? '' : 's'}, no problems.`);
       return;

@@ -27,6 +27,11 @@ import { LastRoute, type Services } from './present';
 import type { KeyRoutes } from './routeFormat';
 import { routeKeys, type SettingsModel } from './settingsModel';
 import { RouteStatusBar } from './statusBar';
+import { LazyOutputChannel } from './lazyOutput';
+import { openSampleSettings, openWalkthrough, useSampleSettings, type Confirm, type SampleOutcome } from './commands/sampleSettings';
+import { registerTreeActions } from './tree/actions';
+import type { TreeNode } from './tree/nodes';
+import { TopologyView } from './tree/topologyView';
 
 /** What `activate` returns: for other extensions and for the extension-host tests. */
 export interface KeyRoutingApi {
@@ -36,6 +41,20 @@ export interface KeyRoutingApi {
   route(keys: string[]): KeyRoutes[];
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
+  /** The side bar's rows as built from the current settings, and its view (for the tests). */
+  readonly tree: {
+    readonly roots: TreeNode[];
+    readonly view: vscode.TreeView<TreeNode>;
+    /** The tree item VS Code is given for a row. */
+    item(n: TreeNode): vscode.TreeItem;
+    reveal(id: string): Promise<TreeNode | undefined>;
+    /** The value last given to the `keyRouting.configured` context key. */
+    readonly configuredContext: boolean | undefined;
+  };
+  /** Use Sample Settings with the tests' answer to the confirmation instead of the modal. */
+  useSampleSettings(confirm: Confirm): Promise<SampleOutcome>;
+  /** Whether the hover and status bar item are registered (only while Key Routing is configured). */
+  readonly editorFeatures: boolean;
   /** The last route notification's message and the table written to the output channel with it. */
   readonly lastShown: { message: string; table: string } | undefined;
   /** Analyze Keys, for the extension-host tests. */
@@ -54,12 +73,20 @@ export interface KeyRoutingApi {
 }
 
 /**
- * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; the web
- * bundle (KEY_ROUTING_WEB is "1" there) runs every analysis in a web worker. The Node branch is
- * dropped from the web bundle at build time, and loaded only on the first analysis.
+ * Whether this is the Node extension host. One bundle serves it and VS Code for the Web's
+ * extension host (a web worker, where there is no Node `process`): the .vsix ships it once.
+ */
+function inNodeHost(): boolean {
+  return typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+}
+
+/**
+ * Where Analyze Keys runs: in the Node extension host, files on disk go to a worker thread; in the
+ * web extension host every analysis runs in a web worker. The Node backend (its `node:` imports)
+ * is loaded only on the first analysis in a Node host, never in the web.
  */
 function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
-  if (process.env.KEY_ROUTING_WEB === '1') {
+  if (!inNodeHost()) {
     // A web extension host without workers (none known today) analyses on its own thread, in slices.
     return typeof Worker === 'function' ? new WebWorkerBackend(extensionUri) : new HostBackend();
   } else {
@@ -85,7 +112,7 @@ function adminTransport(): AdminTransport {
 }
 
 export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
-  const output = vscode.window.createOutputChannel('Key Routing');
+  const output = new LazyOutputChannel('Key Routing');
   const config = new RoutingConfig(output);
   const results = new LastRoute(config);
   const s: Services = { config, output, results };
@@ -93,7 +120,18 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     show: (run, reveal) => (reveal ? RoutingPanel.createOrShow(context.extensionUri, s, {}) : RoutingPanel.currentPanel)?.showAnalysis(run, reveal) ?? false,
   }));
   s.analysis = analysis;
-  const status = new RouteStatusBar(config);
+  // The hover and the status bar item watch every editor: only while something is configured.
+  let editorFeatures: { hover: RouteHover; status: RouteStatusBar } | undefined;
+  const syncEditorFeatures = (m: SettingsModel) => {
+    if (m.configured && !editorFeatures) editorFeatures = { hover: new RouteHover(config), status: new RouteStatusBar(config) };
+    else if (!m.configured && editorFeatures) {
+      editorFeatures.hover.dispose();
+      editorFeatures.status.dispose();
+      editorFeatures = undefined;
+    }
+  };
+  syncEditorFeatures(config.model);
+  const tree = new TopologyView(config);
   const preview = new ImportPreview();
   const importDeps: ImportDeps = {
     credentials: new AdminCredentials(context.secrets, context.globalState),
@@ -104,8 +142,13 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     output,
     config,
     results,
-    new RouteHover(config),
-    status,
+    config.onDidChange(syncEditorFeatures),
+    { dispose: () => syncEditorFeatures({ ...config.model, configured: false }) },
+    tree,
+    ...registerTreeActions(s),
+    vscode.commands.registerCommand('keyRouting.useSampleSettings', () => useSampleSettings()),
+    vscode.commands.registerCommand('keyRouting.openSampleSettings', () => openSampleSettings()),
+    vscode.commands.registerCommand('keyRouting.openWalkthrough', () => openWalkthrough()),
     vscode.commands.registerCommand('keyRouting.showRoute', () => showRoute(s)),
     vscode.commands.registerCommand('keyRouting.routeKey', (key?: unknown) => routeKey(s, key)),
     vscode.commands.registerCommand('keyRouting.openPanel', (arg?: unknown) => openPanel(context.extensionUri, s, arg)),
@@ -123,7 +166,22 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     onDidChangeModel: config.onDidChange,
     route: (keys) => routeKeys(config.model, keys.map((k) => ({ label: k, key: stringKey(k) }))),
     get statusBarText() {
-      return status.visibleText;
+      return editorFeatures?.status.visibleText;
+    },
+    tree: {
+      get roots() {
+        return tree.roots;
+      },
+      view: tree.treeView,
+      item: (n) => tree.getTreeItem(n),
+      reveal: (id) => tree.reveal(id),
+      get configuredContext() {
+        return tree.configuredContext;
+      },
+    },
+    useSampleSettings: (confirm) => useSampleSettings(confirm),
+    get editorFeatures() {
+      return editorFeatures !== undefined;
     },
     get lastShown() {
       return results.shown;

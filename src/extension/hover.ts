@@ -86,8 +86,9 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     const bytes = withBytes ? ` ${r.keyHex === undefined ? '' : `\`${r.keyHex}\``} |` : '';
     return `| ${topic} | ${partition}${warn} | ${cell(consumer)} | ${range} | ${cell(hash)} |${bytes}`;
   });
-  const consumerHeader = k.routes.some((r) => r.groups) ? 'consumer / group: member' : 'consumer';
-  const head = [`| topic | partition | ${consumerHeader} | range | hash |${withBytes ? ' bytes |' : ''}`, `|---|---|---|---|---|${withBytes ? '---|' : ''}`];
+  const consumerHeader = k.routes.some((r) => r.groups) ? vscode.l10n.t('consumer / group: member') : vscode.l10n.t('consumer');
+  const columns = [vscode.l10n.t('topic'), vscode.l10n.t('partition'), consumerHeader, vscode.l10n.t('range'), vscode.l10n.t('hash')].join(' | ');
+  const head = withBytes ? [`| ${columns} | ${vscode.l10n.t('bytes')} |`, '|---|---|---|---|---|---|'] : [`| ${columns} |`, '|---|---|---|---|---|'];
   md.appendMarkdown(['', ...head, ...rows].join('\n'));
   const notes: string[] = [];
   for (const r of k.routes) {
@@ -97,6 +98,6 @@ export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.
     if (r.note !== undefined && r.error === undefined) notes.push(`${label}: ${cell(r.note)}`);
   }
   if (notes.length) md.appendMarkdown('\n\n' + notes.join('  \n'));
-  if (k.routes.some((r) => r.stale)) md.appendMarkdown('\n\n\\* invalid entry: its last good settings are used');
+  if (k.routes.some((r) => r.stale)) md.appendMarkdown(`\n\n\\* ${vscode.l10n.t('invalid entry: its last good settings are used')}`);
   return md;
 }

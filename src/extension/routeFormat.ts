@@ -113,12 +113,6 @@ export function summarize(k: KeyRoutes, names: Map<string, string>): string {
   return `${showKey(k.label)} → ${parts.join(' · ')}`;
 }
 
-/** The notification line for several keys: a count and where the table is. */
-export function summarizeMany(keys: readonly KeyRoutes[], topics: number): string {
-  const n = keys.length;
-  return `${n.toLocaleString('en-US')} keys routed on ${topics} topic${topics === 1 ? '' : 's'}; see the Key Routing output for the table.`;
-}
-
 /** The producers' partitions in one cell: `java p2, librdkafka p4 ⚠`. */
 function producersCell(r: RouteFields): string {
   if (!r.byProducer) return '-';

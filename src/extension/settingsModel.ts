@@ -33,6 +33,12 @@ export interface SettingsModel {
   good: Map<string, TopicConfig>;
   /** Each raw entry's name by index (to recognise an entry whose name itself broke). */
   rawNames: (string | undefined)[];
+  /** The index in `keyRouting.topics` each routed topic comes from (its setting path). */
+  topicIndex: Map<string, number>;
+  /** The index in `keyRouting.pulsarNamespaces` each namespace comes from. */
+  namespaceIndex: Map<string, number>;
+  /** Whether the workspace sets any `keyRouting` topology at all (the `keyRouting.configured` context key). */
+  configured: boolean;
 }
 
 export interface Previous {
@@ -52,6 +58,7 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
   const good = new Map<string, TopicConfig>();
   const topics: TopicConfig[] = [];
   const rawNames: (string | undefined)[] = [];
+  const topicIndex = new Map<string, number>();
   if (Array.isArray(rawTopics)) {
     const failed = new Set<number>();
     for (const p of problems) {
@@ -66,6 +73,7 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
         const t = parsed[next++];
         topics.push(t);
         good.set(t.name, t);
+        topicIndex.set(t.name, i);
         return;
       }
       // The entry is invalid: route with its last good settings, found by its name, or by the
@@ -76,6 +84,7 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
       const kept = rebase(last, i);
       topics.push(kept);
       good.set(kept.name, kept);
+      topicIndex.set(kept.name, i);
       stale.add(kept.name);
     });
   } else if (rawTopics !== undefined && rawTopics !== null) {
@@ -97,7 +106,29 @@ export function buildModel(rawTopics: unknown, rawNamespaces: unknown, previous:
   const topology = new Topology(settings, refusals);
   for (const r of refusals) findings.push({ ...r, severity: 'warning', fix: fixFor(r) });
   findings.push(...lint(rawTopics, rawNamespaces, topology, stale, rawGroups));
-  return { settings, topology, findings, stale, good, rawNames };
+  const namespaceIndex = indexOfNamespaces(namespaces, rawNamespaces, problems);
+  return { settings, topology, findings, stale, good, rawNames, topicIndex, namespaceIndex, configured: isSet(rawTopics) || isSet(rawNamespaces) || isSet(rawGroups) };
+}
+
+/** A setting that holds something: not absent, not null, not an empty list. */
+function isSet(raw: unknown): boolean {
+  return raw !== undefined && raw !== null && !(Array.isArray(raw) && raw.length === 0);
+}
+
+/** A parsed namespace comes from the first raw entry of its name with no problem of its own. */
+function indexOfNamespaces(namespaces: readonly { name: string }[], raw: unknown, problems: readonly Problem[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (!Array.isArray(raw)) return out;
+  const failed = new Set<number>();
+  for (const p of problems) {
+    const m = /^keyRouting\.pulsarNamespaces\[(\d+)\]/.exec(p.path);
+    if (m) failed.add(Number(m[1]));
+  }
+  for (const ns of namespaces) {
+    const i = raw.findIndex((n: unknown, j: number) => !failed.has(j) && isObject(n) && n.name === ns.name);
+    if (i >= 0) out.set(ns.name, i);
+  }
+  return out;
 }
 
 /** A last good topic moved to index `i`: its consumers' setting paths follow it. */

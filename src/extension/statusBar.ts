@@ -25,7 +25,7 @@ export class RouteStatusBar implements vscode.Disposable {
   }
 
   constructor(private readonly config: RoutingConfig) {
-    this.item.name = 'Key Routing';
+    this.item.name = vscode.l10n.t('Key Routing');
     this.item.command = 'keyRouting.showRoute';
     this.subs.push(
       this.item,
@@ -61,14 +61,14 @@ export class RouteStatusBar implements vscode.Disposable {
     }
     const names = shortNames(model.topology.topics.map((t) => t.name));
     if (extraction.keys.length > 1) {
-      this.item.text = `$(key) ${extraction.keys.length.toLocaleString('en-US')} keys`;
-      this.item.tooltip = 'Key Routing: route the selected keys (Show Route)';
-      this.item.accessibilityInformation = { label: `Key Routing: ${extraction.keys.length} keys selected; activate to route them` };
+      this.item.text = `$(key) ${vscode.l10n.t('{0} keys', extraction.keys.length.toLocaleString(vscode.env.language))}`;
+      this.item.tooltip = vscode.l10n.t('Key Routing: route the selected keys (Show Route)');
+      this.item.accessibilityInformation = { label: vscode.l10n.t('Key Routing: {0} keys selected; activate to route them', extraction.keys.length) };
     } else {
       const [k] = routeKeys(model, extraction.keys);
       this.item.text = `$(key) ${statusText(k, names)}`;
-      this.item.tooltip = `${summarize(k, names)}\n(click for the full table)`;
-      this.item.accessibilityInformation = { label: `Key Routing: ${summarize(k, names)}` };
+      this.item.tooltip = `${summarize(k, names)}\n${vscode.l10n.t('(click for the full table)')}`;
+      this.item.accessibilityInformation = { label: `${vscode.l10n.t('Key Routing')}: ${summarize(k, names)}` };
     }
     this.item.show();
     this.shown = true;

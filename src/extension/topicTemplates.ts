@@ -7,31 +7,15 @@ export type TopicKind = 'kafka' | 'pulsar-auto-split' | 'pulsar-consistent-hashi
 
 export interface KindChoice {
   kind: TopicKind;
-  label: string;
-  detail: string;
   defaultName: string;
 }
 
+/** The kinds Add Topic offers, in its order (commands/addTopic.ts words them in the display language). */
 export const TOPIC_KINDS: readonly KindChoice[] = [
-  { kind: 'kafka', label: 'Kafka topic', detail: 'Partition = murmur2(key) % partitions, as the Java client and compatible clients route', defaultName: 'orders' },
-  {
-    kind: 'pulsar-auto-split',
-    label: 'Pulsar Key_Shared, auto-split hash ranges',
-    detail: 'AUTO_SPLIT without consistent hashing: each new consumer takes half of the largest range',
-    defaultName: 'persistent://public/default/orders',
-  },
-  {
-    kind: 'pulsar-consistent-hashing',
-    label: 'Pulsar Key_Shared, consistent hashing',
-    detail: 'AUTO_SPLIT with consistent hashing (the broker default since 2.10): 100 points per consumer on a ring',
-    defaultName: 'persistent://public/default/orders',
-  },
-  {
-    kind: 'pulsar-sticky',
-    label: 'Pulsar Key_Shared, STICKY ranges',
-    detail: 'Each consumer names its own hash ranges; overlaps are refused by the broker',
-    defaultName: 'persistent://public/default/orders',
-  },
+  { kind: 'kafka', defaultName: 'orders' },
+  { kind: 'pulsar-auto-split', defaultName: 'persistent://public/default/orders' },
+  { kind: 'pulsar-consistent-hashing', defaultName: 'persistent://public/default/orders' },
+  { kind: 'pulsar-sticky', defaultName: 'persistent://public/default/orders' },
 ];
 
 export function isTopicKind(v: unknown): v is TopicKind {

@@ -13,6 +13,7 @@ import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic } from './format';
 import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
+import { l10n } from './l10n';
 import { Ui } from './ui';
 import { renderBar, type BarMarker } from './views/bar';
 import { renderAnalysis } from './views/analysis';
@@ -29,12 +30,12 @@ export interface VsCodeApi {
 }
 
 const VIEW_LABELS: Record<ViewKind, string> = {
-  partitions: 'Partitions',
-  ranges: 'Hash ranges',
-  ring: 'Ring',
-  namespace: 'Namespace',
-  whatif: 'What-if',
-  analysis: 'Analysis',
+  partitions: l10n.t('Partitions'),
+  ranges: l10n.t('Hash ranges'),
+  ring: l10n.t('Ring'),
+  namespace: l10n.t('Namespace'),
+  whatif: l10n.t('What-if'),
+  analysis: l10n.t('Analysis'),
 };
 
 export class App {
@@ -165,12 +166,12 @@ export class App {
     const active = document.activeElement?.id;
     this.ui.hideTip();
     const topics = this.models.settings.topics;
-    const header = h('header', { class: 'top' }, h('h1', {}, 'Key Routing'));
+    const header = h('header', { class: 'top' }, h('h1', {}, l10n.t('Key Routing')));
     const body: HTMLElement[] = [];
     if (!this.received) {
-      body.push(h('p', { class: 'muted' }, 'Waiting for the settings…'));
+      body.push(h('p', { class: 'muted' }, l10n.t('Waiting for the settings…')));
     } else if (topics.length === 0) {
-      body.push(h('p', {}, 'No topics configured. Add one to keyRouting.topics in the workspace settings (Key Routing: Add Topic).'));
+      body.push(h('p', {}, l10n.t('No topics configured. Add one to keyRouting.topics in the workspace settings (Key Routing: Add Topic).')));
     }
     if (this.problems.length) body.push(this.problemsBox());
     if (this.error) body.push(h('p', { class: 'error', role: 'alert' }, this.error));
@@ -191,13 +192,13 @@ export class App {
       let kind = this.state.views[topic.name];
       if (!kind || !views.includes(kind)) kind = views[0];
       const viewTabs = this.viewTabs(topic, views, kind);
-      this.main.setAttribute('aria-label', `${VIEW_LABELS[kind]} of ${topic.name}`);
+      this.main.setAttribute('aria-label', l10n.t('{0} of {1}', VIEW_LABELS[kind], topic.name));
       body.push(viewTabs, this.main);
       this.lastWidth = this.width();
       try {
         this.renderView(topic, kind);
       } catch (e) {
-        this.main.append(h('p', { class: 'error' }, `This view failed: ${(e as Error).message}`));
+        this.main.append(h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message)));
         this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
       }
     }
@@ -219,7 +220,7 @@ export class App {
 
   private topicTabs(topics: TopicConfig[], current: TopicConfig): HTMLElement {
     // Kept as it is where unchanged (keepUnchanged): the listeners depend only on the topics and the selection, all in the markup.
-    const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': 'Topics', 'data-keep': 'topic-tabs' });
+    const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': l10n.t('Topics'), 'data-keep': 'topic-tabs' });
     const tabs = topics.map((t) =>
       h(
         'button',
@@ -246,7 +247,7 @@ export class App {
   }
 
   private viewTabs(topic: TopicConfig, views: ViewKind[], current: ViewKind): HTMLElement {
-    const list = h('div', { role: 'tablist', class: 'tabs view-tabs', 'aria-label': `Views of ${topic.name}`, 'data-keep': 'view-tabs' });
+    const list = h('div', { role: 'tablist', class: 'tabs view-tabs', 'aria-label': l10n.t('Views of {0}', topic.name), 'data-keep': 'view-tabs' });
     const tabs = views.map((v) =>
       h('button', { role: 'tab', type: 'button', id: `view-tab-${v}`, class: 'tab', 'aria-selected': v === current ? 'true' : 'false', 'aria-controls': 'view', tabindex: v === current ? 0 : -1, 'data-view': v }, VIEW_LABELS[v]),
     );
@@ -297,10 +298,10 @@ export class App {
   }
 
   private keysBox(): HTMLElement {
-    const box = h('section', { class: 'keys', 'aria-label': 'Keys' });
-    const list = h('ol', { class: 'key-legend', 'aria-label': 'keys shown, numbered as on the charts' });
+    const box = h('section', { class: 'keys', 'aria-label': l10n.t('Keys') });
+    const list = h('ol', { class: 'key-legend', 'aria-label': l10n.t('keys shown, numbered as on the charts') });
     this.models.keys.forEach((k, i) => {
-      const remove = h('button', { type: 'button', class: 'icon', title: `Remove key ${i + 1}`, 'aria-label': `Remove key ${i + 1}` }, '×');
+      const remove = h('button', { type: 'button', class: 'icon', title: l10n.t('Remove key {0}', i + 1), 'aria-label': l10n.t('Remove key {0}', i + 1) }, '×');
       remove.addEventListener('click', () => {
         this.state.keys = this.state.keys.filter((x) => !sameKey(x, k.input));
         this.models.setKeys(this.state.keys);
@@ -319,10 +320,10 @@ export class App {
         ),
       );
     });
-    const input = h('input', { id: 'key-input', type: 'text', placeholder: 'add a key', 'aria-label': 'key to add', maxlength: 4096 });
-    const format = h('select', { id: 'key-format', 'aria-label': 'key format' }, h('option', { value: 'utf8' }, 'text'), h('option', { value: 'hex' }, 'hex bytes'));
-    const add = h('button', { id: 'key-add', type: 'submit' }, 'Add key');
-    const form = h('form', { class: 'row', 'aria-label': 'add a key' }, input, format, add);
+    const input = h('input', { id: 'key-input', type: 'text', placeholder: l10n.t('add a key'), 'aria-label': l10n.t('key to add'), maxlength: 4096 });
+    const format = h('select', { id: 'key-format', 'aria-label': l10n.t('key format') }, h('option', { value: 'utf8' }, l10n.t('text')), h('option', { value: 'hex' }, l10n.t('hex bytes')));
+    const add = h('button', { id: 'key-add', type: 'submit' }, l10n.t('Add key'));
+    const form = h('form', { class: 'row', 'aria-label': l10n.t('add a key') }, input, format, add);
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const value = input.value;
@@ -334,7 +335,7 @@ export class App {
       this.render();
       document.getElementById('key-input')?.focus();
     });
-    box.append(h('h2', {}, 'Keys'), this.models.keys.length ? list : h('p', { class: 'muted' }, 'No keys yet.'), form);
+    box.append(h('h2', {}, l10n.t('Keys')), this.models.keys.length ? list : h('p', { class: 'muted' }, l10n.t('No keys yet.')), form);
     return box;
   }
 
@@ -353,7 +354,7 @@ export class App {
     performance.measure('keyRouting:viewModel', { start: t1, end: t2 });
     queueMicrotask(() => performance.measure('keyRouting:render', { start: t2, end: performance.now() }));
     if (!v) {
-      this.main.append(h('p', { class: 'error' }, `Topic ${topic.name} could not be modelled.`));
+      this.main.append(h('p', { class: 'error' }, l10n.t('Topic {0} could not be modelled.', topic.name)));
       return;
     }
     const width = this.width();
@@ -390,7 +391,7 @@ export class App {
         onExport: (runId, format) => {
           const requestId = this.nextRequest++;
           this.pendingExport.add(requestId);
-          this.exportStatus = 'Choose where to save…';
+          this.exportStatus = l10n.t('Choose where to save…');
           this.post({ type: 'exportAnalysis', requestId, runId, format });
           this.render();
         },
@@ -487,10 +488,10 @@ export class App {
       h('p', { class: 'view-note' }, this.selectorNote(v, topic), ' Each key travels clockwise from its hash to the next point; that point’s consumer gets it.'),
       h(
         'div',
-        { class: 'chart ring-chart', 'data-chart': 'ring', tabindex: 0, role: 'group', 'aria-label': `${v.name}: consistent-hashing ring; click to zoom the strip below` },
+        { class: 'chart ring-chart', 'data-chart': 'ring', tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: consistent-hashing ring; click to zoom the strip below', v.name) },
         renderRing({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
       ),
-      h('h3', {}, 'Zoomed strip'),
+      h('h3', {}, l10n.t('Zoomed strip')),
       renderBar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }),
       consumersLegend(s.segments),
     );
@@ -504,7 +505,7 @@ export class App {
     const model = this.models.namespace(topic.name, Array.isArray(positions) ? positions : null);
     if (!model) return;
     if ('error' in model) {
-      this.main.append(h('p', { class: 'error' }, `The topic name cannot be resolved: ${model.error}`));
+      this.main.append(h('p', { class: 'error' }, l10n.t('The topic name cannot be resolved: {0}', model.error)));
       return;
     }
     const size = Math.min(360, width);
@@ -513,7 +514,7 @@ export class App {
         'p',
         { class: 'view-note' },
         `Namespace ${model.namespace}: ${model.layout.size} bundle${model.layout.size === 1 ? '' : 's'}${model.configured ? '' : ' (not in keyRouting.pulsarNamespaces: the broker default defaultNumberOfNamespaceBundles = 4 is shown)'}. ` +
-          'The broker hashes each topic’s full name (each partition is a topic of its own) with CRC-32 and serves it from the bundle holding that hash.',
+          l10n.t('The broker hashes each topic’s full name (each partition is a topic of its own) with CRC-32 and serves it from the bundle holding that hash.'),
       ),
       renderNamespace(model, size, width, this.ui),
     );
@@ -521,7 +522,7 @@ export class App {
     this.main.append(
       h(
         'table',
-        { class: 'ns-table', 'aria-label': 'partition topics and their bundles' },
+        { class: 'ns-table', 'aria-label': l10n.t('partition topics and their bundles') },
         h('thead', {}, h('tr', {}, ...['topic', 'hash', 'bundle', 'keys'].map((t) => h('th', { scope: 'col' }, t)))),
         h(
           'tbody',
@@ -543,19 +544,19 @@ export class App {
       this.main.append(h('p', { class: 'muted' }, `${model.marks.length - marks.length + model.unmarked} more partitions not listed.`));
     }
     const posInput = h('input', { id: 'split-positions', type: 'text', value: text, placeholder: 'e.g. 0x20000000, 0x30000000', 'aria-label': 'positions for specified_positions_divide', maxlength: 2000 });
-    const setPos = h('button', { type: 'button', id: 'split-positions-set' }, 'Preview');
+    const setPos = h('button', { type: 'button', id: 'split-positions-set' }, l10n.t('Preview'));
     setPos.addEventListener('click', () => {
       this.state.positions[topic.name] = posInput.value;
       this.save();
       this.render();
     });
     this.main.append(
-      h('h3', {}, `Split preview for bundle ${model.focus.name}`),
+      h('h3', {}, l10n.t('Split preview for bundle {0}', model.focus.name)),
       h('p', { class: 'muted' }, `Owned topics used: ${model.owned.length} (${model.owned.slice(0, 5).map((o) => shortTopic(o.name)).join(', ')}${model.owned.length > 5 ? ', …' : ''}).`),
-      h('div', { class: 'row' }, h('label', { for: 'split-positions' }, 'Positions'), posInput, setPos, typeof positions === 'string' ? h('span', { class: 'error' }, positions) : null),
+      h('div', { class: 'row' }, h('label', { for: 'split-positions' }, l10n.t('Positions')), posInput, setPos, typeof positions === 'string' ? h('span', { class: 'error' }, positions) : null),
       h(
         'table',
-        { class: 'split-table', 'aria-label': 'split preview per algorithm' },
+        { class: 'split-table', 'aria-label': l10n.t('split preview per algorithm') },
         h('thead', {}, h('tr', {}, ...['algorithm', 'split at', 'how'].map((t) => h('th', { scope: 'col' }, t)))),
         h(
           'tbody',
@@ -600,7 +601,7 @@ export class App {
         applyStatus: this.applyStatus.get(topic.name) ?? '',
         ui: this.ui,
         onStep: (e) => {
-          if (ws.cursor >= MAX_STEPS) return this.fail(`At most ${MAX_STEPS} steps.`);
+          if (ws.cursor >= MAX_STEPS) return this.fail(l10n.t('At most {0} steps.', MAX_STEPS));
           update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
         },
         onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
@@ -614,7 +615,7 @@ export class App {
           if (model.apply.partitions !== topic.partitions) msg.partitions = model.apply.partitions;
           if (model.apply.consumers) msg.consumers = model.apply.consumers;
           this.pendingApply.set(requestId, topic.name);
-          this.applyStatus.set(topic.name, 'Waiting for your confirmation…');
+          this.applyStatus.set(topic.name, l10n.t('Waiting for your confirmation…'));
           this.post(msg);
           this.render();
         },

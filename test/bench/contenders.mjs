@@ -1,9 +1,12 @@
-// The contenders of `npm run bench`: the engine (dist/engine.js) and the JavaScript libraries a
-// user would otherwise reach for, each wrapped as a loop over a key array so that every contender
-// gets its own monomorphic call site. `check(keys)` compares a contender with the engine on every
-// key before it is timed and throws on the first disagreement.
+// The JavaScript contenders of `npm run bench`: the engine (dist/engine.js), the libraries a user
+// would otherwise reach for, and a plain loop per hash over the keys' bytes encoded beforehand
+// (bytes in, as the C peer gets them: what JavaScript costs when no string has to be read). Each is
+// wrapped as a loop over a key array so that every contender gets its own monomorphic call site.
+// `check(keys)` compares a contender with the engine on every key before it is timed and throws on
+// the first disagreement.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { plainCrc32, plainJavaStringHashCode, plainMurmur2, plainMurmur3 } from './plainLoops.mjs';
 
 export const PARTITIONS = 12;
 
@@ -20,7 +23,9 @@ export function loadContenders(root) {
   const partitionMetadata = Array.from({ length: PARTITIONS }, (_, i) => ({ partitionId: i, leader: 0 }));
   const encoder = new TextEncoder();
   // As a user imports them: plain functions (the CommonJS bundle exposes its exports as getters).
-  const { kafkaPartition, pulsarMurmur3Hash, stringKey } = engine;
+  const { kafkaPartition, pulsarMurmur3Hash, javaStringHash, stringKey } = engine;
+  // An engine from before crc32OfString (to bench an older build) hashes a string's bytes.
+  const crc32OfString = engine.crc32OfString ?? ((key) => engine.crc32(engine.utf8(key)));
 
   // The Pulsar topic the full-route contender routes on: 8 partitions (JavaStringHash producer
   // routing) and a 4.0 consistent-hashing Key_Shared subscription of 10 consumers.
@@ -39,6 +44,23 @@ export function loadContenders(root) {
 
   const kafka = (name, run, one) => ({ name, family: 'kafka', run, one });
   const murmur3 = (name, run, one) => ({ name, family: 'murmur3', run, one });
+  // A plain loop is timed on the set's bytes (`encoded`: one buffer and an offset per key, as the
+  // C peer holds them) and checked on each key's freshly encoded bytes.
+  const plain = (family, hash) => ({
+    name: 'plain Math.imul loop (bytes in)',
+    family,
+    plain: true,
+    run: (keys, encoded) => {
+      const { bytes, offsets } = encoded;
+      let acc = 0;
+      for (let i = 0; i < keys.length; i++) acc += hash(bytes, offsets[i], offsets[i + 1]);
+      return acc;
+    },
+    one: (key) => {
+      const b = encoder.encode(key);
+      return hash(b, 0, b.length);
+    },
+  });
 
   return {
     engine,
@@ -79,6 +101,7 @@ export function loadContenders(root) {
         },
         (key) => m2p.partition(key, PARTITIONS),
       ),
+      plain('kafka', (b, from, to) => (plainMurmur2(b, from, to) & 0x7fffffff) % PARTITIONS),
       murmur3(
         'engine pulsarMurmur3Hash(string)',
         (keys) => {
@@ -97,6 +120,54 @@ export function loadContenders(root) {
         },
         (key) => mm3.x86.hash32(encoder.encode(key)) & 0x7fffffff,
       ),
+      plain('murmur3', (b, from, to) => plainMurmur3(b, from, to) & 0x7fffffff),
+      {
+        name: 'engine javaStringHash(string)',
+        family: 'javaStringHash',
+        run: (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += javaStringHash(keys[i]);
+          return acc;
+        },
+        one: (key) => javaStringHash(key),
+      },
+      // String.hashCode is over UTF-16 code units: its plain loop reads them with charCodeAt.
+      {
+        name: 'plain Math.imul loop (code units)',
+        family: 'javaStringHash',
+        plain: true,
+        run: (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += plainJavaStringHashCode(keys[i]) & 0x7fffffff;
+          return acc;
+        },
+        one: (key) => plainJavaStringHashCode(key) & 0x7fffffff,
+      },
+      {
+        name: 'engine crc32OfString(string)',
+        family: 'crc32',
+        run: (keys) => {
+          let acc = 0;
+          for (let i = 0; i < keys.length; i++) acc += crc32OfString(keys[i]);
+          return acc;
+        },
+        one: (key) => crc32OfString(key),
+      },
+      { ...plain('crc32', plainCrc32), name: 'plain table loop (bytes in)' },
+      // The other clients' hashes, string key -> partition through the engine's string entry points.
+      ...CLIENT_FAMILIES.map(({ family, name }) => {
+        const one = clientPartitionOf(engine, family);
+        return {
+          name,
+          family,
+          run: (keys) => {
+            let acc = 0;
+            for (let i = 0; i < keys.length; i++) acc += one(keys[i]);
+            return acc;
+          },
+          one,
+        };
+      }),
       {
         name: 'engine Pulsar Key_Shared route',
         family: 'route',
@@ -111,11 +182,67 @@ export function loadContenders(root) {
   };
 }
 
+/** The client partitioners' families and how the engine computes them from a string key. */
+const CLIENT_FAMILIES = [
+  { family: 'fnv1a', name: "engine partitionOfString(sarama)" },
+  { family: 'kafkajsLegacy', name: "engine partitionOfString(kafkajs-legacy)" },
+  { family: 'javaStringHashCpp', name: "engine pulsarPartition(JavaStringHash-cpp)" },
+  { family: 'boost180', name: "engine pulsarPartition(BoostHash-1.80)" },
+  { family: 'boost181', name: "engine pulsarPartition(BoostHash-1.81)" },
+  { family: 'boost182', name: "engine pulsarPartition(BoostHash-1.82)" },
+];
+const PULSAR_SCHEME = { javaStringHashCpp: 'JavaStringHash-cpp', boost180: 'BoostHash-1.80', boost181: 'BoostHash-1.81', boost182: 'BoostHash-1.82' };
+const KAFKA_PARTITIONER = { fnv1a: 'sarama', kafkajsLegacy: 'kafkajs-legacy' };
+
+/** The engine's string -> partition for a client family (a fresh closure per contender: its own call site). */
+function clientPartitionOf(engine, family) {
+  if (KAFKA_PARTITIONER[family]) {
+    const p = engine.PARTITIONERS[KAFKA_PARTITIONER[family]];
+    const { partitionOfString } = engine;
+    return (key) => partitionOfString(p, key, PARTITIONS);
+  }
+  const scheme = PULSAR_SCHEME[family];
+  const { pulsarPartition } = engine;
+  return (key) => pulsarPartition(scheme, key, PARTITIONS);
+}
+
+/** The same partition from the engine's byte functions on freshly encoded bytes (`place` / `producerPlacement`). */
+function clientBytePartitionOf(engine, family) {
+  const encoder = new TextEncoder();
+  if (KAFKA_PARTITIONER[family]) {
+    const p = engine.PARTITIONERS[KAFKA_PARTITIONER[family]];
+    return (key) => {
+      const b = encoder.encode(key);
+      return engine.place(p, b, b.length, PARTITIONS).partition;
+    };
+  }
+  const scheme = PULSAR_SCHEME[family];
+  return (key) => engine.producerPlacement(scheme, engine.bytesKey(encoder.encode(key)), PARTITIONS).partition;
+}
+
 /** The engine's answer per family, which every peer must give on every key. */
 export function referenceOf(engine, family) {
+  if (CLIENT_FAMILIES.some((f) => f.family === family)) return clientPartitionOf(engine, family);
   if (family === 'kafka') return (key) => engine.kafkaPartition(key, PARTITIONS);
   if (family === 'murmur3') return (key) => engine.pulsarMurmur3Hash(key);
+  if (family === 'javaStringHash') return (key) => engine.javaStringHash(key);
+  if (family === 'crc32') return engine.crc32OfString ?? ((key) => engine.crc32(engine.utf8(key)));
   return null;
+}
+
+/**
+ * The engine's string paths are checked against its byte paths on bytes TextEncoder writes (the
+ * key sets are well formed, so these are Java's bytes too), or for JavaStringHash against the
+ * plain loop over code units, so the engine is not only compared with itself.
+ */
+function engineCheckOf(engine, family) {
+  const encoder = new TextEncoder();
+  if (family === 'kafka') return (key) => (engine.murmur2(encoder.encode(key)) & 0x7fffffff) % PARTITIONS;
+  if (family === 'murmur3') return (key) => engine.murmur3(encoder.encode(key)) & 0x7fffffff;
+  if (family === 'javaStringHash') return (key) => plainJavaStringHashCode(key) & 0x7fffffff;
+  if (family === 'crc32') return (key) => engine.crc32(encoder.encode(key));
+  if (CLIENT_FAMILIES.some((f) => f.family === family)) return clientBytePartitionOf(engine, family);
+  throw new Error(`no check for ${family}`);
 }
 
 /**
@@ -136,12 +263,7 @@ export function check(engine, c, keys) {
     }
     return;
   }
-  const ref =
-    c.name.startsWith('engine')
-      ? c.family === 'kafka'
-        ? (key) => (engine.murmur2(encoder.encode(key)) & 0x7fffffff) % PARTITIONS
-        : (key) => engine.murmur3(encoder.encode(key)) & 0x7fffffff
-      : referenceOf(engine, c.family);
+  const ref = c.name.startsWith('engine') ? engineCheckOf(engine, c.family) : referenceOf(engine, c.family);
   for (let i = 0; i < keys.length; i++) {
     const want = ref(keys[i]);
     const got = c.one(keys[i]);

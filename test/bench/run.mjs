@@ -1,21 +1,32 @@
 // `npm run bench` (after `node esbuild.js`): the engine against the JavaScript libraries a user
-// would otherwise reach for, in one run, on fixed key sets (test/bench/keys.ts, seeded: short
-// `user-123456`, 36-char UUIDs, 200-byte keys, 10% non-ASCII; 1,000,000 keys each):
+// would otherwise reach for, against C and the JVM, in one run, on fixed key sets
+// (test/bench/keys.ts, seeded: short `user-123456`, 36-char UUIDs, 200-byte keys, 10% non-ASCII;
+// 1,000,000 keys each):
 //
 //   Kafka, string key -> partition: engine kafkaPartition, kafkajs 2.x DefaultPartitioner (and its
 //     murmur2 alone), murmur2-partitioner
 //   Pulsar, string key -> Murmur3_32 hash: engine pulsarMurmur3Hash, murmurhash3js-revisited called
 //     naively (x86.hash32 on fresh UTF-8 bytes per key)
+//   String key -> JavaStringHash, and -> CRC-32 (the broker's bundle hash, librdkafka's default)
+//   Every other client hash, string key -> partition: Sarama's FNV-1a (kafka-go's and librdkafka's
+//     fnv1a share the hash), kafkajs 1.x's murmur2, the Pulsar C++ client's JavaStringHash and
+//     BoostHash 1.80 / 1.81 / 1.82 (engine partitionOfString / pulsarPartition)
+//   The first four hashes: a plain JavaScript loop over bytes encoded beforehand (test/bench/plainLoops.mjs)
+//   Every hash: C (test/bench/peers/hashpeer.c, gcc -O3, bytes in) and the JVM (peers/HashPeer.java:
+//     getBytes + hash, the same functions in Java), the peers built at bench time; where gcc or java
+//     is missing the run goes on with a note, and its goals say "peer unavailable"
 //   The engine's full Pulsar Key_Shared route (no peer)
 //
-// Every contender is checked against the engine on every key before it is timed (a disagreement
-// ends the run with exit 1). Timing: a warm-up run, then the best of several interleaved runs (wall
-// clock; the process CPU time is kept too, since a loaded machine inflates wall time). Then the end-to-end
-// `key-routing analyze` on a generated 1,000,000-line file with three topics (and a 10,000,000-line
-// one to show that memory stays flat), and the panel bench (test/bench/panel.mjs) where present.
-// Prints tables and writes the figures to test-artifacts/bench.json. Asserts no timing.
+// Every contender and peer is checked against the engine on every key before it is timed (a
+// disagreement ends the run with exit 1). Timing: warm-up, then the best of several interleaved
+// rounds (test/bench/hashBench.mjs), wall clock and CPU time; the goals (engine <= 3x C, 6x on short
+// keys; engine <= JVM) are judged on CPU time. Then the end-to-end `key-routing analyze` on a
+// generated 1,000,000-line file with three topics (and a 10,000,000-line one to show that memory
+// stays flat), the panel bench (test/bench/panel.mjs) where present, and the extension's activation
+// cost (test/bench/activation.mjs). Prints tables and writes the figures to test-artifacts/bench.json.
+// Asserts no timing.
 //
-//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-big] [--no-panel]
+//   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-analyze] [--no-panel] [--no-activation]
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +34,9 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { check, loadContenders } from './contenders.mjs';
+import { loadContenders } from './contenders.mjs';
+import { benchKeySet, hashGoals, printGoals, printHashTable } from './hashBench.mjs';
+import { buildPeers } from './peers.mjs';
 import { runAnalyze, writeConfig, writeKeyFile } from './analyzeBench.mjs';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
@@ -56,28 +69,27 @@ async function main() {
   console.log(`Node ${machine.node}, ${machine.cores} x ${machine.cpu}, load average ${machine.loadAverage.join(' ')}`);
   console.log(`${KEYS.toLocaleString('en')} keys per set; best of ${RUNS} runs after a warm-up\n`);
 
+  const { peers, notes } = argv.includes('--no-peers') ? { peers: [], notes: ['--no-peers: C and JVM peers skipped'] } : buildPeers(root, tmp);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (peers.length > 0) console.log(`peers: ${peers.map((p) => p.name).join(', ')}\n`);
+
   const rows = [];
   const sets = {};
   for (const name of KEY_SET_NAMES) {
     if (ONLY_SETS && !ONLY_SETS.includes(name)) continue;
     const set = keySet(name, KEYS);
     sets[name] = set.description;
-    process.stdout.write(`${name}: checking every key`);
-    for (const c of contenders) {
-      check(engine, c, set.keys);
-      process.stdout.write('.');
-    }
-    process.stdout.write(' timing');
-    for (const row of timeInterleaved(contenders, set.keys)) rows.push({ keySet: name, ...row });
-    process.stdout.write('\n');
+    rows.push(...(await benchKeySet(name, set.keys, engine, contenders, peers, { runs: RUNS, runBudgetMs: RUN_BUDGET_MS, tmp })));
   }
   printHashTable(rows);
+  const goals = hashGoals(rows);
+  printGoals(goals);
 
   // End-to-end analyse.
   const analyze = [];
   const config = writeConfig(tmp);
   const mixed = keySet('nonAscii10', Math.min(KEYS, 1_000_000)).keys;
-  const sizes = [1_000_000, ...(argv.includes('--no-big') ? [] : [10_000_000])];
+  const sizes = argv.includes('--no-analyze') ? [] : [1_000_000, ...(argv.includes('--no-big') ? [] : [10_000_000])];
   for (const lines of sizes) {
     const file = join(tmp, `keys-${lines}.txt`);
     process.stdout.write(`\nanalyze: writing ${lines.toLocaleString('en')} lines...`);
@@ -103,13 +115,13 @@ async function main() {
     });
   }
   console.log('\n');
-  printAnalyzeTable(analyze);
+  if (analyze.length > 0) printAnalyzeTable(analyze);
 
   const targets = targetsOf(rows);
   console.log('\nTargets');
   for (const t of targets) console.log(`  ${t.met ? 'met   ' : 'MISSED'}  ${t.target}: ${t.value}`);
 
-  const out = { date: new Date().toISOString(), machine, keysPerSet: KEYS, runs: RUNS, keySets: sets, hashes: rows, analyze, targets };
+  const out = { date: new Date().toISOString(), machine, keysPerSet: KEYS, runs: RUNS, keySets: sets, peers: peers.map((p) => p.name), peerNotes: notes, hashes: rows, goals, analyze, targets };
   mkdirSync(join(root, 'test-artifacts'), { recursive: true });
   writeFileSync(join(root, 'test-artifacts/bench.json'), JSON.stringify(out, null, 2) + '\n');
   console.log('\nwritten: test-artifacts/bench.json');
@@ -119,69 +131,17 @@ async function main() {
     const panel = spawnSync(process.execPath, [join(root, 'test/bench/panel.mjs')], { stdio: 'inherit', cwd: root });
     if (panel.status !== 0) console.log(`test/bench/panel.mjs exited ${panel.status}; the figures above stand`);
   }
-}
 
-/**
- * A warm-up run each, then RUNS rounds in which every contender runs once, keeping each one's best:
- * interleaving gives every contender the same chances at a quiet moment on a shared machine, so
- * the ratios do not drift with the load. Slow contenders are timed on the first 100,000 keys.
- */
-function timeInterleaved(contenders, keys) {
-  const sample = keys.slice(0, Math.min(keys.length, 100_000));
-  const plans = contenders.map((c) => {
-    const t = process.hrtime.bigint();
-    c.run(sample);
-    const warmNs = Number(process.hrtime.bigint() - t) / sample.length;
-    return { c, timed: warmNs * keys.length > RUN_BUDGET_MS * 1e6 ? sample : keys, best: Infinity, bestCpu: Infinity, reference: false };
-  });
-  // A peer timed on the sample is compared with the engine timed on the same keys (a sample
-  // stays in cache where a million keys do not), so the engine is timed on it too.
-  for (const p of [...plans]) {
-    if (p.timed !== sample || p.c.name.startsWith('engine')) continue;
-    const eng = plans.find((q) => q.c.family === p.c.family && q.c.name.startsWith('engine') && q.timed === sample);
-    if (!eng) plans.push({ c: contenders.find((c) => c.family === p.c.family && c.name.startsWith('engine')), timed: sample, best: Infinity, bestCpu: Infinity, reference: true });
+  if (!argv.includes('--no-activation')) {
+    console.log('\n== activation (test/bench/activation.mjs)');
+    const activation = spawnSync(process.execPath, [join(root, 'test/bench/activation.mjs')], { stdio: 'inherit', cwd: root });
+    if (activation.status !== 0) console.log(`test/bench/activation.mjs exited ${activation.status}; the figures above stand`);
   }
-  let sink = 0;
-  for (let i = 0; i < RUNS; i++) {
-    for (const p of plans) {
-      const cpu0 = process.cpuUsage();
-      const t0 = process.hrtime.bigint();
-      sink += p.c.run(p.timed);
-      const ns = Number(process.hrtime.bigint() - t0);
-      const cpu = process.cpuUsage(cpu0);
-      p.best = Math.min(p.best, ns / p.timed.length);
-      p.bestCpu = Math.min(p.bestCpu, ((cpu.user + cpu.system) * 1000) / p.timed.length);
-    }
-    process.stdout.write('.');
-  }
-  if (!Number.isFinite(sink)) throw new Error('unreachable');
-  const rows = plans.filter((p) => !p.reference).map((p) => ({ contender: p.c.name, family: p.c.family, nsPerKey: +p.best.toFixed(1), cpuNsPerKey: +p.bestCpu.toFixed(1), timedKeys: p.timed.length }));
-  // Each peer against the engine on the same keys.
-  for (const r of rows) {
-    const eng = plans.find((q) => q.c.family === r.family && q.c.name.startsWith('engine') && q.timed.length === r.timedKeys);
-    const self = r.contender.startsWith('engine') || r.family === 'route';
-    r.engineSpeedup = self ? null : +(r.nsPerKey / eng.best).toFixed(1);
-    r.engineSpeedupCpu = self ? null : +(r.cpuNsPerKey / eng.bestCpu).toFixed(1);
-    if (!self && r.timedKeys !== keys.length) r.engineNsSameKeys = +eng.best.toFixed(1);
-  }
-  return rows;
 }
 
 function pad(s, n, right = false) {
   s = String(s);
   return right ? s.padStart(n) : s.padEnd(n);
-}
-
-function printHashTable(rows) {
-  console.log('\nString key -> partition / hash (ns per key, best run; "engine x" = how many times faster the engine is on the same keys)');
-  const head = `${pad('key set', 11)} ${pad('contender', 34)} ${pad('ns/key', 9, true)} ${pad('engine x', 9, true)} ${pad('cpu ns', 9, true)} ${pad('cpu x', 7, true)}  timed on`;
-  console.log(head);
-  console.log('-'.repeat(head.length + 4));
-  for (const r of rows) {
-    console.log(
-      `${pad(r.keySet, 11)} ${pad(r.contender, 34)} ${pad(r.nsPerKey.toFixed(1), 9, true)} ${pad(r.engineSpeedup === null ? '' : r.engineSpeedup.toFixed(1) + 'x', 9, true)} ${pad(r.cpuNsPerKey.toFixed(1), 9, true)} ${pad(r.engineSpeedupCpu === null ? '' : r.engineSpeedupCpu.toFixed(1) + 'x', 7, true)}  ${r.timedKeys.toLocaleString('en')}`,
-    );
-  }
 }
 
 function printAnalyzeTable(rows) {
@@ -195,13 +155,13 @@ function printAnalyzeTable(rows) {
 }
 
 function targetsOf(rows) {
-  const peers = rows.filter((r) => r.engineSpeedup !== null);
+  const peers = rows.filter((r) => r.kind === 'js');
   const behind = peers.filter((r) => r.engineSpeedup <= 1);
   const kafkajs = rows.filter((r) => r.contender === 'kafkajs DefaultPartitioner');
   const minKafkajs = Math.min(...kafkajs.map((r) => r.engineSpeedup));
   return [
     {
-      target: 'engine ahead of every JS peer on every key set',
+      target: 'engine ahead of every JavaScript library on every key set',
       met: behind.length === 0,
       value: behind.length === 0 ? `yes (smallest lead ${Math.min(...peers.map((r) => r.engineSpeedup))}x)` : behind.map((r) => `${r.contender} on ${r.keySet}: ${r.engineSpeedup}x`).join('; '),
     },

@@ -4,6 +4,7 @@
 // (no downloads of VS Code or browsers on an offline machine; npm 11 skips install scripts).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,6 +170,31 @@ export function linkExtension(extensionsDir) {
   link(root, join(extensionsDir, extensionId().folder));
 }
 
+/**
+ * Declares `locale` a display language with the stub language pack of test/e2e/fixtures/ (no
+ * translations of VS Code's strings): linked into the extensions dir, and entered in the
+ * languagepacks.json the server resolves --locale with before it has scanned its extensions.
+ */
+export function installStubLanguagePack({ extensionsDir, stateDir, locale }) {
+  const dir = join(root, `test/e2e/fixtures/stub-language-pack-${locale}`);
+  if (!existsSync(dir)) throw new Error(`no stub language pack for ${locale} in test/e2e/fixtures/`);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  mkdirSync(extensionsDir, { recursive: true });
+  link(dir, join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`));
+  const userData = join(stateDir, 'user-data');
+  mkdirSync(userData, { recursive: true });
+  const id = `${pkg.publisher}.${pkg.name}`;
+  const packs = {
+    [locale]: {
+      hash: createHash('md5').update(id).update(pkg.version).digest('hex'),
+      extensions: [{ extensionIdentifier: { id }, version: pkg.version }],
+      translations: { vscode: join(dir, 'translations/main.i18n.json') },
+      label: pkg.contributes.localizations[0].localizedLanguageName,
+    },
+  };
+  writeFileSync(join(userData, 'languagepacks.json'), JSON.stringify(packs));
+}
+
 /** Installs a .vsix into an extensions dir with code-server's own CLI (as a user would). */
 export function installVsix({ entry, extensionsDir, stateDir, vsix, log = console.log }) {
   mkdirSync(extensionsDir, { recursive: true });
@@ -204,7 +230,7 @@ export function scratchCopy(from, to) {
  * Starts code-server on 127.0.0.1 and waits for `/healthz`. Returns `{ url, port, stop }`;
  * `stop()` ends the whole process group started here (code-server and its extension hosts).
  */
-export async function startCodeServer({ entry, folder, stateDir, extensionsDir, port, log = console.log, quiet = true }) {
+export async function startCodeServer({ entry, folder, stateDir, extensionsDir, port, log = console.log, quiet = true, args: extra = [] }) {
   port ??= await freePort();
   const userData = join(stateDir, 'user-data');
   mkdirSync(join(userData, 'User'), { recursive: true });
@@ -251,6 +277,7 @@ export async function startCodeServer({ entry, folder, stateDir, extensionsDir, 
     '--disable-getting-started-override',
     '--user-data-dir', userData,
     '--extensions-dir', extensionsDir,
+    ...extra,
     folder,
   ];
   const child = spawn(process.execPath, args, { cwd: stateDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

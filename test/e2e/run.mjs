@@ -45,7 +45,19 @@ try {
     console.log(`== ${name}`);
     let counts;
     try {
-      if (suite.tests) {
+      if (suite.locale) {
+        // A display language is code-server's --locale: the suite gets a code-server of its own.
+        const own = await Session.start({ log, vsix, name: `run-${name}`, locale: suite.locale });
+        try {
+          const wb = await own.openWindow(name, { viewport: suite.viewport });
+          if (grep) own.grep = session.grep;
+          wb.scenarioTimeout = suite.timeout;
+          counts = await wb.runModules(suite.scenarios);
+          await wb.close();
+        } finally {
+          await own.close();
+        }
+      } else if (suite.tests) {
         counts = await runExtensionTests(session, name, join(root, suite.tests));
       } else {
         const wb = await session.openWindow(name, { viewport: suite.viewport });

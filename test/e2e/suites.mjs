@@ -6,6 +6,8 @@
 export const SUITES = {
   exthost: { tests: 'dist/test/exthost/index.js' },
   // import-scenarios first: it adds a topic of its own; ui-scenarios ends with the settings broken.
-  ui: { scenarios: ['./import-scenarios.mjs', './ui-scenarios.mjs'] },
+  ui: { scenarios: ['./import-scenarios.mjs', './ui-scenarios.mjs', './sidebar-scenarios.mjs'] },
+  // The workbench with --locale zh-cn: the notifications and the panel in Simplified Chinese.
+  l10n: { scenarios: ['./l10n-scenarios.mjs'], locale: 'zh-cn' },
   panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };

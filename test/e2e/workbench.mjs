@@ -49,7 +49,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
-import { cacheDir, ensureCodeServer, installVsix, launchChromium, linkExtension, remoteUri, root, scratchCopy, startCodeServer, withTimeout, workbenchUrl } from './codeServer.mjs';
+import { cacheDir, ensureCodeServer, installStubLanguagePack, installVsix, launchChromium, linkExtension, remoteUri, root, scratchCopy, startCodeServer, withTimeout, workbenchUrl } from './codeServer.mjs';
 
 const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
 const QUICK_ROW = '.quick-input-list .monaco-list-row';
@@ -82,8 +82,12 @@ export class Session {
    *   fresh: false    keep the state of the last session of that name (`npm start`)
    *   browser: false  code-server only (`npm start`: the user brings the browser)
    *   folder, port    the folder code-server opens by default, and its port (default: any free one)
+   *   locale          code-server's --locale (the workbench's display language); for a language
+   *                   other than English, the stub language pack of test/e2e/fixtures/ declares it
+   *                   (the real packs cannot be installed offline): VS Code's own strings stay
+   *                   English, the display language (vscode.env.language, the extensions' bundles) is it
    */
-  static async start({ log = console.log, vsix, name = 'run', fresh = true, browser = true, folder, port } = {}) {
+  static async start({ log = console.log, vsix, name = 'run', fresh = true, browser = true, folder, port, locale } = {}) {
     const entry = await ensureCodeServer(log);
     const base = join(cacheDir, name);
     if (fresh) rmSync(base, { recursive: true, force: true });
@@ -92,9 +96,10 @@ export class Session {
     mkdirSync(stateDir, { recursive: true });
     if (vsix) installVsix({ entry, extensionsDir, stateDir, vsix, log });
     else linkExtension(extensionsDir);
+    if (locale && !locale.startsWith('en')) installStubLanguagePack({ extensionsDir, stateDir, locale });
     if (!folder) mkdirSync((folder = join(base, 'workspaces')), { recursive: true });
     const [server, chromium] = await Promise.allSettled([
-      startCodeServer({ entry, folder, stateDir, extensionsDir, port, log }),
+      startCodeServer({ entry, folder, stateDir, extensionsDir, port, log, args: locale ? ['--locale', locale] : [] }),
       browser ? launchChromium(join(base, 'chromium')) : undefined,
     ]);
     if (server.status === 'rejected' || chromium.status === 'rejected') {

@@ -6,8 +6,9 @@
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import { parseSettings, TOPICS } from '../../src/engine/settings';
+import { KAFKA_GROUPS, parseSettings, TOPICS } from '../../src/engine/settings';
 import { Topology } from '../../src/engine/topology';
+import { groupRouteFields } from '../../src/engine/kafka/groupTopology';
 import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
 import type { KeyRoutingApi } from '../../src/extension/extension';
@@ -26,11 +27,15 @@ async function settingsText(): Promise<string> {
   return new TextDecoder().decode(await vscode.workspace.fs.readFile(settingsUri()));
 }
 
-/** What the engine itself says for `key` on the settings of the workspace file. */
+/** What the engine itself says for `key` on the settings of the workspace file (with the members of its consumer groups). */
 async function engineRoutes(key: string) {
   const { settings, problems } = parseSettings(JSON.parse(await settingsText()));
   assert.deepEqual(problems, []);
-  return new Topology(settings, []).topics.map((t) => t.route(stringKey(key)));
+  const topology = new Topology(settings, []);
+  return topology.topics.map((t) => {
+    const r = t.route(stringKey(key));
+    return { ...r, ...groupRouteFields(topology.groups, r) };
+  });
 }
 
 const strip = (k: KeyRoutes) => k.routes.map(({ hasSubscription: _h, stale: _s, client: _c, ...r }) => r);
@@ -202,14 +207,20 @@ export function defineExtensionTests(): void {
         { name: 'rd', system: 'kafka', partitions: 6, partitioner: 'librdkafka' },
       ];
 
+      // The workspace's consumer group would add its member to the texts checked here: set aside.
+      let groups: unknown;
+
       before(async () => {
+        groups = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
+        await cfg().update(KAFKA_GROUPS, undefined, vscode.ConfigurationTarget.Workspace);
         await cfg().update(TOPICS, clientTopics, vscode.ConfigurationTarget.Workspace);
-        await until('the client topics', () => api.model.settings.topics.length === 3 && api.model.settings.topics[1].name === 'ids');
+        await until('the client topics', () => api.model.settings.topics.length === 3 && api.model.settings.topics[1].name === 'ids' && api.model.topology.groups.length === 0);
       });
 
       after(async () => {
         await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
-        await until('the original settings', () => api.model.settings.topics.length === (original as unknown[]).length);
+        await cfg().update(KAFKA_GROUPS, groups, vscode.ConfigurationTarget.Workspace);
+        await until('the original settings', () => api.model.settings.topics.length === (original as unknown[]).length && api.model.topology.groups.length === (Array.isArray(groups) ? groups.length : 0));
       });
 
       it('routes as the engine does, with byProducer, keyHex and the serializer\'s error', async () => {

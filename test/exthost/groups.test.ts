@@ -36,16 +36,20 @@ export function defineGroupTests(): void {
       return groupRouteFields(topology.groups, orders.route(stringKey(key))).groups;
     }
 
+    // The workspace's own groups (the examples have one), put back afterwards.
+    let original: unknown;
+
     before(async () => {
       const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID)!;
       api = await ext.activate();
+      original = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
       await cfg().update(KAFKA_GROUPS, GROUPS, vscode.ConfigurationTarget.Workspace);
       await until('the groups in the model', () => api.model.topology.groups.length === 2);
     });
 
     after(async () => {
-      await cfg().update(KAFKA_GROUPS, undefined, vscode.ConfigurationTarget.Workspace);
-      await until('the groups to go', () => api.model.topology.groups.length === 0);
+      await cfg().update(KAFKA_GROUPS, original, vscode.ConfigurationTarget.Workspace);
+      await until('the workspace\'s own groups', () => api.model.topology.groups.length === (Array.isArray(original) ? original.length : 0));
     });
 
     it('routes name each group\'s member, as the engine does', () => {

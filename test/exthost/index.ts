@@ -7,6 +7,7 @@
 import Mocha from 'mocha';
 import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
+import { defineTreeTests } from './tree.test';
 import { defineGroupTests } from './groups.test';
 import { defineImportTests } from './importTopology.test';
 
@@ -16,6 +17,7 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'exthost', mocha);
   defineExtensionTests();
   defineAnalyzeTests();
+  defineTreeTests();
   defineGroupTests();
   defineImportTests();
   return new Promise((resolve, reject) => {

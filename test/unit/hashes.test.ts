@@ -9,19 +9,11 @@ import { pulsarPartition, signSafeMod } from '../../src/engine/pulsar/producerRo
 import { base64, parseHex, utf8, Utf8Scratch, decodeUtf8 } from '../../src/engine/bytes';
 import { stickyKeyHash3, stickyKeyHash4, reduceIntoRange } from '../../src/engine/pulsar/keyShared/stickyKeyHash';
 import { bytesKey, pulsarRoutingKey, stringKey } from '../../src/engine/key';
-import { javaHashCodeReference, murmur2Reference, randInt, randomBytes, randomString, rng } from './helpers';
+import { KAFKA_MURMUR2_LITERALS, javaHashCodeReference, murmur2Reference, randInt, randomBytes, randomString, rng } from './helpers';
 
 describe('Kafka murmur2 and keyed partition', () => {
   test("Kafka's UtilsTest.testMurmur2 literals", () => {
-    const cases: Array<[string, number]> = [
-      ['21', -973932308],
-      ['foobar', -790332482],
-      ['a-little-bit-long-string', -985981536],
-      ['a-little-bit-longer-string', -1486304829],
-      ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
-      ['abc', 479470107],
-    ];
-    for (const [s, h] of cases) assert.equal(murmur2(utf8(s)), h, s);
+    for (const [s, h] of KAFKA_MURMUR2_LITERALS) assert.equal(murmur2(utf8(s)), h, s);
   });
 
   test('the empty key hashes to 275646681 (seed then the final mix only)', () => {

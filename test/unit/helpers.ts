@@ -31,6 +31,16 @@ export function randomBytes(r: () => number, n: number): Uint8Array {
   return b;
 }
 
+/** Kafka's `UtilsTest.testMurmur2` literals: key (UTF-8) and `Utils.murmur2` of its bytes. */
+export const KAFKA_MURMUR2_LITERALS: ReadonlyArray<[string, number]> = [
+  ['21', -973932308],
+  ['foobar', -790332482],
+  ['a-little-bit-long-string', -985981536],
+  ['a-little-bit-longer-string', -1486304829],
+  ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
+  ['abc', 479470107],
+];
+
 const M32 = (1n << 32n) - 1n;
 const toSigned = (x: bigint): number => Number(BigInt.asIntN(32, x));
 
@@ -85,5 +95,53 @@ export function randomString(r: () => number, maxLen: number): string {
     else if (p < 0.98) s += String.fromCodePoint(randInt(r, 0x10000, 0x10ffff));
     else s += String.fromCharCode(randInt(r, 0xd800, 0xdfff));
   }
+  return s;
+}
+
+/**
+ * The UTF-8 bytes Java's `String.getBytes(UTF_8)` writes, by the platform's TextEncoder after
+ * replacing each unpaired surrogate with '?' as Java does (TextEncoder would write U+FFFD): a
+ * reference written apart from the engine's encoders.
+ */
+export function javaUtf8Reference(s: string): Uint8Array {
+  let mended = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const high = c >= 0xd800 && c <= 0xdbff;
+    const low = c >= 0xdc00 && c <= 0xdfff;
+    const next = i + 1 < s.length ? s.charCodeAt(i + 1) : -1;
+    if (high && next >= 0xdc00 && next <= 0xdfff) {
+      mended += s[i] + s[i + 1];
+      i++;
+    } else mended += high || low ? '?' : s[i];
+  }
+  return new TextEncoder().encode(mended);
+}
+
+/** Code units at the edges of UTF-8 and UTF-16: 1-, 2-, 3-byte boundaries, U+0000, U+FFFF, surrogates. */
+const EDGE_UNITS = [0x00, 0x01, 0x7f, 0x80, 0xff, 0x100, 0x7ff, 0x800, 0xfff, 0x1000, 0xd7ff, 0xe000, 0xfffe, 0xffff];
+const HIGH = [0xd800, 0xdbff, 0xd83d];
+const LOW = [0xdc00, 0xdfff, 0xde00];
+
+/** One random code unit or pair: ASCII, an edge unit, a lone high or low surrogate, or a pair. */
+function edgePiece(r: () => number): string {
+  const p = r();
+  if (p < 0.45) return String.fromCharCode(randInt(r, 0, 0x7f));
+  if (p < 0.6) return String.fromCharCode(EDGE_UNITS[randInt(r, 0, EDGE_UNITS.length - 1)]);
+  if (p < 0.7) return String.fromCharCode(randInt(r, 0x80, 0xffff));
+  if (p < 0.78) return String.fromCharCode(HIGH[randInt(r, 0, HIGH.length - 1)]);
+  if (p < 0.86) return String.fromCharCode(LOW[randInt(r, 0, LOW.length - 1)]);
+  if (p < 0.93) return String.fromCharCode(HIGH[randInt(r, 0, HIGH.length - 1)], LOW[randInt(r, 0, LOW.length - 1)]);
+  return String.fromCodePoint(randInt(r, 0x10000, 0x10ffff));
+}
+
+/**
+ * A random string of `units` UTF-16 units (a pair may run one over) built from `edgePiece`s; with
+ * `asciiShare` the share of plain ASCII pieces is raised, so that long ASCII runs with an odd unit
+ * in them (the blocks' slow paths) come up too.
+ */
+export function edgeString(r: () => number, units: number, asciiShare = 0): string {
+  let s = '';
+  while (s.length < units) s += r() < asciiShare ? String.fromCharCode(randInt(r, 0x20, 0x7e)) : edgePiece(r);
   return s;
 }

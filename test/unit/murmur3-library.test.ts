@@ -90,7 +90,7 @@ describe('hashing string keys straight from their code units', () => {
     for (const s of strings) {
       const b = javaUtf8(s);
       assert.equal(murmur2OfString(s), murmur2(b), JSON.stringify(s));
-      assert.equal(murmur3OfString(s), murmur3(b), JSON.stringify(s));
+      assert.equal(murmur3OfString(s) >>> 0, murmur3(b), JSON.stringify(s));
     }
   });
 });

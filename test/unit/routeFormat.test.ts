@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatTopicRoute, routeTable, shortNames, showKey, statusText, summarize, summarizeMany, type TopicRoute } from '../../src/extension/routeFormat';
+import { formatTopicRoute, routeTable, shortNames, showKey, statusText, summarize, type TopicRoute } from '../../src/extension/routeFormat';
 import { buildModel, routeKeys } from '../../src/extension/settingsModel';
 import { stringKey } from '../../src/engine/key';
 import { importPulsarStats } from '../../src/import/pulsarStats';
@@ -32,10 +32,6 @@ describe('route summaries', () => {
     assert.equal(showKey(' a'), '" a"');
     assert.equal(showKey(''), '""');
     assert.equal(showKey('x'.repeat(100), 10), 'xxxxxxxxx…');
-  });
-
-  test('several keys: a count and where the table is', () => {
-    assert.match(summarizeMany([{ label: 'a', routes: [] }, { label: 'b', routes: [] }], 3), /^2 keys routed on 3 topics; see the Key Routing output/);
   });
 
   test('the status text is bounded and says how many topics it left out', () => {

@@ -5,42 +5,60 @@
  * `char` is signed on x86-64, so a byte >= 0x80 enters sign-extended to 64 bits.
  * (Boost 1.74, Debian's, computes the same; checked against both.)
  */
-import { add64, HI, LO, mul64, reg } from './uint64';
+import { LONG_STRING, hashScratch } from '../bytes';
+import { HI, LO, mul64, reg } from './uint64';
 
 /** m = 0xc6a4a793_5bd1e995 */
 const MH = 0xc6a4a793;
 const ML = 0x5bd1e995;
 
 /**
- * The mixed value of each byte: k = (size_t)(signed char)b; k *= m; k ^= k >> 47; k *= m. It
- * depends on the byte alone, so it is worked out once for the 256 bytes (high word at 2b, low at
- * 2b + 1).
+ * The low word of each byte's mixed value: k = (size_t)(signed char)b; k *= m; k ^= k >> 47;
+ * k *= m. It depends on the byte alone, so it is worked out once for the 256 bytes, in full 64-bit
+ * arithmetic (the shift by 47 brings high bits down into the low word).
  */
-const K = new Uint32Array(512);
+const K_LOW = new Int32Array(256);
 for (let b = 0; b < 256; b++) {
   mul64(b >= 0x80 ? 0xffffffff : 0, ((b << 24) >> 24) >>> 0, MH, ML);
   // k ^= k >> 47: only the high word's top 17 bits reach the low word.
   mul64(reg[HI], (reg[LO] ^ (reg[HI] >>> 15)) >>> 0, MH, ML);
-  K[2 * b] = reg[HI];
-  K[2 * b + 1] = reg[LO];
+  K_LOW[b] = reg[LO];
 }
 
-/** The 64-bit hash's low 32 bits (unsigned): all that `& INT32_MAX` keeps. */
+/**
+ * The 64-bit hash's low 32 bits (unsigned): all that `& INT32_MAX` keeps. The per-byte step
+ * `h ^= k; h *= m; h += 0xe6546b64` never moves a high bit of h down: a product's low word depends
+ * only on the factors' low words, a sum carries only upwards, xor is bitwise. So the low word is a
+ * 32-bit loop of its own, and the high word, which nothing kept depends on, is not computed.
+ */
 export function boostHash180Low(bytes: Uint8Array, length: number = bytes.length): number {
-  let hh = 0;
-  let hl = 0;
-  for (let i = 0; i < length; i++) {
-    const b = bytes[i];
-    // h ^= k; h *= m; h += 0xe6546b64
-    mul64((hh ^ K[2 * b]) >>> 0, (hl ^ K[2 * b + 1]) >>> 0, MH, ML);
-    add64(reg[HI], reg[LO], 0, 0xe6546b64);
-    hh = reg[HI];
-    hl = reg[LO];
-  }
-  return hl;
+  let h = 0;
+  for (let i = 0; i < length; i++) h = (Math.imul(h ^ K_LOW[bytes[i]], ML) + 0xe6546b64) | 0;
+  return h >>> 0;
 }
 
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash180(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash180Low(bytes, length) & 0x7fffffff;
+}
+
+/**
+ * `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`): a short ASCII key
+ * from its code units (each is its byte), a long or non-ASCII one from the reused buffer.
+ */
+export function boostHash180OfString(s: string): number {
+  const n = s.length;
+  if (n <= LONG_STRING) {
+    let h = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) break;
+      h = (Math.imul(h ^ K_LOW[c], ML) + 0xe6546b64) | 0;
+    }
+    if (i === n) return h & 0x7fffffff;
+  }
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash180(hashScratch.bytes, length);
 }

@@ -5,6 +5,7 @@
  * with the remaining 0..3 bytes plus a 0x01 marker byte above them (so trailing zero bytes count).
  * `hash_mix` is the 64-bit xmx mixer.
  */
+import { hashScratch } from '../bytes';
 import { add64, HI, LO, mul64, reg } from './uint64';
 
 /** hash_mix's multiplier 0x0e9846af_9b1a615d */
@@ -42,4 +43,11 @@ export function boostHash181Low(bytes: Uint8Array, length: number = bytes.length
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash181(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash181Low(bytes, length) & 0x7fffffff;
+}
+
+/** `boostHash181` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
+export function boostHash181OfString(s: string): number {
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash181(hashScratch.bytes, length);
 }

@@ -5,6 +5,7 @@
  * `mulx` (the 128-bit product's two halves xor-ed), the last 1..8 bytes read as one word, and a
  * final `mulx`.
  */
+import { hashScratch } from '../bytes';
 import { add64, HI, HI2, LO, LO2, mul128, reg } from './uint64';
 
 /** q = 0x9e3779b9_7f4a7c15 */
@@ -76,4 +77,11 @@ export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash182(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash182Low(bytes, length) & 0x7fffffff;
+}
+
+/** `boostHash182` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
+export function boostHash182OfString(s: string): number {
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash182(hashScratch.bytes, length);
 }

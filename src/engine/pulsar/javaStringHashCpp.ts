@@ -5,8 +5,51 @@
  * negative value; then `& INT32_MAX`. For ASCII keys it equals Java's; for other keys it does not
  * (Java hashes UTF-16 code units). On a platform with unsigned `char` (aarch64) it would differ again.
  */
+import { LONG_STRING, hashScratch } from '../bytes';
+import { hashCodeStep4 } from './javaStringHash';
+
 export function javaStringHashCpp(bytes: Uint8Array, length: number = bytes.length): number {
+  return javaStringHashCppInt(bytes, length) & 0x7fffffff;
+}
+
+/** The sum before the mask, four bytes a step as `hashCodeStep4` folds them. */
+function javaStringHashCppInt(bytes: Uint8Array, length: number): number {
   let h = 0;
-  for (let i = 0; i < length; i++) h = (Math.imul(h, 31) + ((bytes[i] << 24) >> 24)) | 0;
-  return h & 0x7fffffff;
+  const blocks = length & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) h = hashCodeStep4(h, (bytes[i] << 24) >> 24, (bytes[i + 1] << 24) >> 24, (bytes[i + 2] << 24) >> 24, (bytes[i + 3] << 24) >> 24);
+  for (; i < length; i++) h = (Math.imul(h, 31) + ((bytes[i] << 24) >> 24)) | 0;
+  return h;
+}
+
+/**
+ * `javaStringHashCpp` of a string key's UTF-8 bytes. On an ASCII key the bytes are the code units,
+ * so a short ASCII key is hashed from them four at a time; a long key, or one with a non-ASCII unit
+ * (whose bytes the C++ client sums, not its units), from the reused buffer.
+ */
+export function javaStringHashCppOfString(s: string): number {
+  const n = s.length;
+  if (n <= LONG_STRING) {
+    let h = 0;
+    const blocks = n & ~3;
+    let i = 0;
+    let or = 0;
+    for (; i < blocks; i += 4) {
+      const c0 = s.charCodeAt(i);
+      const c1 = s.charCodeAt(i + 1);
+      const c2 = s.charCodeAt(i + 2);
+      const c3 = s.charCodeAt(i + 3);
+      or |= c0 | c1 | c2 | c3;
+      h = hashCodeStep4(h, c0, c1, c2, c3);
+    }
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      or |= c;
+      h = (Math.imul(h, 31) + c) | 0;
+    }
+    if (or <= 0x7f) return h & 0x7fffffff;
+  }
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return javaStringHashCpp(hashScratch.bytes, length);
 }

@@ -5,7 +5,7 @@
  * specialised `Math.imul` loop that computes the same function several times faster on bulk
  * input. A unit test checks it against the library on every benchmark key set.
  */
-import { Utf8Scratch } from '../bytes';
+import { LONG_STRING, asciiTail, bytesTail, hashScratch } from '../bytes';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
@@ -28,19 +28,28 @@ export function mixTail(h: number, k: number): number {
   return h ^ k;
 }
 
-/** The final avalanche with the total byte length, as an unsigned 32-bit number. */
+/**
+ * The final avalanche with the total byte length. Returns the 32 bits as a signed int: the hash
+ * functions return that (a signed value fits V8's small integers where the unsigned one would be
+ * boxed in a heap number on every call that is not inlined) and the exported ones take `>>> 0` or
+ * the mask in a one-line wrapper that inlines into the caller.
+ */
 export function fmix(h: number, length: number): number {
   h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 /** MurmurHash3 x86_32 with seed 0 over `data[0..length)`, as an unsigned 32-bit number. */
 export function murmur3(data: Uint8Array, length: number = data.length): number {
+  return murmur3Int(data, length) >>> 0;
+}
+
+/** `murmur3` as a signed 32-bit int (see `fmix`). */
+function murmur3Int(data: Uint8Array, length: number): number {
   let h = 0;
   const blocks = length & ~3;
   let i = 0;
@@ -62,23 +71,33 @@ export function murmur3(data: Uint8Array, length: number = data.length): number 
   return fmix(h, length);
 }
 
-const scratch = new Utf8Scratch();
+/** `murmur3` of `length` bytes read 4 at a time as little-endian words (`words` views `bytes`). */
+function murmur3Words(words: DataView, bytes: Uint8Array, length: number): number {
+  let h = 0;
+  const blocks = length & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) h = mixBlock(h, words.getInt32(i, true));
+  const rest = length & 3;
+  return fmix(rest === 0 ? h : mixTail(h, bytesTail(bytes, i, rest)), length);
+}
 
 function murmur3OfEncoded(s: string): number {
-  // Encode first: a long key grows the buffer, so read `bytes` only after.
-  const n = scratch.encode(s);
-  return murmur3(scratch.bytes, n);
+  const length = hashScratch.encode(s);
+  return murmur3Words(hashScratch.words, hashScratch.bytes, length);
 }
 
 /**
- * `murmur3` of a string key's UTF-8 bytes. An ASCII key's bytes are its UTF-16 code units, so it
- * is hashed straight from them; at the first non-ASCII unit the key is encoded into a reused buffer
- * and hashed from there instead.
+ * `murmur3` of a string key's UTF-8 bytes (Java's `getBytes(UTF_8)`), as a signed 32-bit int (see
+ * `fmix`; `>>> 0` gives `murmur3`'s unsigned value, `& 0x7fffffff` Pulsar's). A short ASCII key's bytes
+ * are its UTF-16 code units, so it is hashed straight from them, four units to a block, with no
+ * byte array; a long key, or one with a non-ASCII unit, is encoded into a reused buffer and hashed
+ * from there (see LONG_STRING).
  */
 export function murmur3OfString(s: string): number {
-  const length = s.length;
+  const n = s.length;
+  if (n > LONG_STRING) return murmur3OfEncoded(s);
   let h = 0;
-  const blocks = length & ~3;
+  const blocks = n & ~3;
   let i = 0;
   for (; i < blocks; i += 4) {
     const c0 = s.charCodeAt(i);
@@ -88,18 +107,13 @@ export function murmur3OfString(s: string): number {
     if ((c0 | c1 | c2 | c3) > 0x7f) return murmur3OfEncoded(s);
     h = mixBlock(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
   }
-  const rest = length & 3;
-  if (rest > 0) {
-    const c0 = s.charCodeAt(i);
-    const c1 = rest > 1 ? s.charCodeAt(i + 1) : 0;
-    const c2 = rest > 2 ? s.charCodeAt(i + 2) : 0;
-    if ((c0 | c1 | c2) > 0x7f) return murmur3OfEncoded(s);
-    h = mixTail(h, c0 ^ (c1 << 8) ^ (c2 << 16));
-  }
-  return fmix(h, length);
+  const rest = n & 3;
+  const k = asciiTail(s, i, rest);
+  if (k < 0) return murmur3OfEncoded(s);
+  return fmix(rest === 0 ? h : mixTail(h, k), n);
 }
 
 /** Pulsar's `Murmur3_32Hash.makeHash(bytes)`: the raw hash masked with `Integer.MAX_VALUE`. */
 export function murmur3Masked(data: Uint8Array, length: number = data.length): number {
-  return murmur3(data, length) & 0x7fffffff;
+  return murmur3Int(data, length) & 0x7fffffff;
 }

@@ -15,8 +15,7 @@
  *   widest. The count is a Java int (1..2^31-1), so equal layouts are computed, not stored.
  * - Names are `0x%08x_0x%08x` of the bundle's lower and upper boundary, lower-case hex.
  */
-import { utf8 } from '../bytes';
-import { crc32 } from './crc32';
+import { crc32OfString } from './crc32';
 import { parseTopicName, type TopicName } from './topicName';
 
 export const FULL_LOWER_BOUND = 0x00000000;
@@ -122,7 +121,7 @@ export function bundleName(lower: number, upper: number): string {
 
 /** The broker's topic hash: unsigned CRC-32 of the full name's UTF-8 bytes. */
 export function topicHash(fullName: string): number {
-  return crc32(utf8(fullName));
+  return crc32OfString(fullName);
 }
 
 export interface TopicBundle {

@@ -12,16 +12,24 @@
  */
 import { utf8 } from '../bytes';
 import { pulsarRoutingKey, type MessageKey } from '../key';
-import { boostHash180 } from './boostHash180';
-import { boostHash181 } from './boostHash181';
-import { boostHash182 } from './boostHash182';
+import { boostHash180, boostHash180OfString } from './boostHash180';
+import { boostHash181, boostHash181OfString } from './boostHash181';
+import { boostHash182, boostHash182OfString } from './boostHash182';
 import { javaStringHash } from './javaStringHash';
-import { javaStringHashCpp } from './javaStringHashCpp';
-import { murmur3Masked } from './murmur3';
+import { javaStringHashCpp, javaStringHashCppOfString } from './javaStringHashCpp';
+import { murmur3Masked, murmur3OfString } from './murmur3';
 
 export type HashingScheme = 'JavaStringHash' | 'JavaStringHash-cpp' | 'Murmur3_32Hash' | 'BoostHash-1.80' | 'BoostHash-1.81' | 'BoostHash-1.82';
 export const DEFAULT_HASHING_SCHEME: HashingScheme = 'JavaStringHash';
 export const HASHING_SCHEMES: readonly HashingScheme[] = ['JavaStringHash', 'JavaStringHash-cpp', 'Murmur3_32Hash', 'BoostHash-1.80', 'BoostHash-1.81', 'BoostHash-1.82'];
+
+/** The C++ schemes' `makeHash` of a string key (its UTF-8 bytes), masked. */
+const CPP_STRING_HASH: Readonly<Partial<Record<HashingScheme, (key: string) => number>>> = {
+  'JavaStringHash-cpp': javaStringHashCppOfString,
+  'BoostHash-1.80': boostHash180OfString,
+  'BoostHash-1.81': boostHash181OfString,
+  'BoostHash-1.82': boostHash182OfString,
+};
 
 /** The C++ schemes' `makeHash` over the key bytes `bytes[0..length)`, masked. */
 const CPP_HASH: Readonly<Partial<Record<HashingScheme, (bytes: Uint8Array, length: number) => number>>> = {
@@ -46,9 +54,10 @@ export function cppKeyHash(scheme: HashingScheme, bytes: Uint8Array, length: num
 /** The client-side `Hash.makeHash` of a string key (masked to 31 bits). */
 export function clientKeyHash(scheme: HashingScheme, key: string): number {
   if (scheme === 'JavaStringHash') return javaStringHash(key);
-  if (scheme === 'Murmur3_32Hash') return murmur3Masked(utf8(key));
-  const bytes = utf8(key);
-  return cppKeyHash(scheme, bytes, bytes.length);
+  if (scheme === 'Murmur3_32Hash') return murmur3OfString(key) & 0x7fffffff;
+  const f = CPP_STRING_HASH[scheme];
+  if (!f) throw new Error(`${scheme} is not a client hashing scheme`);
+  return f(key);
 }
 
 /** `MathUtils.signSafeMod`: Java's `%`, plus n where the result is negative. */
@@ -57,8 +66,13 @@ export function signSafeMod(dividend: number, divisor: number): number {
   return r < 0 ? r + divisor : r;
 }
 
+/**
+ * The partition of a string key (as `producerPlacement` of its UTF-8 bytes and text), hashed from
+ * the string without building the byte array: the Java client routes on the string itself.
+ */
 export function pulsarPartition(scheme: HashingScheme, key: string, numPartitions: number): number {
-  return producerPlacement(scheme, { bytes: utf8(key), text: key }, numPartitions).partition;
+  if (isCppScheme(scheme)) return numPartitions === 1 ? 0 : clientKeyHash(scheme, key) % numPartitions;
+  return signSafeMod(clientKeyHash(scheme, key), numPartitions);
 }
 
 /** The partition a producer with this scheme picks for the key (numPartitions >= 1), and its hash where it hashes. */

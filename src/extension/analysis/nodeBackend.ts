@@ -1,8 +1,8 @@
 /**
  * The Node extension host's backend: a file on disk is analysed in a worker thread
  * (`dist/analyzeWorker.js`), streamed from disk, so the extension host's event loop stays free.
- * Only the Node entry loads this file (extension.ts guards it with KEY_ROUTING_WEB); the web
- * bundle never sees `node:` imports.
+ * Loaded only in the Node extension host (extension.ts checks for Node before it requires this
+ * file), so the web extension host, which runs the same bundle, never reaches a `node:` import.
  */
 import { open } from 'node:fs/promises';
 import * as vscode from 'vscode';

@@ -154,8 +154,8 @@ export class AnalysisService implements vscode.Disposable {
   /** Analyses a finished run's input again, for one topic, under what-if steps. */
   whatIf(baseId: number, topic: string, events: TopologyEvent[], requestId?: number): Promise<AnalysisOutcome> | string {
     const base = this.runs.get(baseId);
-    if (!base || base.info.whatIf) return 'That analysis is no longer available: run Analyze Keys again.';
-    if (base.info.status === 'running') return 'Wait until the analysis has finished (or cancel it).';
+    if (!base || base.info.whatIf) return vscode.l10n.t('That analysis is no longer available: run Analyze Keys again.');
+    if (base.info.status === 'running') return vscode.l10n.t('Wait until the analysis has finished (or cancel it).');
     return this.analyze({
       source: base.request.source,
       input: base.request.input,
@@ -193,8 +193,8 @@ export class AnalysisService implements vscode.Disposable {
   private async execute(record: RunRecord): Promise<AnalysisOutcome> {
     const { info, request } = record;
     const title = request.whatIf
-      ? `Key Routing: analysing ${info.source} under the what-if on ${request.whatIf.topic}`
-      : `Key Routing: analysing ${info.source}`;
+      ? vscode.l10n.t('Key Routing: analysing {0} under the what-if on {1}', info.source, request.whatIf.topic)
+      : vscode.l10n.t('Key Routing: analysing {0}', info.source);
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       const subs = [token.onCancellationRequested(() => this.cancel(info.id))];
       if (request.token) subs.push(request.token.onCancellationRequested(() => this.cancel(info.id)));
@@ -271,16 +271,17 @@ export class AnalysisService implements vscode.Disposable {
     const stop = outcome.stopMs !== undefined ? `; stopped ${outcome.stopMs} ms after the cancel` : '';
     if (outcome.status === 'failed') {
       this.output.appendLine(`Analyze Keys: ${info.source}${what}: failed: ${outcome.error}`);
-      void vscode.window.showErrorMessage(`Key Routing: Analyze Keys: ${outcome.error}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Key Routing: Analyze Keys: {0}', outcome.error ?? ''));
       return;
     }
     const n = r ? r.input.keys.toLocaleString('en-US') : '0';
     const skipped = r && r.problems.count > 0 ? `, ${r.problems.count} line${r.problems.count === 1 ? '' : 's'} gave no key (first on line ${r.problems.first[0]?.line})` : '';
+    const skippedShown = r && r.problems.count > 0 ? vscode.l10n.t(', {0} lines gave no key (first on line {1})', r.problems.count, r.problems.first[0]?.line ?? '?') : '';
     this.output.appendLine(
       `Analyze Keys: ${info.source}${what} (${info.inputLabel}): ${outcome.status}, ${n} keys${skipped}, ${r ? (r.elapsedMs / 1000).toFixed(2) : '?'} s in ${info.where}${stop}`,
     );
     if (outcome.status === 'complete' && !info.whatIf) {
-      void vscode.window.showInformationMessage(`Key Routing: analysed ${n} keys of ${info.source}${skipped}. The figures are in the routing panel's Analysis view.`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('Key Routing: analysed {0} keys of {1}{2}. The figures are in the routing panel\'s Analysis view.', n, info.source, skippedShown));
     }
   }
 

@@ -10,7 +10,7 @@ import { appendTopic, entryNames, isTopicKind, starterTopic, TOPIC_KINDS, unique
 
 export async function addTopic(s: Services, arg?: unknown): Promise<Record<string, unknown> | undefined> {
   if (!vscode.workspace.workspaceFolders?.length) {
-    void vscode.window.showWarningMessage('Key Routing: open a folder first; Add Topic writes to the workspace settings (.vscode/settings.json).');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Key Routing: open a folder first; Add Topic writes to the workspace settings (.vscode/settings.json).'));
     return undefined;
   }
   const cfg = vscode.workspace.getConfiguration();
@@ -25,8 +25,8 @@ export async function addTopic(s: Services, arg?: unknown): Promise<Record<strin
   let kind: TopicKind | undefined = isTopicKind(given.kind) ? given.kind : undefined;
   if (!kind) {
     const pick = await vscode.window.showQuickPick(
-      TOPIC_KINDS.map((k) => ({ label: k.label, detail: k.detail, topicKind: k.kind })),
-      { title: 'Key Routing: Add Topic (1/2)', placeHolder: 'What kind of topic?', ignoreFocusOut: true },
+      TOPIC_KINDS.map((k) => ({ ...kindText(k.kind), topicKind: k.kind })),
+      { title: vscode.l10n.t('Key Routing: Add Topic (1/2)'), placeHolder: vscode.l10n.t('What kind of topic?'), ignoreFocusOut: true },
     );
     if (!pick) return undefined;
     kind = pick.topicKind;
@@ -35,28 +35,46 @@ export async function addTopic(s: Services, arg?: unknown): Promise<Record<strin
   let name = typeof given.name === 'string' ? given.name : undefined;
   if (name === undefined) {
     name = await vscode.window.showInputBox({
-      title: 'Key Routing: Add Topic (2/2)',
-      prompt: kind === 'kafka' ? 'The Kafka topic name' : 'The full Pulsar topic name',
+      title: vscode.l10n.t('Key Routing: Add Topic (2/2)'),
+      prompt: kind === 'kafka' ? vscode.l10n.t('The Kafka topic name') : vscode.l10n.t('The full Pulsar topic name'),
       value: uniqueName(choice.defaultName, taken),
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() === '' ? 'The name must not be empty.' : taken.includes(v) ? `${v} is already configured.` : undefined),
+      validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('The name must not be empty.') : taken.includes(v) ? vscode.l10n.t('{0} is already configured.', v) : undefined),
     });
     if (name === undefined) return undefined;
   }
   if (name.trim() === '' || taken.includes(name)) {
-    void vscode.window.showWarningMessage(`Key Routing: ${name.trim() === '' ? 'the topic name must not be empty' : `${name} is already configured`}; nothing was added.`);
+    void vscode.window.showWarningMessage(name.trim() === '' ? vscode.l10n.t('Key Routing: the topic name must not be empty; nothing was added.') : vscode.l10n.t('Key Routing: {0} is already configured; nothing was added.', name));
     return undefined;
   }
   const entry = starterTopic(kind, name);
   const next = appendTopic(current, entry);
   if (!next.ok) {
-    void vscode.window.showErrorMessage(`Key Routing: ${next.message}`);
+    void vscode.window.showErrorMessage(`${vscode.l10n.t('Key Routing')}: ${next.message}`);
     return undefined;
   }
   await cfg.update(TOPICS, next.topics, vscode.ConfigurationTarget.Workspace);
-  const note = carried ? ' (the topics of your user settings were copied along, as a workspace list replaces them)' : '';
-  void vscode.window.showInformationMessage(`Key Routing: added ${choice.label.toLowerCase()} "${name}" to the workspace settings${note}.`, 'Open Settings').then((c) => {
-    if (c === 'Open Settings') void s.config.openSettings({ path: `${TOPICS}[${next.topics.length - 1}]`, message: '', severity: 'info', fix: '' });
+  const label = kindText(choice.kind).label.toLowerCase();
+  const added = carried
+    ? vscode.l10n.t('Key Routing: added {0} "{1}" to the workspace settings (the topics of your user settings were copied along, as a workspace list replaces them).', label, name)
+    : vscode.l10n.t('Key Routing: added {0} "{1}" to the workspace settings.', label, name);
+  const openSettings = vscode.l10n.t('Open Settings');
+  void vscode.window.showInformationMessage(added, openSettings).then((c) => {
+    if (c === openSettings) void s.config.openSettings({ path: `${TOPICS}[${next.topics.length - 1}]`, message: '', severity: 'info', fix: '' });
   });
   return entry;
+}
+
+/** The quick pick's words for a kind of topic, in the display language. */
+function kindText(kind: TopicKind): { label: string; detail: string } {
+  switch (kind) {
+    case 'kafka':
+      return { label: vscode.l10n.t('Kafka topic'), detail: vscode.l10n.t('Partition = murmur2(key) % partitions, as the Java client and compatible clients route') };
+    case 'pulsar-auto-split':
+      return { label: vscode.l10n.t('Pulsar Key_Shared, auto-split hash ranges'), detail: vscode.l10n.t('AUTO_SPLIT without consistent hashing: each new consumer takes half of the largest range') };
+    case 'pulsar-consistent-hashing':
+      return { label: vscode.l10n.t('Pulsar Key_Shared, consistent hashing'), detail: vscode.l10n.t('AUTO_SPLIT with consistent hashing (the broker default since 2.10): 100 points per consumer on a ring') };
+    case 'pulsar-sticky':
+      return { label: vscode.l10n.t('Pulsar Key_Shared, STICKY ranges'), detail: vscode.l10n.t('Each consumer names its own hash ranges; overlaps are refused by the broker') };
+  }
 }

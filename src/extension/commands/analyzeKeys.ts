@@ -61,7 +61,7 @@ export async function analyzeKeys(s: Services, service: AnalysisService, arg?: u
     try {
       head = await headText(source, service);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Key Routing: cannot read ${source.label}: ${(e as Error).message}`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Key Routing: cannot read {0}: {1}', source.label, (e as Error).message));
       return undefined;
     }
     format = await askFormat(source.kind === 'file' ? source.uri.path : source.document.uri.path, head);
@@ -99,7 +99,7 @@ function sourceOfUri(uri: vscode.Uri, selection: boolean): AnalysisSource {
 function activeSource(selection: boolean): AnalysisSource | undefined {
   const editor = vscode.window.activeTextEditor;
   if (!editor) {
-    void vscode.window.showWarningMessage('Key Routing: Analyze Keys: no editor is open.');
+    void vscode.window.showWarningMessage(vscode.l10n.t('Key Routing: Analyze Keys: no editor is open.'));
     return undefined;
   }
   if (selection && !editor.selection.isEmpty) return documentSource(editor.document, editor.selection);
@@ -118,21 +118,21 @@ async function pickSource(): Promise<AnalysisSource | undefined> {
   const items: SourceItem[] = [];
   if (!editor.selection.isEmpty) {
     const sel = documentSource(doc, editor.selection);
-    items.push({ label: 'The selection', description: sel.label, pick: () => sel });
+    items.push({ label: vscode.l10n.t('The selection'), description: sel.label, pick: () => sel });
   }
-  items.push({ label: 'The whole file', description: doc.isUntitled ? 'Untitled' : baseName(doc.uri), pick: () => sourceOfUri(doc.uri, false) });
+  items.push({ label: vscode.l10n.t('The whole file'), description: doc.isUntitled ? vscode.l10n.t('Untitled') : baseName(doc.uri), pick: () => sourceOfUri(doc.uri, false) });
   items.push({ label: 'A file from disk…', description: 'streamed, never read whole into memory', pick: pickFile });
-  const choice = await vscode.window.showQuickPick(items, { title: 'Key Routing: Analyze Keys: which keys?', placeHolder: 'Which keys?', ignoreFocusOut: true });
+  const choice = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Key Routing: Analyze Keys: which keys?'), placeHolder: vscode.l10n.t('Which keys?'), ignoreFocusOut: true });
   return choice ? choice.pick() : undefined;
 }
 
 async function pickFile(): Promise<AnalysisSource | undefined> {
   const picked = await vscode.window.showOpenDialog({
-    title: 'Key Routing: Analyze Keys: a file of keys',
-    openLabel: 'Analyze',
+    title: vscode.l10n.t('Key Routing: Analyze Keys: a file of keys'),
+    openLabel: vscode.l10n.t('Analyze'),
     canSelectMany: false,
     canSelectFolders: false,
-    filters: { 'Key files': ['txt', 'keys', 'csv', 'tsv', 'tab', 'jsonl', 'ndjson', 'json', 'hex', 'log'], 'All files': ['*'] },
+    filters: { [vscode.l10n.t('Key files')]: ['txt', 'keys', 'csv', 'tsv', 'tab', 'jsonl', 'ndjson', 'json', 'hex', 'log'], [vscode.l10n.t('All files')]: ['*'] },
   });
   return picked?.[0] ? sourceOfUri(picked[0], false) : undefined;
 }

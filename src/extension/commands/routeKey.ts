@@ -11,8 +11,8 @@ export async function routeKey(s: Services, given?: unknown): Promise<KeyRoutes[
   let key = typeof given === 'string' ? given : undefined;
   if (key === undefined) {
     key = await vscode.window.showInputBox({
-      title: 'Key Routing: Route a Key',
-      prompt: 'The message key as the producer sets it (text, sent as UTF-8). Leading and trailing spaces count.',
+      title: vscode.l10n.t('Key Routing: Route a Key'),
+      prompt: vscode.l10n.t('The message key as the producer sets it (text, sent as UTF-8). Leading and trailing spaces count.'),
       placeHolder: 'user-1',
       value: lastTyped,
       ignoreFocusOut: true,

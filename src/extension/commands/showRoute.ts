@@ -16,7 +16,7 @@ export async function showRoute(s: Services): Promise<KeyRoutes[] | undefined> {
     return undefined;
   }
   if (extraction.keys.length === 0) {
-    void vscode.window.showInformationMessage('Key Routing: select a key, or place the cursor on a string literal or a word.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('Key Routing: select a key, or place the cursor on a string literal or a word.'));
     return undefined;
   }
   return routeAndPresent(s, extraction.keys, 'Show Route');

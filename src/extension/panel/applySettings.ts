@@ -18,7 +18,7 @@ export async function applyWithConfirmation(msg: ApplyToSettingsMessage, log: (l
   const cfg = vscode.workspace.getConfiguration();
   const inspect = cfg.inspect<unknown>(TOPICS);
   if (!vscode.workspace.workspaceFolders?.length && !vscode.workspace.workspaceFile) {
-    return { outcome: 'rejected', message: 'Open a folder or workspace first: the what-if is written to the workspace settings.' };
+    return { outcome: 'rejected', message: vscode.l10n.t('Open a folder or workspace first: the what-if is written to the workspace settings.') };
   }
   const base = inspect?.workspaceValue ?? cfg.get<unknown>(TOPICS);
   const r = applyToTopics(base, msg);
@@ -27,16 +27,16 @@ export async function applyWithConfirmation(msg: ApplyToSettingsMessage, log: (l
     return { outcome: 'rejected', message: `Not applied: ${r.error}.` };
   }
   const choice = await vscode.window.showWarningMessage(
-    `Write the what-if for ${msg.topic} to the workspace settings?`,
+    vscode.l10n.t('Write the what-if for {0} to the workspace settings?', msg.topic),
     { modal: true, detail: r.changes.join('\n') },
     'Apply',
   );
-  if (choice !== 'Apply') return { outcome: 'cancelled', message: 'Not applied: cancelled.' };
+  if (choice !== 'Apply') return { outcome: 'cancelled', message: vscode.l10n.t('Not applied: cancelled.') };
   try {
     await cfg.update(TOPICS, r.topics, vscode.ConfigurationTarget.Workspace);
   } catch (e) {
     return { outcome: 'rejected', message: `Not applied: ${(e as Error).message}` };
   }
   log(`panel: applied the what-if to ${msg.topic}: ${r.changes.join('; ')}`);
-  return { outcome: 'applied', message: `Applied to the workspace settings: ${r.changes.join('; ')}.` };
+  return { outcome: 'applied', message: vscode.l10n.t('Applied to the workspace settings: {0}.', r.changes.join('; ')) };
 }

@@ -18,18 +18,28 @@ export function contentSecurityPolicy(cspSource: string, scriptNonce: string): s
   ].join('; ');
 }
 
-export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+/** Text for an HTML attribute value in double quotes. */
+function attribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * The page in the display language: `lang`, and the loaded translations (none in English) in a
+ * meta tag the webview's l10n.ts reads (data, so the CSP needs no inline script).
+ */
+export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, language = vscode.env.language, strings = vscode.l10n.bundle ?? {}): string {
   const n = nonce();
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dist', 'panel.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css'));
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${attribute(language)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, n)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="key-routing-l10n" content="${attribute(JSON.stringify(strings))}">
 <link rel="stylesheet" href="${style}">
-<title>Key Routing</title>
+<title>${attribute(vscode.l10n.t('Key Routing'))}</title>
 </head>
 <body>
 <div id="root"></div>

@@ -53,7 +53,7 @@ export class RoutingPanel implements vscode.Disposable {
       existing.show(options);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(RoutingPanel.viewType, 'Key Routing', column, RoutingPanel.webviewOptions(extensionUri));
+    const panel = vscode.window.createWebviewPanel(RoutingPanel.viewType, vscode.l10n.t('Key Routing'), column, RoutingPanel.webviewOptions(extensionUri));
     const p = new RoutingPanel(panel, extensionUri, s);
     p.show(options);
     return p;
@@ -141,19 +141,19 @@ export class RoutingPanel implements vscode.Disposable {
 
   private async exportAnalysis(msg: ExportAnalysisMessage): Promise<void> {
     const run = this.s.analysis?.info(msg.runId);
-    const r = run ? await exportAnalysis(run, msg.format) : { outcome: 'failed' as const, message: 'That analysis is no longer available: run Analyze Keys again.' };
+    const r = run ? await exportAnalysis(run, msg.format) : { outcome: 'failed' as const, message: vscode.l10n.t('That analysis is no longer available: run Analyze Keys again.') };
     if (r.outcome === 'saved' || r.outcome === 'failed') this.s.output.appendLine(`Analyze Keys: export: ${r.message}`);
     this.post({ type: 'exportResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
   }
 
   private analyzeWhatIf(msg: AnalyzeWhatIfMessage): void {
-    const r = this.s.analysis?.whatIf(msg.runId, msg.topic, msg.events, msg.requestId) ?? 'Analyze Keys is not available.';
+    const r = this.s.analysis?.whatIf(msg.runId, msg.topic, msg.events, msg.requestId) ?? vscode.l10n.t('Analyze Keys is not available.');
     if (typeof r === 'string') void vscode.window.showWarningMessage(`Key Routing: ${r}`);
   }
 
   private async apply(msg: ApplyToSettingsMessage): Promise<void> {
     if (this.applying) {
-      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: 'Not applied: another change is waiting for confirmation.' });
+      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: vscode.l10n.t('Not applied: another change is waiting for confirmation.') });
       return;
     }
     this.applying = true;

@@ -10,6 +10,7 @@ import type { AnalysisRunInfo } from '../../shared/protocol';
 import { analysisTopicView, runStatusText, type AnalysisTopicView, type HeavyRow, type ShareBar, type ShareChart, type TopologyCharts } from '../../shared/view/analysisView';
 import { h, px, svg } from '../dom';
 import { keyText, pct } from '../format';
+import { l10n } from '../l10n';
 import type { Ui } from '../ui';
 
 export interface AnalysisSpec {
@@ -31,10 +32,10 @@ export interface AnalysisSpec {
 const count = (n: number): string => Math.round(n).toLocaleString('en-US');
 const ratio = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
-const UNIT_TITLES = { partition: 'Keys per partition', consumer: 'Keys per consumer', bundle: 'Keys per namespace bundle' } as const;
+const UNIT_TITLES = { partition: l10n.t('Keys per partition'), consumer: l10n.t('Keys per consumer'), bundle: l10n.t('Keys per namespace bundle') } as const;
 
 export function renderAnalysis(spec: AnalysisSpec): HTMLElement {
-  const root = h('section', { class: 'analysis', 'aria-label': 'analysis of a key population' });
+  const root = h('section', { class: 'analysis', 'aria-label': l10n.t('analysis of a key population') });
   const base = spec.base;
   if (!base) {
     root.append(
@@ -67,15 +68,15 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
   const row = h('div', { class: 'row' });
   if (busy) {
     // data-run: the markup names the run it cancels, so the button can be kept while figures stream in (keepUnchanged).
-    const cancel = h('button', { id: `${id}-cancel`, type: 'button', class: 'secondary', 'data-run': run.id, 'data-keep': `${id}-cancel` }, 'Cancel');
+    const cancel = h('button', { id: `${id}-cancel`, type: 'button', class: 'secondary', 'data-run': run.id, 'data-keep': `${id}-cancel` }, l10n.t('Cancel'));
     cancel.addEventListener('click', () => spec.onCancel(run.id));
     row.append(cancel);
   } else if (run.result) {
     for (const format of ['csv', 'json'] as const) {
       // A CSV row cannot say that its figures cover only part of the input (the host refuses it too).
       const partial = format === 'csv' && run.result.status !== 'complete';
-      const title = partial ? 'The analysis did not finish: CSV cannot mark partial figures; export JSON (its status says so)' : `Save these figures as ${format.toUpperCase()}`;
-      const b = h('button', { id: `${id}-export-${format}`, type: 'button', class: 'secondary', title, disabled: partial }, `Export ${format.toUpperCase()}…`);
+      const title = partial ? l10n.t('The analysis did not finish: CSV cannot mark partial figures; export JSON (its status says so)') : l10n.t('Save these figures as {0}', format.toUpperCase());
+      const b = h('button', { id: `${id}-export-${format}`, type: 'button', class: 'secondary', title, disabled: partial }, l10n.t('Export {0}…', format.toUpperCase()));
       b.addEventListener('click', () => spec.onExport(run.id, format));
       row.append(b);
     }
@@ -95,7 +96,7 @@ function problemsBox(run: AnalysisRunInfo): HTMLElement {
     const shown = r.problems.first.slice(0, 10);
     box.append(
       h('p', { class: 'warning' }, `${count(r.problems.count)} line${r.problems.count === 1 ? '' : 's'} gave no key and ${r.problems.count === 1 ? 'was' : 'were'} skipped${r.problems.count > shown.length ? `; the first ${shown.length}` : ''}:${blank}`),
-      h('ul', { class: 'problem-lines', 'aria-label': 'lines that gave no key' }, ...shown.map((p) => h('li', { 'data-line': p.line }, h('span', { class: 'line-no' }, `line ${p.line}`), `: ${p.message}`))),
+      h('ul', { class: 'problem-lines', 'aria-label': l10n.t('lines that gave no key') }, ...shown.map((p) => h('li', { 'data-line': p.line }, h('span', { class: 'line-no' }, `line ${p.line}`), `: ${p.message}`))),
     );
   }
   if (r.configProblems.length) {
@@ -180,7 +181,7 @@ export function renderShareChart(chart: ShareChart, id: string, width: number, u
     chart.grouping === 'none' ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch even-swatch' }), 'even share') : null,
     chart.grouping !== 'none' ? h('li', { class: 'legend-item muted' }, chart.grouping === 'top' ? `the ${chart.bars.length - 1} busiest of ${count(chart.units)}, the rest as one bar` : `${count(chart.units)} ${chart.kind}s, ${Math.ceil(chart.units / chart.bars.length)} per bar`) : null,
   );
-  return h('div', { class: 'chart', 'data-chart': id, tabindex: 0, role: 'group', 'aria-label': `${UNIT_TITLES[chart.kind]}: chart` }, svgEl, legend);
+  return h('div', { class: 'chart', 'data-chart': id, tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: chart', UNIT_TITLES[chart.kind]) }, svgEl, legend);
 }
 
 function shortLabel(label: string, max: number): string {
@@ -206,7 +207,7 @@ function chartLabel(chart: ShareChart): string {
 
 function skewLine(chart: ShareChart, id: string): HTMLElement {
   const s: Skew | null = chart.skew;
-  if (!s) return h('p', { class: 'muted' }, 'No skew figures: nothing to count on.');
+  if (!s) return h('p', { class: 'muted' }, l10n.t('No skew figures: nothing to count on.'));
   return h(
     'p',
     { class: 'skew', id: `${id}-skew`, 'data-max-over-mean': s.maxOverMean ?? '', 'data-cv': s.cv ?? '', 'data-max': s.max, 'data-min': s.min },
@@ -224,10 +225,10 @@ function shareTable(chart: ShareChart, id: string): HTMLElement {
   return h(
     'details',
     { class: 'share-table-box' },
-    h('summary', {}, 'Figures as a table'),
+    h('summary', {}, l10n.t('Figures as a table')),
     h(
       'table',
-      { class: 'share-table', id: `${id}-table`, 'aria-label': `${UNIT_TITLES[chart.kind]}: figures` },
+      { class: 'share-table', id: `${id}-table`, 'aria-label': l10n.t('{0}: figures', UNIT_TITLES[chart.kind]) },
       h('thead', {}, h('tr', {}, ...[chart.kind, 'keys', 'share of keys', ...(hasHash ? ['share of the hash space', 'keys / hash share'] : [])].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
@@ -250,9 +251,9 @@ function shareTable(chart: ShareChart, id: string): HTMLElement {
 
 function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id = 'heavy'): HTMLElement {
   const hv = v.heavy;
-  const box = h('section', { class: 'heavy', id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, id === 'heavy' ? 'Heaviest keys' : 'Heaviest keys under the what-if'));
+  const box = h('section', { class: 'heavy', id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, id === 'heavy' ? l10n.t('Heaviest keys') : l10n.t('Heaviest keys under the what-if')));
   if (hv.rows.length === 0) {
-    box.append(h('p', { class: 'muted' }, 'No keys yet.'));
+    box.append(h('p', { class: 'muted' }, l10n.t('No keys yet.')));
     return box;
   }
   const pulsar = v.system === 'pulsar';
@@ -260,7 +261,7 @@ function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id 
   const hasAfter = hv.rows.some((r) => r.after !== undefined);
   const note = hv.exact
     ? `Exact counts${status === 'complete' ? '' : ' of the part read'}.`
-    : 'Counts are lower bounds (one pass over input that cannot be read twice, or stopped early); the upper bound is given where it differs.';
+    : l10n.t('Counts are lower bounds (one pass over input that cannot be read twice, or stopped early); the upper bound is given where it differs.');
   const complete = !hv.complete
     ? ' Keys left out may occur as often as those listed.'
     : hv.unlistedMax === 0
@@ -283,7 +284,7 @@ function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id 
   box.append(
     h(
       'table',
-      { class: 'heavy-table', 'aria-label': 'the heaviest keys and where they go' },
+      { class: 'heavy-table', 'aria-label': l10n.t('the heaviest keys and where they go') },
       h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, ...hv.rows.map(row)),
     ),
@@ -305,16 +306,16 @@ function sameSteps(a: readonly TopologyEvent[], b: readonly TopologyEvent[]): bo
 }
 
 function whatIfSection(spec: AnalysisSpec, base: AnalysisRunInfo): HTMLElement {
-  const box = h('section', { class: 'analysis-whatif', 'aria-labelledby': 'analysis-whatif-title' }, h('h3', { id: 'analysis-whatif-title' }, 'Under the what-if'));
+  const box = h('section', { class: 'analysis-whatif', 'aria-labelledby': 'analysis-whatif-title' }, h('h3', { id: 'analysis-whatif-title' }, l10n.t('Under the what-if')));
   const steps = spec.steps;
   const run = spec.whatIf;
   const stepsText = steps.map(formatEvent).join(' ');
   if (steps.length === 0 && !run) {
-    box.append(h('p', { class: 'muted' }, 'Add steps in the What-if view (a consumer joins or leaves, the partition count changes) to see these figures after the change.'));
+    box.append(h('p', { class: 'muted' }, l10n.t('Add steps in the What-if view (a consumer joins or leaves, the partition count changes) to see these figures after the change.')));
     return box;
   }
   if (steps.length > 0) {
-    const go = h('button', { id: 'analysis-whatif-run', type: 'button', disabled: base.status !== 'complete' }, `Analyse these keys under ${stepsText}`);
+    const go = h('button', { id: 'analysis-whatif-run', type: 'button', disabled: base.status !== 'complete' }, l10n.t('Analyse these keys under {0}', stepsText));
     go.addEventListener('click', spec.onWhatIf);
     const changed = run?.whatIf && !sameSteps(run.whatIf.events, steps) ? h('span', { class: 'warning' }, ' The What-if view’s steps changed since the figures below.') : null;
     box.append(h('div', { class: 'row' }, go, changed, base.status !== 'complete' ? h('span', { class: 'muted' }, ' (once the analysis has finished)') : null));
@@ -357,7 +358,7 @@ function skewComparison(v: AnalysisTopicView): HTMLElement {
   }
   return h(
     'table',
-    { class: 'skew-table', 'aria-label': 'skew before and after the what-if' },
+    { class: 'skew-table', 'aria-label': l10n.t('skew before and after the what-if') },
     h('thead', {}, h('tr', {}, ...['', 'units before', 'max/mean', 'CV', 'units after', 'max/mean', 'CV'].map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, ...rows),
   );

@@ -21,6 +21,7 @@ import {
 } from '../../shared/view/segments';
 import { h, px, svg } from '../dom';
 import { pct, range } from '../format';
+import { l10n } from '../l10n';
 import type { Ui } from '../ui';
 
 export interface BarMarker {
@@ -303,17 +304,17 @@ function zoomControls(spec: BarSpec): HTMLElement {
     return b;
   };
   bar.append(
-    button('+', 'Zoom in', () => onWindow(zoomWindow(w, m.space, 0.25))),
-    button('−', 'Zoom out', () => onWindow(zoomWindow(w, m.space, 4))),
-    button('◀', 'Pan left', () => onWindow(panWindow(w, m.space, -0.5))),
-    button('▶', 'Pan right', () => onWindow(panWindow(w, m.space, 0.5))),
-    button('Reset', 'Show the whole hash space', () => onWindow(fullWindow(m.space))),
+    button('+', l10n.t('Zoom in'), () => onWindow(zoomWindow(w, m.space, 0.25))),
+    button('−', l10n.t('Zoom out'), () => onWindow(zoomWindow(w, m.space, 4))),
+    button('◀', l10n.t('Pan left'), () => onWindow(panWindow(w, m.space, -0.5))),
+    button('▶', l10n.t('Pan right'), () => onWindow(panWindow(w, m.space, 0.5))),
+    button(l10n.t('Reset'), l10n.t('Show the whole hash space'), () => onWindow(fullWindow(m.space))),
   );
   const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
   if (spec.markers.length <= 5) {
-    for (const k of spec.markers) bar.append(button(`Key ${k.n}`, `Zoom to key ${k.n} (${k.label}, hash ${k.hash})`, () => around(k), 'zoom-key'));
+    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, k.label, k.hash), () => around(k), 'zoom-key'));
   } else {
-    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, 'Zoom to key…'), ...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
+    const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, l10n.t('Zoom to key…')), ...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
     pick.addEventListener('change', () => {
       const k = spec.markers.find((x) => String(x.n) === pick.value);
       if (k) around(k);

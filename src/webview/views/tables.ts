@@ -3,9 +3,10 @@ import type { SegmentsModel } from '../../shared/view/segments';
 import type { KeyMarker, TopicViewModel } from '../../shared/view/topicView';
 import { h } from '../dom';
 import { keyText, pct, range } from '../format';
+import { l10n } from '../l10n';
 
 export function keysTable(v: TopicViewModel): HTMLElement | null {
-  if (v.markers.length === 0) return h('p', { class: 'muted' }, 'No keys yet: add one above, or run Key Routing: Show Route in an editor.');
+  if (v.markers.length === 0) return h('p', { class: 'muted' }, l10n.t('No keys yet: add one above, or run Key Routing: Show Route in an editor.'));
   const pulsar = v.system === 'pulsar';
   const sel = v.selector;
   const head = ['#', 'key', ...(v.partitions ? ['partition'] : []), pulsar ? 'sticky key hash' : 'murmur2 hash', ...(pulsar && sel ? ['slot', 'consumer', 'range'] : []), ...(sel?.ring ? ['ring point', 'arc'] : [])];
@@ -25,7 +26,7 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
     );
   return h(
     'table',
-    { class: 'keys-table', 'aria-label': 'keys and where they go' },
+    { class: 'keys-table', 'aria-label': l10n.t('keys and where they go') },
     h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, ...v.markers.map(row)),
   );
@@ -36,7 +37,7 @@ export function consumersLegend(m: SegmentsModel, max = 40): HTMLElement {
   const shown = owners.slice(0, max);
   return h(
     'ul',
-    { class: 'legend', 'aria-label': 'consumers and their share of the key hashes' },
+    { class: 'legend', 'aria-label': l10n.t('consumers and their share of the key hashes') },
     ...shown.map((o) =>
       h(
         'li',

@@ -10,6 +10,7 @@ import type { TopicViewModel } from '../../shared/view/topicView';
 import type { WhatIfViewModel } from '../../shared/view/whatIfView';
 import { h } from '../dom';
 import { keyText, pct, range } from '../format';
+import { l10n } from '../l10n';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
 import { renderBar, type BarMarker } from './bar';
@@ -38,19 +39,19 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
   const { model: m, state } = spec;
   const sel = m.after.selector;
   const sticky = sel?.algorithm === 'sticky';
-  const root = h('section', { class: 'whatif', 'aria-label': 'what-if editor' });
+  const root = h('section', { class: 'whatif', 'aria-label': l10n.t('what-if editor') });
 
   // The editor.
   const editor = h('div', { class: 'whatif-editor' });
   if (sel || m.before.selector) {
-    const name = h('input', { id: 'whatif-name', type: 'text', placeholder: 'consumer name', 'aria-label': 'name of the consumer to add', maxlength: 256 });
-    const ranges = h('input', { id: 'whatif-ranges', type: 'text', placeholder: '0-16383,32768-49151', 'aria-label': 'hash ranges of the consumer (STICKY)', maxlength: 2000 });
-    const add = h('button', { id: 'whatif-add', type: 'button' }, 'Add consumer');
-    const addForm = h('form', { class: 'row', 'aria-label': 'add a consumer' }, h('label', { for: 'whatif-name' }, 'Add'), name, sticky ? ranges : null, add);
+    const name = h('input', { id: 'whatif-name', type: 'text', placeholder: l10n.t('consumer name'), 'aria-label': l10n.t('name of the consumer to add'), maxlength: 256 });
+    const ranges = h('input', { id: 'whatif-ranges', type: 'text', placeholder: '0-16383,32768-49151', 'aria-label': l10n.t('hash ranges of the consumer (STICKY)'), maxlength: 2000 });
+    const add = h('button', { id: 'whatif-add', type: 'button' }, l10n.t('Add consumer'));
+    const addForm = h('form', { class: 'row', 'aria-label': l10n.t('add a consumer') }, h('label', { for: 'whatif-name' }, l10n.t('Add')), name, sticky ? ranges : null, add);
     addForm.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const n = name.value.trim();
-      if (!n) return spec.onError('Give the consumer a name.');
+      if (!n) return spec.onError(l10n.t('Give the consumer a name.'));
       if (!sticky) return spec.onStep({ kind: 'connect', name: n });
       const parsed = parseRanges(ranges.value);
       if (typeof parsed === 'string') return spec.onError(parsed);
@@ -58,25 +59,25 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     });
     add.addEventListener('click', () => addForm.requestSubmit());
     const ids = sel?.consumers ?? [];
-    const remove = h('select', { id: 'whatif-remove-id', 'aria-label': 'consumer to remove' }, ...ids.map((id) => h('option', { value: id }, id)));
-    const removeBtn = h('button', { id: 'whatif-remove', type: 'button', disabled: ids.length === 0 }, 'Remove consumer');
+    const remove = h('select', { id: 'whatif-remove-id', 'aria-label': l10n.t('consumer to remove') }, ...ids.map((id) => h('option', { value: id }, id)));
+    const removeBtn = h('button', { id: 'whatif-remove', type: 'button', disabled: ids.length === 0 }, l10n.t('Remove consumer'));
     removeBtn.addEventListener('click', () => remove.value && spec.onStep({ kind: 'disconnect', id: remove.value }));
-    editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, 'Remove'), remove, removeBtn));
+    editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), remove, removeBtn));
   }
   if (m.after.partitions || m.after.system === 'kafka') {
-    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: 100000, value: m.apply.partitions, 'aria-label': 'new partition count' });
-    const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, 'Set partitions');
+    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: 100000, value: m.apply.partitions, 'aria-label': l10n.t('new partition count') });
+    const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, l10n.t('Set partitions'));
     set.addEventListener('click', () => {
       const n = Number(count.value);
-      if (!Number.isInteger(n) || n < 1 || n > 100000) return spec.onError('The partition count must be an integer from 1 to 100000.');
+      if (!Number.isInteger(n) || n < 1 || n > 100000) return spec.onError(l10n.t('The partition count must be an integer from 1 to 100000.'));
       spec.onStep({ kind: 'partitions', count: n });
     });
-    editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, 'Partitions'), count, set));
+    editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, l10n.t('Partitions')), count, set));
   }
   root.append(editor);
 
   // Steps, with undo and redo.
-  const steps = h('ol', { id: 'whatif-steps', 'aria-label': 'hypothetical steps' });
+  const steps = h('ol', { id: 'whatif-steps', 'aria-label': l10n.t('hypothetical steps') });
   state.events.forEach((e, i) => {
     const applied = i < state.cursor;
     const step = applied ? m.steps[i] : undefined;
@@ -89,13 +90,13 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       ),
     );
   });
-  const undo = h('button', { id: 'whatif-undo', type: 'button', class: 'secondary', disabled: state.cursor === 0, title: 'Undo the last step' }, 'Undo');
-  const redo = h('button', { id: 'whatif-redo', type: 'button', class: 'secondary', disabled: state.cursor >= state.events.length, title: 'Redo the next step' }, 'Redo');
-  const clear = h('button', { id: 'whatif-clear', type: 'button', class: 'secondary', disabled: state.events.length === 0 }, 'Clear');
+  const undo = h('button', { id: 'whatif-undo', type: 'button', class: 'secondary', disabled: state.cursor === 0, title: l10n.t('Undo the last step') }, l10n.t('Undo'));
+  const redo = h('button', { id: 'whatif-redo', type: 'button', class: 'secondary', disabled: state.cursor >= state.events.length, title: l10n.t('Redo the next step') }, l10n.t('Redo'));
+  const clear = h('button', { id: 'whatif-clear', type: 'button', class: 'secondary', disabled: state.events.length === 0 }, l10n.t('Clear'));
   undo.addEventListener('click', spec.onUndo);
   redo.addEventListener('click', spec.onRedo);
   clear.addEventListener('click', spec.onClear);
-  root.append(h('div', { class: 'steps' }, state.events.length ? steps : h('p', { class: 'muted' }, 'No steps yet: add or remove a consumer, or change the partition count.'), h('div', { class: 'row' }, undo, redo, clear)));
+  root.append(h('div', { class: 'steps' }, state.events.length ? steps : h('p', { class: 'muted' }, l10n.t('No steps yet: add or remove a consumer, or change the partition count.')), h('div', { class: 'row' }, undo, redo, clear)));
 
   // Before and after.
   const half = Math.max(160, Math.floor((spec.width - 24) / 2));
@@ -135,7 +136,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     }
     return col;
   };
-  root.append(h('div', { class: 'sides' }, side('Before', m.before, 'before'), side('After', m.after, 'after')));
+  root.append(h('div', { class: 'sides' }, side(l10n.t('Before'), m.before, 'before'), side(l10n.t('After'), m.after, 'after')));
 
   // Figures.
   const movedKeys = m.keys.filter((k) => k.moved);
@@ -154,14 +155,14 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     h(
       'p',
       { id: 'whatif-moved-key-share', 'data-fraction': m.movedKeyFraction ?? '' },
-      m.keys.length ? `${movedKeys.length} of ${m.keys.length} shown keys move (${pct(m.movedKeyFraction ?? 0)}).` : 'Add keys to see which of them move.',
+      m.keys.length ? l10n.t('{0} of {1} shown keys move ({2}).', movedKeys.length, m.keys.length, pct(m.movedKeyFraction ?? 0)) : l10n.t('Add keys to see which of them move.'),
     ),
   );
   if (movedKeys.length) {
     figures.append(
       h(
         'ul',
-        { id: 'whatif-moved-keys', 'aria-label': 'keys that moved' },
+        { id: 'whatif-moved-keys', 'aria-label': l10n.t('keys that moved') },
         ...movedKeys.map((k) =>
           h('li', { class: 'moved-key', 'data-key': k.key }, h('span', { class: 'key' }, keyText(k.key)), ': ', describeRoute(k.before), ' → ', describeRoute(k.after)),
         ),
@@ -171,11 +172,11 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
   root.append(figures);
 
   // The ordering note: filled in after the first paint (it runs the ordering simulation).
-  root.append(spec.note === undefined ? h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note', 'aria-busy': 'true' }, h('h3', {}, 'Ordering'), h('p', { class: 'muted' }, 'Working out what the broker holds back…')) : renderOrderingNote(spec.note));
+  root.append(spec.note === undefined ? h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note', 'aria-busy': 'true' }, h('h3', {}, l10n.t('Ordering')), h('p', { class: 'muted' }, 'Working out what the broker holds back…')) : renderOrderingNote(spec.note));
 
   // Apply.
   const changed = state.cursor > 0 && m.steps.slice(0, state.cursor).some((s) => !s.error);
-  const apply = h('button', { id: 'whatif-apply', type: 'button', disabled: !changed }, 'Apply to settings…');
+  const apply = h('button', { id: 'whatif-apply', type: 'button', disabled: !changed }, l10n.t('Apply to settings…'));
   apply.addEventListener('click', spec.onApply);
   const count = m.apply.partitions > 0 ? `the partition count (${m.apply.partitions})` : '';
   const what = m.apply.consumers ? `the ${m.apply.consumers.length} consumers connected after the steps, in connection order${count ? `, and ${count}` : ''}` : count;
@@ -220,11 +221,11 @@ export function parseRanges(text: string): Array<[number, number]> | string {
 }
 
 export function renderOrderingNote(note: OrderingNote | { error: string } | null): HTMLElement {
-  const box = h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note' }, h('h3', {}, 'Ordering'));
+  const box = h('div', { id: 'whatif-ordering', class: 'ordering', role: 'note' }, h('h3', {}, l10n.t('Ordering')));
   if (note === null) {
-    box.append(h('p', { class: 'muted' }, 'No steps yet.'));
+    box.append(h('p', { class: 'muted' }, l10n.t('No steps yet.')));
   } else if ('error' in note) {
-    box.append(h('p', { class: 'error' }, `The ordering simulation cannot run this: ${note.error}`));
+    box.append(h('p', { class: 'error' }, l10n.t('The ordering simulation cannot run this: {0}', note.error)));
   } else {
     if (note.assumption) box.append(h('p', { class: 'muted' }, note.assumption));
     for (const s of note.steps) box.append(h('div', { class: 'ordering-step' }, h('code', {}, s.event), h('ul', {}, ...s.lines.map((l) => h('li', {}, l)))));

@@ -9,6 +9,7 @@
  * The arithmetic below is kept in exactly that form (JavaScript doubles), so it computes the same
  * numbers bit for bit. The empty key is hashed.
  */
+import { hashScratch } from '../../bytes';
 import { maskedShare, type Partitioner } from './partitioner';
 
 const SEED = 0x9747b28c;
@@ -51,6 +52,17 @@ export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.len
   h *= M;
   h ^= h >>> 15;
   return h;
+}
+
+/**
+ * `kafkajsLegacyMurmur2` of a string key's UTF-8 bytes (kafkajs: `Buffer.from(key)`), encoded into
+ * the reused buffer: the double arithmetic costs far more than the encoding, so there is no
+ * code-unit path.
+ */
+export function kafkajsLegacyMurmur2OfString(s: string): number {
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return kafkajsLegacyMurmur2(hashScratch.bytes, length);
 }
 
 export const kafkajsLegacy: Partitioner = {

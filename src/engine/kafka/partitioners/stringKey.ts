@@ -1,0 +1,29 @@
+/**
+ * A client's partition for a key given as a string (the producer's StringSerializer, Go's
+ * `[]byte(key)`, kafkajs' `Buffer.from(key)`: the UTF-8 bytes), without building the byte array:
+ * each hash reads a short ASCII key from its code units or encodes it into a reused buffer.
+ */
+import { crc32OfString } from '../../pulsar/crc32';
+import { fnv1aOfString } from '../fnv1a';
+import { murmur2OfString } from '../murmur2';
+import { kafkajsLegacyMurmur2OfString } from './kafkajsLegacy';
+import type { KafkaHashFunction, Partitioner } from './partitioner';
+
+/** Each hash function of a string key's UTF-8 bytes, as the signed int `Partitioner.hash` returns. */
+export const STRING_HASH: Readonly<Record<KafkaHashFunction, (key: string) => number>> = {
+  murmur2: murmur2OfString,
+  crc32: (key) => crc32OfString(key) | 0,
+  fnv1a: fnv1aOfString,
+  'kafkajs-murmur2': kafkajsLegacyMurmur2OfString,
+};
+
+/**
+ * The partition `p` picks for a string key out of `numPartitions`, or RANDOM where it does not
+ * place the key by its hash (as `place`, on the same bytes). The key's byte length is 0 exactly
+ * when the string is empty, which is all `hashes` and `partition` ask of it.
+ */
+export function partitionOfString(p: Partitioner, key: string, numPartitions: number): number {
+  const f = p.hashFunction;
+  const hash = f !== null && p.hashes(key.length) ? STRING_HASH[f](key) : 0;
+  return p.partition(hash, key.length, numPartitions);
+}

@@ -1,0 +1,94 @@
+/**
+ * What the side bar's rows offer (inline buttons and the context menu): route a key on this topic,
+ * open the topic in the routing panel, what-if this consumer leaves, reveal the row's entry in
+ * settings.json, copy its id. Each command takes the row's node as VS Code passes it.
+ */
+import * as vscode from 'vscode';
+import { stringKey } from '../../engine/key';
+import { requireTopics, routeAndPresent, type Services } from '../present';
+import type { KeyRoutes } from '../routeFormat';
+import { TREE_COMMANDS } from './commandIds';
+import type { TreeNode } from './nodes';
+import { removalEffect, type Removal } from './removal';
+import { percent } from './shares';
+
+function isNode(x: unknown): x is TreeNode {
+  return typeof x === 'object' && x !== null && typeof (x as TreeNode).id === 'string' && typeof (x as TreeNode).kind === 'string';
+}
+
+/** The topic a row belongs to, if it is still configured. */
+function topicOf(s: Services, n: unknown): string | undefined {
+  const topic = isNode(n) ? n.topic : undefined;
+  if (topic === undefined) return undefined;
+  if (s.config.model.topology.topic(topic)) return topic;
+  void vscode.window.showWarningMessage(vscode.l10n.t('Key Routing: {0} is no longer configured.', topic));
+  return undefined;
+}
+
+export function registerTreeActions(s: Services): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(TREE_COMMANDS.routeKey, (n?: unknown, key?: unknown) => routeOnTopic(s, n, key)),
+    vscode.commands.registerCommand(TREE_COMMANDS.openInPanel, (n?: unknown) => {
+      const topic = topicOf(s, n);
+      return topic ? vscode.commands.executeCommand('keyRouting.openPanel', { topic }) : undefined;
+    }),
+    vscode.commands.registerCommand(TREE_COMMANDS.whatIfRemove, (n?: unknown) => whatIfRemove(s, n)),
+    vscode.commands.registerCommand(TREE_COMMANDS.revealSetting, async (n?: unknown) => {
+      if (!isNode(n) || n.settingPath === undefined) return;
+      await s.config.openSettings({ path: n.settingPath, message: '', severity: 'info', fix: '' });
+    }),
+    vscode.commands.registerCommand(TREE_COMMANDS.copy, async (n?: unknown) => {
+      if (!isNode(n) || n.copyText === undefined) return;
+      await vscode.env.clipboard.writeText(n.copyText);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('Key Routing: copied {0}', n.copyText), 3000);
+    }),
+  ];
+}
+
+let lastTyped = '';
+
+/** Routes a typed key (or `key`, for tests) on the row's topic; shown as Route a Key shows it. */
+async function routeOnTopic(s: Services, n: unknown, given: unknown): Promise<KeyRoutes[] | undefined> {
+  if (!requireTopics(s)) return undefined;
+  const topic = topicOf(s, n);
+  if (topic === undefined) return undefined;
+  let key = typeof given === 'string' ? given : undefined;
+  if (key === undefined) {
+    key = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Key Routing: Route a Key on {0}', topic),
+      prompt: vscode.l10n.t('The message key as the producer sets it (text, sent as UTF-8). Leading and trailing spaces count.'),
+      placeHolder: 'user-1',
+      value: lastTyped,
+      ignoreFocusOut: true,
+    });
+    if (key === undefined) return undefined;
+    lastTyped = key;
+  }
+  return routeAndPresent(s, [{ label: key, key: stringKey(key) }], vscode.l10n.t('Route a Key on {0}', topic), topic);
+}
+
+/** The what-if of the consumer leaving, summed up in a notification (the details in the output). */
+async function whatIfRemove(s: Services, n: unknown): Promise<Removal | undefined> {
+  const topic = topicOf(s, n);
+  if (topic === undefined || !isNode(n) || n.consumerId === undefined) return undefined;
+  const r = removalEffect(s.config.model, topic, n.consumerId);
+  if (r.error) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('Key Routing: what-if -{0} on {1}: {2}', n.consumerId, topic, r.error));
+    return r;
+  }
+  const gains = r.gains.map((g) => `${g.id} +${percent(g.values, r.total)}`).join(', ');
+  const message =
+    r.moved === 0
+      ? vscode.l10n.t('Key Routing: if {0} leaves {1}, no key hash changes its consumer.', r.id, topic)
+      : vscode.l10n.t('Key Routing: if {0} leaves {1}, {2} of the key hashes move: {3}.', r.id, topic, percent(r.moved, r.total), gains || vscode.l10n.t('to nobody'));
+  s.output.appendLine('');
+  s.output.appendLine(vscode.l10n.t('What if {0} leaves {1} (-{0}): {2} of {3} key hash values change owner.', r.id, topic, r.moved.toLocaleString('en-US'), r.total.toLocaleString('en-US')));
+  for (const g of r.gains) s.output.appendLine(`  ${g.id} +${g.values.toLocaleString('en-US')} (${percent(g.values, r.total)}): ${g.ranges.map(([a, b]) => `${a}-${b}`).join(', ')}`);
+  const openPanel = vscode.l10n.t('Open Panel');
+  const showOutput = vscode.l10n.t('Show Output');
+  void vscode.window.showInformationMessage(message, openPanel, showOutput).then((choice) => {
+    if (choice === openPanel) void vscode.commands.executeCommand('keyRouting.openPanel', { topic });
+    else if (choice === showOutput) s.output.show(true);
+  });
+  return r;
+}

@@ -1,0 +1,104 @@
+/**
+ * The "Key Routing" side bar view: the tree of `tree.ts` as VS Code tree items, rebuilt whenever
+ * the settings model changes, with settings problems marked on their rows, a badge counting
+ * problems, and the `keyRouting.configured` context key (the welcome view and the editor's
+ * context menu entries depend on it).
+ */
+import * as vscode from 'vscode';
+import type { RoutingConfig } from '../config';
+import { CONFIGURED_CONTEXT, TOPOLOGY_VIEW } from '../constants';
+import type { SettingsModel } from '../settingsModel';
+import { TREE_COMMANDS } from './commandIds';
+import { contextValue, type TreeNode } from './nodes';
+import { buildTree, findingMarkdown, walk, worst } from './tree';
+
+
+export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<TreeNode> {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly view: vscode.TreeView<TreeNode>;
+  private readonly disposables: vscode.Disposable[] = [];
+  private rootsValue: TreeNode[] | undefined;
+  /** The current tree's nodes and parents by id: VS Code may still hold nodes of an earlier build. */
+  private byId = new Map<string, TreeNode>();
+  private parents = new Map<string, TreeNode>();
+  /** What `keyRouting.configured` was last set to. */
+  configuredContext: boolean | undefined;
+
+  constructor(private readonly config: RoutingConfig) {
+    this.view = vscode.window.createTreeView(TOPOLOGY_VIEW, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view, this.changed, config.onDidChange((m) => this.update(m)));
+    this.update(config.model);
+  }
+
+  /** The rows as built from the current settings (built on first use after a change). */
+  get roots(): TreeNode[] {
+    if (!this.rootsValue) {
+      this.rootsValue = buildTree(this.config.model, vscode.l10n);
+      this.byId = new Map();
+      this.parents = new Map();
+      for (const n of walk(this.rootsValue)) {
+        this.byId.set(n.id, n);
+        for (const c of n.children) this.parents.set(c.id, n);
+      }
+    }
+    return this.rootsValue;
+  }
+
+  get treeView(): vscode.TreeView<TreeNode> {
+    return this.view;
+  }
+
+  private update(model: SettingsModel): void {
+    this.rootsValue = undefined;
+    this.configuredContext = model.configured;
+    void vscode.commands.executeCommand('setContext', CONFIGURED_CONTEXT, model.configured);
+    const problems = model.findings.filter((f) => f.severity !== 'info').length;
+    this.view.badge = problems ? { value: problems, tooltip: problems === 1 ? vscode.l10n.t('1 settings problem') : vscode.l10n.t('{0} settings problems', problems) } : undefined;
+    this.changed.fire(undefined);
+  }
+
+  getChildren(n?: TreeNode): TreeNode[] {
+    const roots = this.roots;
+    // A node of an earlier build (the settings changed while VS Code was expanding it) gets the
+    // children its id has now, so the rows never mix two builds.
+    return n ? (this.byId.get(n.id)?.children ?? []) : roots;
+  }
+
+  getParent(n: TreeNode): TreeNode | undefined {
+    void this.roots;
+    return this.parents.get(n.id);
+  }
+
+  getTreeItem(n: TreeNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      n.label,
+      n.children.length === 0 ? vscode.TreeItemCollapsibleState.None : n.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.id = n.id;
+    const bad = worst(n.findings);
+    const problems = n.findings.filter((f) => f.severity !== 'info').length;
+    item.description = problems
+      ? [n.description, problems === 1 ? vscode.l10n.t('1 problem') : vscode.l10n.t('{0} problems', problems)].filter(Boolean).join(' · ')
+      : n.description;
+    item.iconPath = bad ? new vscode.ThemeIcon(bad, new vscode.ThemeColor(bad === 'error' ? 'problemsErrorIcon.foreground' : 'problemsWarningIcon.foreground')) : new vscode.ThemeIcon(n.icon);
+    const tooltip = new vscode.MarkdownString([n.tooltip, ...n.findings.map((f) => findingMarkdown(vscode.l10n, f))].join('\n\n---\n\n'), true);
+    item.tooltip = tooltip;
+    item.contextValue = contextValue(n);
+    if (n.kind === 'problem' && n.settingPath) {
+      item.command = { command: TREE_COMMANDS.revealSetting, title: vscode.l10n.t('Reveal in Settings'), arguments: [n] };
+    }
+    return item;
+  }
+
+  /** Shows the row of a node id, if it exists (the tests and "reveal" use this). */
+  async reveal(id: string): Promise<TreeNode | undefined> {
+    const n = [...walk(this.roots)].find((x) => x.id === id);
+    if (n) await this.view.reveal(n, { select: true, focus: false, expand: true });
+    return n;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,58 @@
+// The extension in Simplified Chinese: a workbench started with --locale zh-cn (suites.mjs). The
+// real Chinese language pack cannot be installed offline, so a stub pack (test/e2e/fixtures/)
+// declares zh-cn without translating VS Code itself: VS Code's own menus stay English, while the
+// display language is zh-cn and VS Code loads our package.nls.zh-cn.json and
+// l10n/bundle.l10n.zh-cn.json exactly as it does with the real pack. Expected texts are read from
+// those files; expected routes come from the engine.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root } from './codeServer.mjs';
+import { assertContains, routes } from './engine.mjs';
+
+const read = (f) => JSON.parse(readFileSync(join(root, f), 'utf8'));
+
+export default async function l10nScenarios({ wb, scenario }) {
+  const { page, workspace } = wb;
+  const zh = read('l10n/bundle.l10n.zh-cn.json');
+  const nls = read('package.nls.zh-cn.json');
+  const category = nls.category;
+  const routeKeyTitle = `${category}: ${nls['command.routeKey.title']}`;
+
+  await scenario('zh-cn: the command palette lists the commands with their Chinese titles', async () => {
+    await wb.openFile('keys.txt');
+    await wb.openQuickInput('F1', `>${routeKeyTitle}`);
+    await wb.pickRow(routeKeyTitle).waitFor();
+    await wb.screenshot('zh-cn-palette');
+    await page.keyboard.press('Escape');
+  });
+
+  await scenario('zh-cn: the route notification speaks Chinese and routes as the engine does', async () => {
+    await wb.clearNotifications();
+    await wb.palette(routeKeyTitle);
+    // The input box's prompt is ours, in Chinese.
+    await page.locator('.quick-input-widget', { hasText: zh['The message key as the producer sets it (text, sent as UTF-8). Leading and trailing spaces count.'] }).waitFor();
+    await wb.input('user-1');
+    const text = await wb.notification(/^user-1 →/);
+    const orders = routes(workspace, 'user-1')[0];
+    assertContains(text, [`orders p${orders.partition}`], 'the notification');
+    const toast = wb.toast(/^user-1 →/);
+    for (const label of [zh['Open Panel'], zh['Show Output']]) await toast.locator('.monaco-button', { hasText: label }).first().waitFor();
+    await wb.screenshot('zh-cn-notification');
+    // The panel opens from the notification's Chinese button (in this scenario: a toast hides after a while).
+    await wb.notificationButton(/^user-1 →/, zh['Open Panel']);
+  });
+
+  await scenario('zh-cn: the routing panel speaks Chinese (its strings come from the host, the CSP unchanged)', async () => {
+    const frame = wb.webview();
+    await frame.locator('.key-legend .key', { hasText: 'user-1' }).waitFor();
+    const lang = await (await wb.webviewFrame()).evaluate(() => document.documentElement.lang);
+    if (lang !== 'zh-cn') throw new Error(`the panel's page is in ${JSON.stringify(lang)}: vscode.env.language is not zh-cn`);
+    await frame.locator('h1', { hasText: zh['Key Routing'] }).waitFor();
+    await frame.locator('.keys h2', { hasText: zh.Keys }).waitFor();
+    await frame.locator('#key-add', { hasText: zh['Add key'] }).waitFor();
+    await frame.locator('.view-tabs [role="tab"]', { hasText: zh.Partitions }).first().waitFor();
+    const csp = await (await wb.webviewFrame()).evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+    if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
+    await wb.screenshot('zh-cn-panel');
+  });
+}

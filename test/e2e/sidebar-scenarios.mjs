@@ -1,0 +1,184 @@
+// UI scenarios of the Key Routing side bar and the walkthrough, as a user meets them: the tree of
+// the workspace's topology (its numbers worked out here by the engine on the settings file, a
+// consumer's share by counting what the selector selects over every key value), an inline action,
+// a row's context menu, the editor menu entries that show only where Key Routing is configured,
+// the welcome view, and the walkthrough's sample settings step with its modal confirmation.
+// Run in the `ui` suite, on the linked tree or an installed .vsix (test/e2e/run-vsix.mjs).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assertContains, readSettings, route, topology } from './engine.mjs';
+import { root } from './codeServer.mjs';
+
+const PAYMENTS = 'persistent://public/default/payments';
+
+/** Throws unless `shown` (`25.0%`) is `values / total` to the digits it shows. */
+function assertShare(shown, values, total, what) {
+  const m = /^(\d+(?:\.(\d+))?)%$/.exec(shown);
+  const exact = (100 * values) / total;
+  if (!m || Math.abs(Number(m[1]) - exact) > 0.5 * 10 ** -(m[2]?.length ?? 0)) throw new Error(`${what}: the side bar shows ${shown}; the selector gives ${values} of ${total} (${exact}%)`);
+}
+
+/** What the selector selects for each consumer over every key value: counts and first/last value. */
+function selectCounts(state) {
+  const sel = state.subscription.selector;
+  const [lo, hi] = sel.keyValues;
+  const out = new Map();
+  for (let v = lo; v <= hi; v++) {
+    const id = sel.select(v)?.id ?? '';
+    const o = out.get(id) ?? { count: 0, first: v, last: v, runs: 0 };
+    if (o.count === 0 || o.last !== v - 1) o.runs++;
+    o.count++;
+    o.last = v;
+    out.set(id, o);
+  }
+  // As the broker reports a range: a 4.x run from the lowest key value (1) starts at slot 0.
+  const reported = (o) => `[${o.first === lo ? sel.keyHashRange[0] : o.first}-${o.last}]`;
+  return { total: hi - lo + 1, of: (id) => out.get(id), reported };
+}
+
+export default async function sidebarScenarios({ wb, scenario }) {
+  const { page, workspace } = wb;
+  const settingsFile = join(workspace, '.vscode/settings.json');
+  const sidebar = page.locator('.part.sidebar');
+  const row = (label) => sidebar.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`) }) }).first();
+  const description = async (label) => (await row(label).locator('.label-description').innerText()).trim();
+  const menuItems = async () => (await page.locator('.context-view .monaco-menu .action-item').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  // Earlier scenarios of the suite may have left the settings changed or broken: start from the examples'.
+  writeFileSync(settingsFile, readFileSync(join(root, 'examples/.vscode/settings.json')));
+  const sideBarScenario = (name, fn) =>
+    scenario(name, async () => {
+      await wb.clearNotifications();
+      await fn();
+    });
+
+  /** Opens the Key Routing side bar from its activity bar icon, as a user does (a second click would close it). */
+  async function openSideBar() {
+    const icon = page.locator('.part.activitybar .action-item', { has: page.locator('[aria-label^="Key Routing"]') }).first();
+    await icon.waitFor();
+    if (!(await icon.getAttribute('class'))?.includes('checked')) await icon.click();
+    await sidebar.locator('.composite.title', { hasText: /Key Routing/i }).first().waitFor();
+  }
+
+  await sideBarScenario('the Key Routing side bar shows the configured topology with the engine\'s numbers', async () => {
+    await openSideBar();
+    await row('orders').waitFor({ timeout: 30_000 });
+    const t = topology(workspace);
+    const orders = t.topic('orders');
+    if ((await description('orders')) !== `${orders.partitions} partitions · java`) throw new Error(`orders reads ${await description('orders')}`);
+    const payments = t.topic(PAYMENTS);
+    const { total, of, reported } = selectCounts(payments);
+    for (const c of payments.subscription.consumers) {
+      const s = of(c.id);
+      const [share, where] = (await description(c.id)).split(' · ');
+      assertShare(share, s.count, total, c.id);
+      const want = s.runs === 1 ? reported(s) : `${s.runs} ranges`;
+      if (where !== want) throw new Error(`${c.id}: the side bar shows ${where}; the selector gives ${want}`);
+    }
+    await wb.screenshot('sidebar');
+  });
+
+  await sideBarScenario('an inline action on a topic row routes a key on that topic', async () => {
+    await row('payments').hover();
+    await row('payments').locator('.actions .action-label[aria-label^="Route a Key on This Topic"]').click();
+    await wb.input('user-1');
+    const text = await wb.notification(/^user-1 →/);
+    const r = route(workspace, PAYMENTS, 'user-1');
+    assertContains(text, [`payments p${r.partition} → ${r.consumer} [${r.range[0]}-${r.range[1]}]`], 'the notification');
+    if (text.includes('orders')) throw new Error(`the route of one topic names another: ${text}`);
+    await wb.screenshot('sidebar-route-key');
+  });
+
+  await sideBarScenario('a consumer row\'s context menu: What If It Leaves', async () => {
+    await wb.contextMenu(row('C2'), 'What If It Leaves');
+    const text = await wb.notification(/if C2 leaves/);
+    // The same what-if with the selector before and after, counted value by value.
+    const state = topology(workspace).topic(PAYMENTS);
+    const before = state.subscription.selector.clone();
+    state.apply({ kind: 'disconnect', id: 'C2' });
+    const after = state.subscription.selector;
+    let moved = 0;
+    for (let v = before.keyValues[0]; v <= before.keyValues[1]; v++) if (before.select(v)?.id !== after.select(v)?.id) moved++;
+    const shown = /, ([\d.]+%) of the key hashes move/.exec(text);
+    if (!shown) throw new Error(`the what-if reads ${JSON.stringify(text)}`);
+    assertShare(shown[1], moved, before.keyValues[1] - before.keyValues[0] + 1, 'the moved share');
+    await wb.screenshot('sidebar-what-if');
+  });
+
+  await sideBarScenario('Show Route and Analyze Keys come after the Command Palette in the editor menu', async () => {
+    await wb.openFile('keys.txt');
+    await wb.editorLine('user-1').click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-item', { hasText: /^Show Route$/ }).waitFor();
+    const items = await menuItems();
+    const at = (label) => items.findIndex((t) => t.startsWith(label));
+    if (!(at('Paste') < at('Command Palette') && at('Command Palette') < at('Show Route') && at('Show Route') < at('Analyze Keys'))) {
+      throw new Error(`the editor menu reads ${JSON.stringify(items)}`);
+    }
+    await wb.screenshot('editor-menu');
+    await page.keyboard.press('Escape');
+  });
+
+  const original = readFileSync(settingsFile, 'utf8');
+  await sideBarScenario('without Key Routing settings: the welcome view, and no Show Route in the editor menu', async () => {
+    const { 'keyRouting.topics': _t, 'keyRouting.pulsarNamespaces': _n, ...rest } = JSON.parse(original);
+    writeFileSync(settingsFile, JSON.stringify(rest, null, 2) + '\n');
+    const welcome = sidebar.locator('.welcome-view-content', { hasText: 'No topics are configured' });
+    await welcome.waitFor({ timeout: 30_000 });
+    for (const b of ['Add Topic', 'Use Sample Settings']) await welcome.locator('.monaco-button', { hasText: b }).waitFor();
+    await wb.screenshot('sidebar-welcome');
+    await wb.editorLine('user-1').click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-item', { hasText: /^Command Palette/ }).waitFor();
+    if ((await menuItems()).some((t) => t === 'Show Route' || t === 'Analyze Keys')) throw new Error(`the editor menu offers Key Routing without settings: ${await menuItems()}`);
+    await page.keyboard.press('Escape');
+  });
+
+  await sideBarScenario('the walkthrough opens from the welcome view; its sample settings step writes the example topology after the modal', async () => {
+    await sidebar.locator('.welcome-view-content a', { hasText: 'Open the walkthrough' }).click();
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.locator('.getting-started-category', { hasText: 'Get started with Key Routing' }).or(walkthrough.locator('h2', { hasText: 'Get started with Key Routing' })).first().waitFor({ timeout: 30_000 });
+    const step = walkthrough.locator('.getting-started-step', { hasText: 'Add a topic' }).first();
+    await step.click();
+    const button = step.locator('.monaco-button', { hasText: 'Try It with Sample Settings' });
+    await button.waitFor();
+    await wb.screenshot('walkthrough');
+    const dialog = page.locator('.monaco-dialog-box');
+    // Cancel first: nothing is written.
+    const before = readFileSync(settingsFile, 'utf8');
+    await button.click();
+    await dialog.waitFor();
+    assertContains(await dialog.innerText(), ['Write the sample Key Routing topology', 'orders: Kafka, 6 partitions', 'public/default: 4 bundles'], 'the confirmation');
+    await wb.screenshot('sample-settings-modal');
+    await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    if (readFileSync(settingsFile, 'utf8') !== before) throw new Error('Cancel wrote the settings');
+    // Then accept: exactly the example topology.
+    await button.click();
+    await dialog.locator('.monaco-button', { hasText: 'Write Sample Settings' }).click();
+    const example = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
+    await wb.until(() => {
+      const s = readSettings(workspace);
+      return JSON.stringify(s['keyRouting.topics']) === JSON.stringify(example['keyRouting.topics']) && JSON.stringify(s['keyRouting.pulsarNamespaces']) === JSON.stringify(example['keyRouting.pulsarNamespaces']);
+    }, 'the example topology in the settings file');
+    // The step's completion event is a change of keyRouting.topics: it is checked off.
+    await step.locator('.codicon.complete').waitFor();
+    await openSideBar();
+    await row('orders').waitFor({ timeout: 30_000 });
+    await wb.screenshot('walkthrough-done');
+    writeFileSync(settingsFile, original);
+  });
+
+  await sideBarScenario('activation in the real extension host (Developer: Show Running Extensions)', async () => {
+    await wb.palette('Developer: Show Running Extensions');
+    const entry = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Key Routing Inspector' }).first();
+    await entry.waitFor({ timeout: 30_000 });
+    const text = (await entry.innerText()).replace(/\s+/g, ' ');
+    const time = /(\d+)\s*ms/.exec(text);
+    if (!time) throw new Error(`no activation time in ${JSON.stringify(text)}`);
+    console.log(`      activation as the running extensions editor shows it: ${text}`);
+    await wb.screenshot('running-extensions', { of: entry });
+    await wb.palette('View: Close All Editors');
+  });
+
+  // Later scenarios find files in the explorer: leave it showing, as the window started.
+  await wb.palette('View: Show Explorer');
+  await page.locator('.explorer-folders-view').waitFor();
+}

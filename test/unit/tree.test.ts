@@ -1,0 +1,325 @@
+// The side bar's tree: consumer shares counted against the selectors' own `select` over every key
+// value (or a window of the 3.x ring's 2^31), descriptions built from those counts, bundles against
+// Node's own CRC-32, findings on the rows of their setting paths, and the what-if of removing a
+// consumer against the selector before and after.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { buildModel, type SettingsModel } from '../../src/extension/settingsModel';
+import { PulsarTopicState } from '../../src/engine/topology';
+import type { Consumer, StickyKeyConsumerSelector } from '../../src/engine/pulsar/keyShared/selector';
+import { ENGLISH } from '../../src/extension/localize';
+import { consumerShares, percent, residueCount } from '../../src/extension/tree/shares';
+import { buildTree, walk } from '../../src/extension/tree/tree';
+import { contextValue, type TreeNode } from '../../src/extension/tree/nodes';
+import { removalEffect } from '../../src/extension/tree/removal';
+import { randInt, rng } from './helpers';
+
+const root = join(__dirname, '../../..');
+const examples = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
+const TOPICS = 'keyRouting.topics';
+const NS = 'keyRouting.pulsarNamespaces';
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v));
+
+function selectorOf(m: SettingsModel, topic: string): StickyKeyConsumerSelector {
+  const s = m.topology.topic(topic);
+  assert.ok(s instanceof PulsarTopicState && s.subscription, `${topic} has a subscription`);
+  return s.subscription.selector;
+}
+
+/** Who `select` gives each value of [lo, hi] to: counts by consumer id ('' for nobody) and the values by id. */
+function bruteForce(sel: StickyKeyConsumerSelector, lo: number, hi: number): { counts: Map<string, number>; values: Map<string, number[]> } {
+  const counts = new Map<string, number>();
+  const values = new Map<string, number[]>();
+  for (let v = lo; v <= hi; v++) {
+    const id = sel.select(v)?.id ?? '';
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+    let list = values.get(id);
+    if (!list) values.set(id, (list = []));
+    list.push(v);
+  }
+  return { counts, values };
+}
+
+/** Maximal runs of consecutive values. */
+function runs(values: readonly number[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const v of values) {
+    const last = out[out.length - 1];
+    if (last && last[1] + 1 === v) last[1] = v;
+    else out.push([v, v]);
+  }
+  return out;
+}
+
+function clip(ranges: ReadonlyArray<readonly [number, number]>, lo: number, hi: number): Array<[number, number]> {
+  return ranges.map(([s, e]) => [Math.max(s, lo), Math.min(e, hi)] as [number, number]).filter(([s, e]) => e >= s);
+}
+
+/** A range as the broker reports it: a 4.x run from the lowest key value starts at the lowest slot, 0. */
+function asReported(sel: StickyKeyConsumerSelector, [s, e]: [number, number]): string {
+  return `[${s === sel.keyValues[0] ? sel.keyHashRange[0] : s}-${e}]`;
+}
+
+function sharesMatchSelect(sel: StickyKeyConsumerSelector, window?: [number, number]): void {
+  const [lo, hi] = window ?? sel.keyValues;
+  const shares = consumerShares(sel, [lo, hi]);
+  const { counts, values } = bruteForce(sel, lo, hi);
+  assert.equal(shares.total, hi - lo + 1);
+  assert.equal(shares.unowned.values, counts.get('') ?? 0, 'unowned');
+  for (const [c, s] of shares.byConsumer) {
+    assert.equal(s.values, counts.get(c.id) ?? 0, c.id);
+    // Whole ranges: exactly the runs select gives it (read within the key values), where it shares no point.
+    if (s.shared.length === 0) assert.deepEqual(clip(s.ranges, lo, hi), runs(values.get(c.id) ?? []), c.id);
+  }
+  const ids = new Set([...shares.byConsumer.keys()].map((c) => c.id));
+  for (const id of counts.keys()) if (id !== '') assert.ok(ids.has(id), `select gives values to ${id}, which has no share`);
+}
+
+const pulsar = (name: string, brokerVersion: string, subscription: Record<string, unknown>) => ({ name, system: 'pulsar', partitions: 0, brokerVersion, subscription });
+const names = (...n: string[]) => n.map((name) => ({ name }));
+
+describe('tree: consumer shares are what select gives', () => {
+  test('residueCount counts x in [start, end] with x % m === r', () => {
+    const r = rng(7);
+    for (let i = 0; i < 2000; i++) {
+      const start = randInt(r, 0, 200);
+      const end = randInt(r, start - 1, start + 200);
+      const m = randInt(r, 1, 7);
+      const k = randInt(r, 0, m - 1);
+      let n = 0;
+      for (let x = start; x <= end; x++) if (x % m === k) n++;
+      assert.equal(residueCount(start, end, m, k), n, `${start}-${end} % ${m} == ${k}`);
+    }
+  });
+
+  const configs: Array<[string, Record<string, unknown>]> = [
+    ['4.0 AUTO_SPLIT', pulsar('t', '4.0', { keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: names('C1', 'C2', 'C3', 'C4', 'C5') })],
+    ['3.0 AUTO_SPLIT, range size 1024', pulsar('t', '3.0', { keySharedMode: 'AUTO_SPLIT', consistentHashing: false, hashRangeSize: 1024, consumers: names('C1', 'C2', 'C3') })],
+    ['4.0 consistent hashing, a repeated name', pulsar('t', '4.0', { consumers: names('worker', 'worker', 'auditor') })],
+    ['4.0 consistent hashing, 200 consumers of 100 points (some collide)', pulsar('t', '4.0', { replicaPoints: 100, consumers: names(...Array.from({ length: 200 }, (_, i) => `c${i % 7}`)) })],
+    ['4.0 STICKY with a gap', pulsar('t', '4.0', { keySharedMode: 'STICKY', consumers: [{ name: 'E1', ranges: [[0, 100], [300, 65535]] }, { name: 'E2', ranges: [[101, 200]] }] })],
+    ['3.0 STICKY', pulsar('t', '3.0', { keySharedMode: 'STICKY', consumers: [{ name: 'E1', ranges: [[0, 16383], [32768, 49151]] }, { name: 'E2', ranges: [[16384, 32767]] }, { name: 'E3', ranges: [[49152, 60000]] }] })],
+  ];
+  for (const [title, topic] of configs) {
+    test(title, () => {
+      const sel = selectorOf(buildModel([topic], []), 't');
+      sharesMatchSelect(sel);
+    });
+  }
+
+  test('3.0 consistent hashing: shared ring points split by hash % n, in a window of the 2^31 ring', () => {
+    // In 3.x two consumers of the same name hold the same points: every point is shared.
+    const m = buildModel([pulsar('t', '3.0', { replicaPoints: 20, consumers: names('worker', 'worker', 'solo') })], []);
+    const sel = selectorOf(m, 't');
+    const shares = consumerShares(sel);
+    const worker = [...shares.byConsumer.keys()].find((c) => c.id === 'worker')!;
+    assert.ok(shares.byConsumer.get(worker)!.shared.length > 0, 'the repeated name shares points');
+    // Windows at the bottom of the ring (where the last point wraps) and in the middle.
+    sharesMatchSelect(sel, [0, (1 << 18) - 1]);
+    sharesMatchSelect(sel, [0x40000000, 0x40000000 + (1 << 18) - 1]);
+  });
+
+  test('random subscriptions of every kind', () => {
+    const r = rng(20240601);
+    for (let i = 0; i < 12; i++) {
+      const version = r() < 0.5 ? '3.0' : '4.0';
+      const mode = r() < 0.7 ? 'AUTO_SPLIT' : 'STICKY';
+      const ch = r() < 0.5;
+      const n = randInt(r, 0, 9);
+      const consumers =
+        mode === 'STICKY'
+          ? Array.from({ length: n }, (_, k) => ({ name: `s${k}`, ranges: [[k * 6000, k * 6000 + randInt(r, 0, 5999)]] }))
+          : Array.from({ length: n }, () => ({ name: `c${randInt(r, 0, 4)}` }));
+      const topic = pulsar('t', version, { keySharedMode: mode, consistentHashing: ch, replicaPoints: randInt(r, 1, 30), consumers });
+      const sel = selectorOf(buildModel([topic], []), 't');
+      sharesMatchSelect(sel, version === '3.0' && ch && mode === 'AUTO_SPLIT' ? [0, (1 << 17) - 1] : undefined);
+    }
+  });
+
+  test('percent never rounds a part to 0% or 100%', () => {
+    assert.equal(percent(16384, 65535), '25.0%');
+    assert.equal(percent(1, 65535), '0.0015%');
+    assert.equal(percent(65534, 65535), '99.9%');
+    assert.equal(percent(65535, 65535), '100%');
+    assert.equal(percent(0, 65535), '0%');
+  });
+});
+
+/** The node with this id. */
+function find(nodes: TreeNode[], id: string): TreeNode {
+  const n = [...walk(nodes)].find((x) => x.id === id);
+  assert.ok(n, `no node ${id}; ids: ${[...walk(nodes)].map((x) => x.id).slice(0, 40).join(', ')}`);
+  return n;
+}
+
+describe('tree: the example topology', () => {
+  const model = buildModel(examples[TOPICS], examples[NS]);
+  const tree = buildTree(model, ENGLISH);
+
+  test('sections, topics and their descriptions', () => {
+    assert.deepEqual(tree.map((n) => n.label), ['Topics', 'Pulsar namespaces']);
+    const orders = find(tree, 'topic:orders');
+    assert.equal(orders.description, '6 partitions · java');
+    assert.equal(orders.settingPath, 'keyRouting.topics[0]');
+    assert.equal(find(tree, 'topic:persistent://public/default/payments').description, '4 partitions · JavaStringHash');
+    assert.equal(find(tree, 'topic:persistent://public/default/shipments').description, 'non-partitioned');
+    assert.equal(find(tree, 'topic:persistent://public/default/payments/subscription').description, 'auto-split ranges · broker 4.x · 4 consumers');
+    assert.equal(find(tree, 'topic:persistent://public/default/invoices/subscription').description, 'sticky ranges · broker 3.x · 3 consumers');
+  });
+
+  test('each consumer: its share and ranges as select gives them', () => {
+    for (const topic of ['payments', 'shipments', 'invoices']) {
+      const name = `persistent://public/default/${topic}`;
+      const sel = selectorOf(model, name);
+      const [lo, hi] = sel.keyValues;
+      const { counts, values } = bruteForce(sel, lo, hi);
+      const sub = find(tree, `topic:${name}/subscription`);
+      for (const c of sel.segments().flatMap((s) => s.consumers).filter((c, i, all) => all.indexOf(c) === i)) {
+        const row = find(tree, `topic:${name}/consumer:${c.id}`);
+        const mine = runs(values.get(c.id) ?? []);
+        const where = mine.length === 1 ? asReported(sel, mine[0]) : `${mine.length} ranges`;
+        assert.equal(row.description, `${percent(counts.get(c.id)!, hi - lo + 1)} · ${where}`, `${topic} ${c.id}`);
+        assert.ok(sub.children.includes(row));
+      }
+    }
+    // The brief's example, and the same fact from the other direction: C2 holds a quarter.
+    assert.equal(find(tree, 'topic:persistent://public/default/payments/consumer:C2').description, '25.0% · [16385-32768]');
+  });
+
+  test('repeated consumer names get their ids; STICKY gaps show as nobody', () => {
+    const sub = find(tree, 'topic:persistent://public/default/shipments/subscription');
+    assert.deepEqual(sub.children.map((c) => c.label), ['worker', 'worker#2', 'auditor']);
+    assert.equal(sub.children[1].settingPath, 'keyRouting.topics[2].subscription.consumers[1]');
+    const nobody = find(tree, 'topic:persistent://public/default/invoices/unowned');
+    // E3 ends at 60000: 60001-65535 is nobody's.
+    assert.equal(nobody.description, `${percent(65535 - 60000, 65536)} · [60001-65535]`);
+  });
+
+  test('namespaces: bundles with their share of the ring and the topics hashing into them (Node\'s CRC-32)', () => {
+    const ns = find(tree, 'ns:public/default');
+    const brokerTopics = ['payments-partition-0', 'payments-partition-1', 'payments-partition-2', 'payments-partition-3', 'shipments', 'invoices'].map((t) => `persistent://public/default/${t}`);
+    assert.equal(ns.description, `4 bundles · ${brokerTopics.length} topics`);
+    assert.deepEqual(ns.children.map((b) => b.label), ['0x00000000_0x40000000', '0x40000000_0x80000000', '0x80000000_0xc0000000', '0xc0000000_0xffffffff']);
+    for (const b of ns.children) {
+      const index = ns.children.indexOf(b);
+      const inside = brokerTopics.filter((t) => Math.floor(crc32(t) / 0x40000000) === index);
+      assert.equal(b.description, `25.0% · ${inside.length === 1 ? '1 topic' : `${inside.length} topics`}`);
+      assert.deepEqual(b.children.map((c) => c.copyText).sort(), inside.sort());
+    }
+    const other = find(tree, 'ns:tenant/ns');
+    assert.deepEqual(other.children.map((b) => b.description), ['25.0% · 0 topics', '75.0% · 0 topics']);
+    assert.equal(other.settingPath, 'keyRouting.pulsarNamespaces[1]');
+  });
+
+  test('ids are unique and rows say what they offer', () => {
+    const ids = [...walk(tree)].map((n) => n.id);
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(contextValue(find(tree, 'topic:orders')), 'topic kafka setting copy');
+    assert.equal(contextValue(find(tree, 'topic:persistent://public/default/payments/consumer:C2')), 'consumer removable setting copy');
+  });
+});
+
+describe('tree: settings findings on their rows', () => {
+  test('a refused consumer, an unknown property, a dropped entry and a stale topic', () => {
+    const good = buildModel(examples[TOPICS], examples[NS]);
+    const raw = clone(examples[TOPICS]);
+    raw[3].subscription.consumers.push({ name: 'E4', ranges: [[100, 200]] }); // overlaps E1: refused
+    raw[0].partitionz = 3; // unknown property of orders
+    raw[1].partitions = -1; // payments breaks: last good settings
+    raw.push({ name: 'broken' }); // no system: dropped, no row
+    const namespaces = clone(examples[NS]);
+    namespaces.push({ name: 'x/y', bundles: 0 }); // dropped
+    const m = buildModel(raw, namespaces, good);
+    const tree = buildTree(m, ENGLISH);
+
+    const refused = find(tree, 'topic:persistent://public/default/invoices/refused:3');
+    assert.equal(refused.description, 'not connected: refused by the broker');
+    assert.equal(refused.findings.length, 1);
+    assert.match(refused.findings[0].message, /^the broker refuses consumer "E4"/);
+
+    assert.deepEqual(find(tree, 'topic:orders').findings.map((f) => f.path), ['keyRouting.topics[0].partitionz']);
+    const payments = find(tree, 'topic:persistent://public/default/payments');
+    assert.match(payments.description!, /last good settings$/);
+    assert.ok(payments.findings.some((f) => f.path === 'keyRouting.topics[1].partitions' && f.severity === 'error'));
+
+    // Findings no row stands for go on top, each once; none is lost.
+    assert.equal(tree[0].id, 'problems');
+    const top = tree[0].children.map((c) => c.settingPath);
+    assert.ok(top.includes('keyRouting.topics[4].system'), top.join(', '));
+    assert.ok(top.includes('keyRouting.pulsarNamespaces[2].bundles'), top.join(', '));
+    const placed = [...walk(tree)].flatMap((n) => n.findings).length + tree[0].children.length;
+    assert.equal(placed, m.findings.length);
+  });
+
+  test('nothing configured: no rows; configured is false', () => {
+    const m = buildModel([], []);
+    assert.deepEqual(buildTree(m, ENGLISH), []);
+    assert.equal(m.configured, false);
+    assert.equal(buildModel(undefined, undefined).configured, false);
+    assert.equal(buildModel([], [{ name: 'a/b', bundles: 2 }]).configured, true);
+    // A broken setting is configured (its problems have rows), though nothing routes.
+    const broken = buildModel('oops', undefined);
+    assert.equal(broken.configured, true);
+    assert.deepEqual(buildTree(broken, ENGLISH).map((n) => n.id), ['problems']);
+  });
+});
+
+describe('tree: what if a consumer leaves', () => {
+  const model = buildModel(examples[TOPICS], examples[NS]);
+
+  /** Values whose selected consumer changes when `id` leaves, and who gets them, by select before and after. */
+  function moved(topic: string, id: string): { moved: number; gains: Map<string, number> } {
+    const state = model.topology.topic(topic)!.clone() as PulsarTopicState;
+    const before = state.subscription!.selector.clone();
+    const gone = state.apply({ kind: 'disconnect', id });
+    assert.ok(gone.ok);
+    const after = state.subscription!.selector;
+    const [lo, hi] = before.keyValues;
+    let n = 0;
+    const gains = new Map<string, number>();
+    for (let v = lo; v <= hi; v++) {
+      const a = before.select(v);
+      const b = after.select(v);
+      if (a?.id !== b?.id) {
+        n++;
+        if (b) gains.set(b.id, (gains.get(b.id) ?? 0) + 1);
+      }
+    }
+    return { moved: n, gains };
+  }
+
+  const hasQueues = (sel: StickyKeyConsumerSelector) => sel.segments().some((s) => s.consumers.length > 1);
+
+  for (const [topic, id] of [
+    ['persistent://public/default/payments', 'C2'],
+    ['persistent://public/default/payments', 'C4'],
+    ['persistent://public/default/shipments', 'worker#2'],
+    ['persistent://public/default/invoices', 'E2'],
+  ]) {
+    test(`${topic.split('/').pop()} -${id}`, () => {
+      const sel = selectorOf(model, topic);
+      assert.ok(!hasQueues(sel), 'the example has no shared or queued points (there, owner-set changes and select changes are the same count)');
+      const r = removalEffect(model, topic, id);
+      const expected = moved(topic, id);
+      assert.equal(r.error, undefined);
+      assert.equal(r.moved, expected.moved);
+      assert.deepEqual(new Map(r.gains.map((g) => [g.id, g.values])), expected.gains);
+      assert.equal(r.total, sel.keyValues[1] - sel.keyValues[0] + 1);
+    });
+  }
+
+  test('an unknown consumer or a topic without subscription says why', () => {
+    assert.match(removalEffect(model, 'persistent://public/default/payments', 'nobody').error!, /no connected consumer/);
+    assert.match(removalEffect(model, 'orders', 'x').error!, /no Key_Shared subscription/);
+  });
+
+  test('the settings model is not changed by a what-if', () => {
+    const before = consumerShares(selectorOf(model, 'persistent://public/default/payments'));
+    removalEffect(model, 'persistent://public/default/payments', 'C1');
+    const after = consumerShares(selectorOf(model, 'persistent://public/default/payments'));
+    assert.deepEqual([...after.byConsumer].map(([c, s]) => [c.id, s.values]), [...before.byConsumer].map(([c, s]: [Consumer, { values: number }]) => [c.id, s.values]));
+  });
+});
