@@ -13,5 +13,6 @@ import { orderingSpec } from './ordering';
 import { splitSpec } from './split';
 import { assignChunksSpec } from './assignChunks';
 import { assignmentSpec } from './assignment';
+import { importSpec } from './import';
 
-export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, assignmentSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec];
+export const COMMANDS: readonly CommandSpec[] = [routeSpec, rangesSpec, whatIfSpec, assignmentSpec, bundleSpec, analyzeSpec, compareSpec, orderingSpec, splitSpec, assignChunksSpec, importSpec];

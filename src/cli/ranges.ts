@@ -13,14 +13,23 @@ export function rangesCommand(args: ParsedArgs, write: (s: string) => void): voi
     throw new UsageError(`--topic ${topic.name}: ranges needs a Pulsar topic with a Key_Shared subscription`);
   }
   for (const { text, event } of events) applyReported(topics, text, event);
-  const selector = topic.subscription.selector;
-  write(
-    JSON.stringify({
-      topic: topic.name,
-      keyHashRange: selector.keyHashRange,
-      assignments: selector.segments().map((s) => ({ start: s.start, end: s.end, consumers: s.consumers.map((c) => c.id) })),
-    }) + '\n',
-  );
+  // Partition 0's selector: the reported layout while the subscription is as the broker reported it.
+  const selector = topic.selectorFor(topic.partitions > 0 ? 0 : null);
+  const out: Record<string, unknown> = {
+    topic: topic.name,
+    keyHashRange: selector.keyHashRange,
+    assignments: selector.segments().map((s) => ({ start: s.start, end: s.end, consumers: s.consumers.map((c) => c.id) })),
+  };
+  const observed = topic.observed;
+  if (observed?.current) {
+    out.observed = true;
+    const at = observed.groups[0].state.at;
+    if (at !== undefined) out.at = at;
+  } else if (observed) {
+    const note = observed.note();
+    if (note) out.note = note;
+  }
+  write(JSON.stringify(out) + '\n');
 }
 
 export const rangesSpec: CommandSpec = {

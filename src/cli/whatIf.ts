@@ -31,13 +31,14 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
   const line = ({ key, ...r }: RouteFields & { key: string }) => routeLine(key, r);
   const outKeys = result.keys.map((k) => ({ key: k.key, before: line(k.before), after: line(k.after), moved: k.moved }));
   if (!explain) {
-    write(JSON.stringify({ steps: result.steps, keys: outKeys }) + '\n');
+    // The observed-state note (CONTRACT.md section 4) leads, as runWhatIf puts it.
+    write(JSON.stringify(result.note ? { note: result.note, steps: result.steps, keys: outKeys } : { steps: result.steps, keys: outKeys }) + '\n');
     return;
   }
   // Extra fields only: every field the contract names stays as it is.
   const notes = explainWhatIf(topic.config, consumers, events.map((e) => e.event), keys.map((k, i) => ({ ...k, owner: owners[i] })), result);
   const steps = result.steps.map((s, i) => ({ ...s, moves: notes.steps[i].moves, explain: notes.steps[i].explain }));
-  const out: Record<string, unknown> = { steps, keys: outKeys };
+  const out: Record<string, unknown> = result.note ? { note: result.note, steps, keys: outKeys } : { steps, keys: outKeys };
   if (notes.generation) out.orderingGeneration = notes.generation;
   if (notes.assumption) out.orderingAssumption = notes.assumption;
   write(JSON.stringify(out) + '\n');

@@ -21,6 +21,8 @@ export { javaStringHash } from './pulsar/javaStringHash';
 export { pulsarPartition, producerPlacement, clientKeyHash, HASHING_SCHEMES, signSafeMod } from './pulsar/producerRouting';
 export { parseSettings } from './settings';
 export { Topology } from './topology';
+// The broker's report of a topic, as the panel draws it (CONTRACT.md section 4).
+export { observedView, type PulsarObservedView, type KafkaObservedView } from './observed/view';
 export { groupRouteFields } from './kafka/groupTopology';
 export { parseEvent } from './events';
 export { runWhatIf } from './whatIf';

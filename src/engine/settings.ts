@@ -9,6 +9,8 @@ import type { BrokerVersion } from './pulsar/keyShared/selector';
 import { FULL_UPPER_BOUND, hex8, javaLongDecode, MAX_BUNDLE_COUNT, NamespaceBundles } from './pulsar/namespaceBundles';
 import { namespaceNameProblem } from './pulsar/topicName';
 import { parseKafkaGroups, parseTopicId, KAFKA_GROUPS, type KafkaGroupSetting } from './kafka/groupSettings';
+import { attachObserved } from './observed/settings';
+import type { ObservedState } from './observed/types';
 
 /** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
 export { equalBoundaries } from './pulsar/namespaceBundles';
@@ -36,6 +38,9 @@ export interface SubscriptionConfig {
   replicaPoints: number;
   hashRangeSize: number;
   consumers: ConsumerConfig[];
+  /** What a broker reported (CONTRACT.md section 4): every partition alike, or one per partition. */
+  observed?: ObservedState;
+  observedPartitions?: ObservedState[];
 }
 
 export interface PulsarTopicConfig extends PulsarClientSettings {
@@ -150,7 +155,10 @@ function parseTopic(t: unknown, path: string, problems: Problem[]): TopicConfig 
   const brokerVersion = oneOf(t.brokerVersion, ['4.0', '3.0'] as const, '4.0', `${path}.brokerVersion`, problems);
   const subscription = t.subscription === undefined ? undefined : parseSubscription(t.subscription, `${path}.subscription`, problems);
   if (problems.length > before) return undefined;
-  return { name: name as string, system, partitions: partitions!, ...client, brokerVersion, subscription };
+  const topic: PulsarTopicConfig = { name: name as string, system, partitions: partitions!, ...client, brokerVersion, subscription };
+  attachObserved(t.subscription, topic, `${path}.subscription`, problems);
+  // A report with a problem makes the entry invalid like any other problem (the extension keeps its last good one).
+  return problems.length > before ? undefined : topic;
 }
 
 function parseSubscription(s: unknown, path: string, problems: Problem[]): SubscriptionConfig | undefined {

@@ -9,10 +9,12 @@ import { serializeKey } from './kafka/serializers';
 import type { MessageKey } from './key';
 import { isCppScheme, producerPlacement } from './pulsar/producerRouting';
 import { createSelector, KeySharedSubscription, type Outcome } from './pulsar/keyShared/subscription';
-import { tableIndexAt, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { tableIndexAt, type Consumer, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import type { KafkaTopicConfig, Problem, PulsarTopicConfig, Settings, TopicConfig } from './settings';
 import { buildGroups } from './kafka/groupTopology';
 import type { ConsumerGroupState } from './kafka/consumerGroup';
+import { ObservedTopic, type DrainingMark } from './observed/observedTopic';
+import { restoreObserved } from './observed/restore';
 
 /** What `route` prints for one key on one topic (CONTRACT.md). */
 export interface Route {
@@ -38,6 +40,10 @@ export interface Route {
   stickyKeyHash?: number;
   consumer?: string | null;
   range?: [number, number] | null;
+  /** Pulsar: the consumer and range come from what the broker reported (CONTRACT.md section 4). */
+  observed?: true;
+  /** Pulsar 4.x: the key's hash drains at another consumer, which holds unacknowledged messages of it. */
+  draining?: DrainingMark;
   /** The topic's key serializer cannot take this key: nothing else is said about it. */
   error?: string;
 }
@@ -134,11 +140,13 @@ export class PulsarTopicState extends TopicState {
   private groupStarts: number[] = [0];
   /** Hashes keys where there is no subscription, by the generation's default selector (never given consumers). */
   private readonly hashOnly: StickyKeyConsumerSelector;
+  /** What the broker reported about the subscription, where the settings carry it. */
+  readonly observed?: ObservedTopic;
 
   constructor(
     readonly config: PulsarTopicConfig,
     /** For `clone()`: the subscription state to take instead of a new one. */
-    from?: { subscription?: KeySharedSubscription; groupStarts: number[]; partitions: number; hashOnly: StickyKeyConsumerSelector },
+    from?: { subscription?: KeySharedSubscription; groupStarts: number[]; partitions: number; hashOnly: StickyKeyConsumerSelector; observed?: ObservedTopic },
   ) {
     super();
     if (from) {
@@ -146,6 +154,7 @@ export class PulsarTopicState extends TopicState {
       this.subscription = from.subscription;
       this.groupStarts = from.groupStarts;
       this.hashOnly = from.hashOnly;
+      this.observed = from.observed;
       return;
     }
     this.partitions = config.partitions;
@@ -157,7 +166,12 @@ export class PulsarTopicState extends TopicState {
       replicaPoints: sub?.replicaPoints ?? 100,
       hashRangeSize: sub?.hashRangeSize ?? 65536,
     } as const;
-    if (sub) this.subscription = new KeySharedSubscription(selectorConfig);
+    if (sub?.observed || sub?.observedPartitions) {
+      const r = restoreObserved(selectorConfig, sub);
+      this.subscription = r.subscription;
+      this.groupStarts = r.groupStarts;
+      this.observed = new ObservedTopic(r.groups, config.partitions);
+    } else if (sub) this.subscription = new KeySharedSubscription(selectorConfig);
     this.hashOnly = createSelector(selectorConfig);
   }
 
@@ -167,11 +181,14 @@ export class PulsarTopicState extends TopicState {
       subscription: this.subscription?.clone(),
       groupStarts: this.groupStarts.slice(),
       hashOnly: this.hashOnly,
+      observed: this.observed?.clone(),
     });
   }
 
   /** Connects the configured consumers; each one the broker refuses is reported, not fatal. */
   connectConfigured(problems: Problem[]): void {
+    // A reported state is already connected (engine/observed/restore.ts).
+    if (this.observed) return;
     for (const c of this.config.subscription?.consumers ?? []) {
       const r = this.subscription!.connect(c.name, c.ranges);
       if (!r.ok) problems.push({ path: c.path, message: `the broker refuses consumer ${JSON.stringify(c.name)}: ${r.error}` });
@@ -195,15 +212,26 @@ export class PulsarTopicState extends TopicState {
     }
     if (!this.subscription) return { ok: false, error: `topic ${this.name} has no Key_Shared subscription configured` };
     const r = event.kind === 'connect' ? this.subscription.connect(event.name, event.ranges) : this.subscription.disconnect(event.id);
-    return r.ok ? { ok: true, value: undefined } : r;
+    if (!r.ok) return r;
+    this.observed?.consumersChanged();
+    return { ok: true, value: undefined };
   }
 
-  /** The selector serving a partition (or the non-partitioned topic). */
-  selectorFor(partition: number | null): StickyKeyConsumerSelector {
-    if (!this.subscription) return this.hashOnly;
+  /** The selector group serving a partition (or the non-partitioned topic). */
+  private groupOf(partition: number | null): number {
     let g = 0;
     if (partition !== null) while (g + 1 < this.groupStarts.length && this.groupStarts[g + 1] <= partition) g++;
-    return this.subscription.selectorAt(g);
+    return g;
+  }
+
+  /**
+   * The selector routing a partition (or the non-partitioned topic): a reported ring while the
+   * subscription is as the broker reported it, else the subscription's.
+   */
+  selectorFor(partition: number | null): StickyKeyConsumerSelector {
+    if (!this.subscription) return this.hashOnly;
+    const g = this.groupOf(partition);
+    return this.observed?.view(g) ?? this.subscription.selectorAt(g);
   }
 
   /**
@@ -213,7 +241,7 @@ export class PulsarTopicState extends TopicState {
    */
   selectorGroups(): Array<{ first: number; selector: StickyKeyConsumerSelector }> {
     if (!this.subscription) return [{ first: 0, selector: this.hashOnly }];
-    return this.groupStarts.map((first, g) => ({ first, selector: this.subscription!.selectorAt(g) }));
+    return this.groupStarts.map((first, g) => ({ first, selector: this.observed?.view(g) ?? this.subscription!.selectorAt(g) }));
   }
 
   route(key: MessageKey): RouteFields {
@@ -231,6 +259,7 @@ export class PulsarTopicState extends TopicState {
       const consumer = this.subscription ? selector.select(stickyKeyHash) : undefined;
       out.consumer = consumer?.id ?? null;
       out.range = consumer ? ownerRange(selector, stickyKeyHash) : null;
+      if (this.observed && consumer !== undefined) this.markObserved(out, partition, stickyKeyHash, consumer);
       return out;
     }
     // Object literals, not `{ ...out, consumer, range }`: V8 took the spread's slow path here
@@ -238,7 +267,18 @@ export class PulsarTopicState extends TopicState {
     if (!this.subscription) return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: null, range: null };
     const consumer = selector.select(stickyKeyHash);
     const range = consumer ? ownerRange(selector, stickyKeyHash) : null;
-    return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
+    if (!this.observed) return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
+    const out: RouteFields = { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
+    this.markObserved(out, partition, stickyKeyHash, consumer);
+    return out;
+  }
+
+  /** A route's marks from the broker's report: read off it (`observed`), and a draining hash. */
+  private markObserved(out: RouteFields, partition: number | null, stickyKeyHash: number, consumer: Consumer | null): void {
+    const g = this.groupOf(partition);
+    if (this.observed!.reports(g)) out.observed = true;
+    const draining = this.observed!.draining(g, stickyKeyHash, consumer, this.subscription!.consumers);
+    if (draining) out.draining = draining;
   }
 
   /** The fields of a section 3 line before the broker's: partition, the client's hash, the producers. */

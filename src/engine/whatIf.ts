@@ -142,6 +142,8 @@ export function whatIfSelector(topic: TopicState): StickyKeyConsumerSelector | u
 }
 
 export interface WhatIfResult {
+  /** Where the steps start from a ring rebuilt differently from the one the broker reported. */
+  note?: string;
   steps: WhatIfStep[];
   keys: Array<{ key: string; before: RouteFields & { key: string }; after: RouteFields & { key: string }; moved: boolean }>;
 }
@@ -158,6 +160,7 @@ export function runWhatIf(
   onStep?: (index: number, topic: TopicState) => void,
 ): WhatIfResult {
   const before = keys.map((k) => ({ key: k.shown, ...topic.route(k.key) }));
+  const note = topic instanceof PulsarTopicState ? topic.observed?.note() : undefined;
   const steps: WhatIfStep[] = [];
   for (const event of events) {
     const selector = whatIfSelector(topic);
@@ -186,5 +189,5 @@ export function runWhatIf(
     const moved = b.partition !== after.partition || b.consumer !== after.consumer;
     return { key: k.shown, before: b, after, moved };
   });
-  return { steps, keys: out };
+  return note ? { note, steps, keys: out } : { steps, keys: out };
 }

@@ -10,6 +10,12 @@ import { WebWorkerBackend } from './analysis/webBackend';
 import { exportAnalysis, type ExportOutcomeInfo } from './analysis/exportAnalysis';
 import { AnalysisService, type RunningAnalysis } from './analysis/service';
 import { addTopic } from './commands/addTopic';
+import { ADMIN_CA_FILE, importTopology, type ImportDeps, type ImportOutcome } from './commands/importTopology';
+import type { AdminTransport } from './import/adminApi';
+import { ImportPreview } from './import/preview';
+import { AdminCredentials } from './import/trust';
+import { VsCodeImportUi, type ImportUi } from './import/ui';
+import { WebTransport } from './import/webTransport';
 import { analyzeKeys } from './commands/analyzeKeys';
 import { openPanel } from './commands/openPanel';
 import { RoutingPanel, RoutingPanelSerializer } from './panel/routingPanel';
@@ -60,6 +66,10 @@ export interface KeyRoutingApi {
     /** Exports a run's figures to `uri` (the panel asks for the file in a save dialog). */
     exportTo(runId: number, format: 'csv' | 'json', uri: vscode.Uri): Promise<ExportOutcomeInfo>;
   };
+  /** Only when the extension runs under tests: Import Topology driven by a scripted UI. */
+  readonly testing?: {
+    importTopology(ui: ImportUi, arg?: unknown): Promise<ImportOutcome>;
+  };
 }
 
 /**
@@ -86,6 +96,21 @@ function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
   }
 }
 
+/**
+ * The admin REST transport: Node's http/https in the desktop host (loaded only there), fetch on
+ * the web. A CA to trust comes from the user settings only (the setting is machine-scoped).
+ */
+function adminTransport(): AdminTransport {
+  if (process.env.KEY_ROUTING_WEB === '1') {
+    return new WebTransport();
+  } else {
+    const caFile = vscode.workspace.getConfiguration().inspect<string>(ADMIN_CA_FILE)?.globalValue;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { NodeTransport } = require('./import/nodeTransport') as typeof import('./import/nodeTransport');
+    return new NodeTransport(typeof caFile === 'string' && caFile !== '' ? caFile : undefined);
+  }
+}
+
 export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
   const output = new LazyOutputChannel('Key Routing');
   const config = new RoutingConfig(output);
@@ -107,6 +132,12 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
   };
   syncEditorFeatures(config.model);
   const tree = new TopologyView(config);
+  const preview = new ImportPreview();
+  const importDeps: ImportDeps = {
+    credentials: new AdminCredentials(context.secrets, context.globalState),
+    state: context.globalState,
+    transport: adminTransport,
+  };
   context.subscriptions.push(
     output,
     config,
@@ -125,6 +156,8 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     vscode.commands.registerCommand('keyRouting.addTopic', (arg?: unknown) => addTopic(s, arg)),
     analysis,
     vscode.commands.registerCommand('keyRouting.analyzeKeys', (arg?: unknown, second?: unknown) => analyzeKeys(s, analysis, arg, second)),
+    preview,
+    vscode.commands.registerCommand('keyRouting.importTopology', (arg?: unknown) => importTopology(s, importDeps, new VsCodeImportUi(preview), arg)),
   );
   return {
     get model() {
@@ -163,6 +196,8 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
         return run ? exportAnalysis(run, format, uri) : { outcome: 'failed', message: `no run ${runId}` };
       },
     },
+    // A scripted UI could confirm where the token goes: offered to tests only, never to other extensions.
+    testing: context.extensionMode === vscode.ExtensionMode.Test ? { importTopology: (ui, arg) => importTopology(s, importDeps, ui, arg) } : undefined,
   };
 }
 

@@ -3,6 +3,7 @@
  * or status bar, and the aligned table of the output channel.
  *
  *   user-1 → orders p2 → billing: m2 · payments p3 → C4 [32769-49152]
+ *   k → shipments → C4 [16385-40960] (observed) ⧗ draining at C1 (2 unacked)   (a broker's report)
  *   user-1 → orders p2 ⚠ librdkafka p4          (the topic's producers disagree)
  *   42 → ids p5 (bytes 000000000000002a)         (a typed key)
  *   abc → ids ✗ "abc" is not a long (...)        (a key the serializer refuses)
@@ -88,10 +89,21 @@ export function formatTopicRoute(r: TopicRoute, topicLabel: string): string {
   if (r.hasSubscription) {
     if (r.consumer) s += ` → ${r.consumer}${r.range ? ` [${r.range[0]}-${r.range[1]}]` : ''}`;
     else s += ` → nobody (hash ${r.stickyKeyHash} unowned)`;
+    s += reportMarks(r);
   } else if (r.system === 'pulsar' && r.partition === null) {
     s += ` hash ${r.stickyKeyHash}`;
   }
   if (r.stale) s += ' (last good settings)';
+  return s;
+}
+
+/**
+ * What a broker's report adds to a Pulsar route (CONTRACT.md section 4): ` (observed)` where the
+ * consumer is read off the report, and the consumer a draining hash still waits for.
+ */
+export function reportMarks(r: RouteFields): string {
+  let s = r.observed ? ' (observed)' : '';
+  if (r.draining) s += ` ⧗ draining at ${r.draining.consumer} (${r.draining.unackMsgs} unacked)`;
   return s;
 }
 
@@ -132,7 +144,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
         r.topic + (r.stale ? ' *' : ''),
         r.partition === null ? '-' : String(r.partition),
         hash === undefined ? '-' : String(hash),
-        r.hasSubscription ? (r.consumer ?? '(nobody)') : '-',
+        r.hasSubscription ? (r.consumer ?? '(nobody)') + reportMarks(r) : '-',
         ...(withGroups ? [groupMembers(r) || '-'] : []),
         r.range ? `${r.range[0]}-${r.range[1]}` : '-',
       ];

@@ -144,7 +144,7 @@ const KAFKA_ONLY = ['keySerializer', 'schemaId', 'topicId'];
 const GROUP_KEYS = ['name', 'assignor', 'topics', 'members', 'observed', 'brokerJava'];
 const MEMBER_KEYS = ['id', 'topics'];
 const OBSERVED_KEYS = ['at', 'owners'];
-const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers'];
+const SUBSCRIPTION_KEYS = ['name', 'type', 'keySharedMode', 'consistentHashing', 'replicaPoints', 'hashRangeSize', 'consumers', 'observed', 'observedPartitions'];
 const CONSUMER_KEYS = ['name', 'ranges'];
 const NAMESPACE_KEYS = ['name', 'bundles', 'boundaries'];
 

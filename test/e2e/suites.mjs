@@ -5,7 +5,8 @@
 // scenarios, add a module to a suite's list, or a suite here.
 export const SUITES = {
   exthost: { tests: 'dist/test/exthost/index.js' },
-  ui: { scenarios: ['./ui-scenarios.mjs', './sidebar-scenarios.mjs'] },
+  // import-scenarios first: it adds a topic of its own; ui-scenarios ends with the settings broken.
+  ui: { scenarios: ['./import-scenarios.mjs', './ui-scenarios.mjs', './sidebar-scenarios.mjs'] },
   // The workbench with --locale zh-cn: the notifications and the panel in Simplified Chinese.
   l10n: { scenarios: ['./l10n-scenarios.mjs'], locale: 'zh-cn' },
   // VS Code for the Web: the extension in the browser's web worker extension host, analysis in a web worker.

@@ -9,6 +9,7 @@ import { defineAnalyzeTests } from './analyze.test';
 import { defineExtensionTests } from './extension.test';
 import { defineTreeTests } from './tree.test';
 import { defineGroupTests } from './groups.test';
+import { defineImportTests } from './importTopology.test';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false });
@@ -18,6 +19,7 @@ export function run(): Promise<void> {
   defineAnalyzeTests();
   defineTreeTests();
   defineGroupTests();
+  defineImportTests();
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;

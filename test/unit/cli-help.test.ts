@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { cliText } from './cliRun';
 
 /** Every command the CLI has; help must list exactly these. */
-const COMMANDS = ['route', 'ranges', 'what-if', 'assignment', 'bundle', 'analyze', 'compare', 'ordering', 'split', 'assign-chunks'];
+const COMMANDS = ['route', 'ranges', 'what-if', 'assignment', 'bundle', 'analyze', 'compare', 'ordering', 'split', 'assign-chunks', 'import'];
 
 const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../../package.json'), 'utf8')) as { version: string };
 

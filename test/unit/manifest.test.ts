@@ -75,7 +75,7 @@ describe('manifest', () => {
     const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8'));
     const ids = rawPkg.contributes.commands.map((c: { command: string; category: string }) => (assert.equal(c.category, '%category%'), c.command));
     assert.equal(nls.category, 'Key Routing');
-    for (const id of ['keyRouting.addTopic', 'keyRouting.analyzeKeys', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.showRoute']) assert.ok(ids.includes(id), id);
+    for (const id of ['keyRouting.addTopic', 'keyRouting.analyzeKeys', 'keyRouting.importTopology', 'keyRouting.openPanel', 'keyRouting.routeKey', 'keyRouting.showRoute']) assert.ok(ids.includes(id), id);
     assert.equal(pkg.contributes.menus['editor/context'][0].command, 'keyRouting.showRoute');
     assert.ok(pkg.contributes.menus['editor/context'][0].when);
   });

@@ -63,4 +63,19 @@ describe('"Apply to settings" from the panel', () => {
     const notArray = applyToTopics({ not: 'an array' }, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 });
     assert.ok('error' in notArray && /not an array/.test(notArray.error));
   });
+
+  test('a broker report on the topic is removed with the change it no longer describes', () => {
+    const current = [
+      {
+        name: 't',
+        system: 'pulsar',
+        subscription: { consistentHashing: false, consumers: [{ name: 'C1' }], observed: { consumers: [{ name: 'C1', ranges: [[0, 65536]] }] } },
+      },
+    ];
+    const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 't', consumers: [{ name: 'C1' }, { name: 'C2' }] });
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.deepEqual((r.topics[0] as { subscription: Record<string, unknown> }).subscription, { consistentHashing: false, consumers: [{ name: 'C1' }, { name: 'C2' }] });
+    assert.deepEqual(r.changes, ['consumers: C1 → C1, C2', 'observed: the broker\u2019s report no longer describes this topic (removed)']);
+    assert.ok('observed' in current[0].subscription, 'the given settings are not changed');
+  });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { formatTopicRoute, routeTable, shortNames, showKey, statusText, summarize, type TopicRoute } from '../../src/extension/routeFormat';
 import { buildModel, routeKeys } from '../../src/extension/settingsModel';
 import { stringKey } from '../../src/engine/key';
+import { importPulsarStats } from '../../src/import/pulsarStats';
 
 const kafka: TopicRoute = { topic: 'orders', system: 'kafka', partition: 2, hash: 123, hasSubscription: false };
 const pulsar: TopicRoute = { topic: 'persistent://public/default/payments', system: 'pulsar', partition: 3, stickyKeyHash: 20000, consumer: 'C2', range: [16385, 32768], hasSubscription: true };
@@ -99,5 +100,31 @@ describe('route summaries for client choices', () => {
     assert.match(lines[6], /^abc\s+ids\s+-\s+-\s+-\s+-\s+-\s+-\s+error: "abc" is not an int/);
     assert.match(lines[10], /^""\s+rd\s+-\s+-\s+-\s+-\s+-\s+-\s+librdkafka's default partitioner/);
     assert.ok(lines.some((l) => l.startsWith('bytes: the serialized key')));
+  });
+});
+
+describe('route summaries of a broker report', () => {
+  // The 4.x stats fixture: C4 owns [16385, 40960]; hash 17872 still drains at C1 with 2 unacked messages.
+  const stats = readFileSync(join(__dirname, '../../../test/unit/data/observed/pulsar-4.0-auto-split-draining.json'), 'utf8');
+  const imported = importPulsarStats(stats, { source: 'stats.json', topic: 'persistent://public/default/shipments' });
+  const model = buildModel(imported.topics, undefined);
+  const routeOf = (key: string) => routeKeys(model, [{ label: key, key: stringKey(key) }])[0];
+  /** The first key `k-<n>` whose sticky key hash passes `want` (worked out by the engine). */
+  const keyWhere = (want: (hash: number) => boolean) => {
+    for (let n = 0; n < 2_000_000; n++) if (want(routeOf(`k-${n}`).routes[0].stickyKeyHash!)) return `k-${n}`;
+    throw new Error('no key found');
+  };
+
+  test('a consumer read off the report is marked observed', () => {
+    const key = keyWhere((h) => h >= 40961);
+    // The report's [40961, 65536] as routes show ranges: a 4.x key hash stops at 65535 (ALGORITHMS.md).
+    assert.equal(summarize(routeOf(key), shortNames(['persistent://public/default/shipments'])), `${key} → shipments → C1 [40961-65535] (observed)`);
+  });
+
+  test('a draining hash names the consumer it waits for and its unacknowledged count', () => {
+    const key = keyWhere((h) => h === 17872);
+    const routed = routeOf(key);
+    assert.equal(summarize(routed, shortNames(['persistent://public/default/shipments'])), `${key} → shipments → C4 [16385-40960] (observed) ⧗ draining at C1 (2 unacked)`);
+    assert.match(routeTable([routed]), /C4 \(observed\) ⧗ draining at C1 \(2 unacked\)\s+16385-40960/);
   });
 });

@@ -37,6 +37,21 @@ describe('settings model: last good topology', () => {
     assert.equal(r.length, 4, 'the other topics go on');
   });
 
+  test('a broker report that cannot be is reported at its path; the topic keeps its last good settings, the others their places', () => {
+    const raw = clone(examples[TOPICS]);
+    const i = raw.findIndex((t: { name: string }) => t.name === 'persistent://public/default/payments');
+    raw[i].subscription.observed = {
+      consumers: raw[i].subscription.consumers.map((c: { name: string }, j: number) => ({ name: c.name, ranges: [[j * 1000, j * 1000 + 999]] })),
+    };
+    const good = buildModel(examples[TOPICS], examples[NS]);
+    const m = buildModel(raw, examples[NS], good);
+    const err = m.findings.find((f) => f.severity === 'error');
+    assert.match(err!.path, new RegExp(`^keyRouting\\.topics\\[${i}\\]\\.subscription\\.observed\\.consumers\\[\\d\\]\\.ranges`));
+    assert.deepEqual([...m.stale], ['persistent://public/default/payments']);
+    assert.deepEqual(m.settings.topics.map((t) => t.name), good.settings.topics.map((t) => t.name));
+    assert.ok(!m.findings.some((f) => /unknown property "observed"/.test(f.message)));
+  });
+
   test('an entry whose name broke is found by its index', () => {
     const good = buildModel(examples[TOPICS], examples[NS]);
     const raw = clone(examples[TOPICS]);

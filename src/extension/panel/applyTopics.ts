@@ -37,6 +37,13 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { 
     }
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
+  // A broker's report (CONTRACT.md section 4) describes the consumers and partitions it saw: once
+  // they are changed it no longer applies.
+  if (isEntry(entry.subscription) && (entry.subscription.observed !== undefined || entry.subscription.observedPartitions !== undefined)) {
+    const { observed: _o, observedPartitions: _p, ...rest } = entry.subscription;
+    entry.subscription = rest;
+    changes.push('observed: the broker\u2019s report no longer describes this topic (removed)');
+  }
   const topics = current.map((e, i) => (i === index ? entry : e));
   const problems: Problem[] = [];
   const parsed = parseTopics(topics, problems);

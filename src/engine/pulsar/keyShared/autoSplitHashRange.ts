@@ -38,6 +38,18 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
   }
 
+  /**
+   * A selector holding `entries` (upper bound, consumer; ascending, the last at `rangeSize`) as
+   * its map: the state a broker reports, from which later adds and removes split and merge as
+   * they would on the broker. The caller checks the entries (engine/observed/validate.ts).
+   */
+  static withState(brokerVersion: BrokerVersion, rangeSize: number, entries: ReadonlyArray<readonly [number, Consumer]>): AutoSplitHashRangeSelector {
+    const s = new AutoSplitHashRangeSelector(brokerVersion, rangeSize);
+    s.uppers = entries.map((e) => e[0]);
+    s.owners = entries.map((e) => e[1]);
+    return s;
+  }
+
   makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
     return this.brokerVersion === '4.0'
       ? reduceIntoRange(murmur3Masked(bytes, length), this.keyHashRange)

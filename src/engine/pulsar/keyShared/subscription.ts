@@ -58,6 +58,19 @@ export class KeySharedSubscription {
     return c;
   }
 
+  /**
+   * A subscription whose selectors were put into their state directly (from a broker's report,
+   * engine/observed) instead of by replaying connections: `consumers` are live in connection
+   * order, and later ids continue from them.
+   */
+  static withState(config: SelectorConfig, consumers: readonly Consumer[], selectors: StickyKeyConsumerSelector[]): KeySharedSubscription {
+    const s = new KeySharedSubscription(config);
+    s.live = consumers.slice();
+    for (const c of consumers) s.nameCounts.set(c.name, (s.nameCounts.get(c.name) ?? 0) + 1);
+    s.selectors = selectors;
+    return s;
+  }
+
   get consumers(): readonly Consumer[] {
     return this.live;
   }

@@ -1,0 +1,135 @@
+/**
+ * A consistent-hashing ring as the broker reported it, answering like a selector (read-only):
+ * routes and `ranges` read the report itself, not the ring rebuilt from the consumers' names,
+ * which can differ (see compare.ts).
+ *
+ * - 4.x: the report's ranges cover 1..65535, one consumer each; a key goes to the range holding
+ *   its hash.
+ * - 3.x: each consumer lists `[prevPoint + 1, point]` for every point it is on; consumers with
+ *   the same range share that point, in the broker's list order (sorted by name; same names in
+ *   connection order), and a key there goes to `list[hash % list.size()]`. The report leaves out
+ *   the hashes above the last point: they wrap around to the first point's list.
+ */
+import {
+  EMPTY_TABLE,
+  type BrokerVersion,
+  only,
+  segmentsOfTable,
+  SegmentTableBuilder,
+  tableIndexAt,
+  type Consumer,
+  type HashRange,
+  type Segment,
+  type SegmentTable,
+  type StickyKeyConsumerSelector,
+} from '../pulsar/keyShared/selector';
+import { RING3_MAX } from './types';
+
+export class ReportedRing implements StickyKeyConsumerSelector {
+  readonly algorithm = 'consistentHashing';
+  readonly brokerVersion: BrokerVersion;
+  readonly keyHashRange: HashRange;
+  readonly keyValues: HashRange;
+  private readonly table: SegmentTable;
+  private segmentsMemo: Segment[] | null = null;
+
+  /**
+   * `hashing` is a selector of the same kind, used only for its hash rules; `reported` pairs
+   * each consumer with its reported ranges, in connection order.
+   */
+  constructor(
+    private readonly hashing: StickyKeyConsumerSelector,
+    reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>,
+  ) {
+    this.brokerVersion = hashing.brokerVersion;
+    this.keyHashRange = hashing.keyHashRange;
+    this.keyValues = hashing.keyValues;
+    this.table = this.brokerVersion === '4.0' ? table4(reported) : table3(reported);
+  }
+
+  makeStickyKeyHash(bytes: Uint8Array, length?: number): number {
+    return this.hashing.makeStickyKeyHash(bytes, length);
+  }
+
+  slotOf(stickyKeyHash: number): number {
+    return stickyKeyHash;
+  }
+
+  addConsumer(): void {
+    throw new Error('a reported ring is read-only: events apply to the ring rebuilt from its consumers');
+  }
+
+  removeConsumer(): void {
+    throw new Error('a reported ring is read-only: events apply to the ring rebuilt from its consumers');
+  }
+
+  select(stickyKeyHash: number): Consumer | null {
+    const i = tableIndexAt(this.table, stickyKeyHash);
+    if (i < 0) return null;
+    const list = this.table.owners[this.table.owner[i]];
+    if (list.length === 0) return null;
+    return this.brokerVersion === '4.0' ? list[0] : list[stickyKeyHash % list.length];
+  }
+
+  segmentTable(): SegmentTable {
+    return this.table;
+  }
+
+  snapshotTable(): SegmentTable {
+    return this.table;
+  }
+
+  segments(): Segment[] {
+    return (this.segmentsMemo ??= segmentsOfTable(this.table));
+  }
+
+  snapshot(): Segment[] {
+    return this.segments();
+  }
+
+  /** Never changes, so it is its own clone. */
+  clone(): ReportedRing {
+    return this;
+  }
+}
+
+function table4(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
+  const all = reported.flatMap((r) => r.ranges.map((range) => ({ range, consumer: r.consumer })));
+  if (all.length === 0) return EMPTY_TABLE;
+  all.sort((a, b) => a.range[0] - b.range[0]);
+  const b = new SegmentTableBuilder([], all.length);
+  for (const x of all) b.pushList(x.range[0], x.range[1], only(x.consumer));
+  return b.build();
+}
+
+function table3(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
+  // One list per reported range (a point), consumers in the broker's order: by name, stable.
+  const lists = new Map<number, { end: number; consumers: Consumer[] }>();
+  for (const r of reported) {
+    for (const [start, end] of r.ranges) {
+      const at = lists.get(start);
+      if (at) at.consumers.push(r.consumer);
+      else lists.set(start, { end, consumers: [r.consumer] });
+    }
+  }
+  if (lists.size === 0) return EMPTY_TABLE;
+  const starts = [...lists.keys()].sort((a, b) => a - b);
+  const b = new SegmentTableBuilder([], starts.length + 1);
+  const listOf = (start: number): readonly Consumer[] => {
+    const cs = lists.get(start)!.consumers;
+    if (cs.length === 1) return only(cs[0]);
+    // Array.prototype.sort is stable, as Java's List.sort: same names keep connection order.
+    return Object.freeze(cs.slice().sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
+  };
+  const first = listOf(starts[0]);
+  let lastEnd = -1;
+  for (const s of starts) {
+    const list = s === starts[0] ? first : listOf(s);
+    const end = lists.get(s)!.end;
+    b.pushList(s, end, list);
+    lastEnd = end;
+  }
+  // Above the last point: the first point's consumers (not in the broker's report).
+  if (lastEnd < RING3_MAX) b.pushList(lastEnd + 1, RING3_MAX, first);
+  return b.build();
+}

@@ -1,0 +1,155 @@
+/**
+ * What Import Topology asks the user, as one interface: the command drives it, the real one asks
+ * through VS Code's pickers and modals, and the extension-host tests script it (only in test mode).
+ */
+import * as vscode from 'vscode';
+import type { ImportKind } from '../../import';
+
+export type SourceKind = 'file' | 'clipboard' | 'admin';
+
+export interface WriteSummary {
+  /** One line per settings entry: `adds Pulsar topic x`, `replaces consumer group g`. */
+  changes: string[];
+  notes: string[];
+  before: Record<string, unknown>;
+  after: Record<string, unknown>;
+  source: string;
+}
+
+export interface ImportUi {
+  pickKind(): Promise<ImportKind | undefined>;
+  pickSource(kind: ImportKind): Promise<SourceKind | undefined>;
+  pickFile(kind: ImportKind): Promise<vscode.Uri | undefined>;
+  /** A Pulsar topic name, from the configured ones or typed. */
+  pickTopic(configured: string[]): Promise<string | undefined>;
+  pickSubscription(names: string[]): Promise<string | undefined>;
+  /** The admin URL, offered `proposed` where there is one. */
+  adminUrl(proposed: string | undefined): Promise<string | undefined>;
+  /** The workspace settings proposed `url`: send the stored (or a new) token there? */
+  confirmProposedUrl(url: string): Promise<'send' | 'withoutToken' | undefined>;
+  /** A token for `url`: undefined cancels, '' means none. */
+  token(url: string, again: boolean): Promise<string | undefined>;
+  /** `url` is plain HTTP and a token would go along. */
+  confirmPlainHttp(url: string): Promise<'once' | 'always' | undefined>;
+  /** After the broker refused the token: try another one? */
+  retryToken(message: string): Promise<boolean>;
+  /** Shows the change (a diff preview) and asks before writing. */
+  confirmWrite(summary: WriteSummary): Promise<boolean>;
+}
+
+const t = vscode.l10n.t;
+
+const KINDS: Array<{ kind: ImportKind; label: string; detail: string }> = [
+  { kind: 'pulsar-stats', label: t('Pulsar topic stats'), detail: t('pulsar-admin topics stats, partitioned-stats --per-partition, or the admin REST API') },
+  { kind: 'kafka-groups', label: t('Kafka consumer groups'), detail: t('the output of kafka-consumer-groups.sh --describe (one group or --all-groups)') },
+  { kind: 'kafka-topics', label: t('Kafka topics'), detail: t('the output of kafka-topics.sh --describe: partition counts and topic ids') },
+];
+
+/** The real UI: quick picks, input boxes and modal dialogs. */
+export class VsCodeImportUi implements ImportUi {
+  constructor(private readonly preview: { show(before: Record<string, unknown>, after: Record<string, unknown>, title: string): Promise<unknown> }) {}
+
+  async pickKind(): Promise<ImportKind | undefined> {
+    const pick = await vscode.window.showQuickPick(
+      KINDS.map((k) => ({ label: k.label, detail: k.detail, importKind: k.kind })),
+      { title: t('Key Routing: Import Topology'), placeHolder: t('What does the report describe?'), ignoreFocusOut: true },
+    );
+    return pick?.importKind;
+  }
+
+  async pickSource(kind: ImportKind): Promise<SourceKind | undefined> {
+    const items: Array<vscode.QuickPickItem & { source: SourceKind }> = [
+      { label: t('From a File...'), source: 'file' },
+      { label: t('From the Clipboard'), detail: t('the command output or JSON you copied'), source: 'clipboard' },
+    ];
+    if (kind === 'pulsar-stats' && process.env.KEY_ROUTING_WEB !== '1') {
+      items.push({ label: t('From the Pulsar Admin API...'), detail: t('GET .../stats from a broker (the token stays in VS Code\u2019s secret storage)'), source: 'admin' });
+    } else if (kind === 'pulsar-stats') {
+      items.push({ label: t('From the Pulsar Admin API...'), detail: t('from the browser: the broker must allow this origin (CORS)'), source: 'admin' });
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: t('Key Routing: Import Topology'), placeHolder: t('Where is the report?'), ignoreFocusOut: true });
+    return pick?.source;
+  }
+
+  async pickFile(kind: ImportKind): Promise<vscode.Uri | undefined> {
+    const filters: Record<string, string[]> = kind === 'pulsar-stats' ? { [t('JSON')]: ['json'], [t('All files')]: ['*'] } : { [t('Text')]: ['txt', 'log', 'out'], [t('All files')]: ['*'] };
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: t('Import'), filters, title: t('Key Routing: Import Topology') });
+    return picked?.[0];
+  }
+
+  async pickTopic(configured: string[]): Promise<string | undefined> {
+    const other = t('Another topic...');
+    if (configured.length > 0) {
+      const pick = await vscode.window.showQuickPick([...configured, other], { title: t('Key Routing: Import Topology'), placeHolder: t('Which topic are the stats of?'), ignoreFocusOut: true });
+      if (pick === undefined) return undefined;
+      if (pick !== other) return pick;
+    }
+    return vscode.window.showInputBox({
+      title: t('Key Routing: Import Topology'),
+      prompt: t('The full Pulsar topic name'),
+      placeHolder: 'persistent://public/default/orders',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? t('The name must not be empty.') : undefined),
+    });
+  }
+
+  async pickSubscription(names: string[]): Promise<string | undefined> {
+    return vscode.window.showQuickPick(names, { title: t('Key Routing: Import Topology'), placeHolder: t('The topic has several Key_Shared subscriptions: which one?'), ignoreFocusOut: true });
+  }
+
+  async adminUrl(proposed: string | undefined): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      title: t('Key Routing: Import Topology'),
+      prompt: t('The broker\u2019s admin URL (webServicePort), e.g. https://pulsar.example.com:8443'),
+      value: proposed ?? '',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : t('Give an http:// or https:// URL.')),
+    });
+  }
+
+  async confirmProposedUrl(url: string): Promise<'send' | 'withoutToken' | undefined> {
+    const send = t('Use It With My Token');
+    const without = t('Connect Without a Token');
+    const choice = await vscode.window.showWarningMessage(
+      t('The workspace settings propose the Pulsar admin URL {0}.', url),
+      { modal: true, detail: t('Only confirm an address you know: your admin token would be sent to it. Your answer is remembered for this URL (not in the workspace).') },
+      send,
+      without,
+    );
+    return choice === send ? 'send' : choice === without ? 'withoutToken' : undefined;
+  }
+
+  async token(url: string, again: boolean): Promise<string | undefined> {
+    return vscode.window.showInputBox({
+      title: t('Key Routing: Import Topology'),
+      prompt: again ? t('Another token for {0} (empty for none)', url) : t('The admin token for {0} (empty for none); it is kept in VS Code\u2019s secret storage', url),
+      password: true,
+      ignoreFocusOut: true,
+    });
+  }
+
+  async confirmPlainHttp(url: string): Promise<'once' | 'always' | undefined> {
+    const once = t('Send It');
+    const always = t('Always for This URL');
+    const choice = await vscode.window.showWarningMessage(
+      t('{0} is plain HTTP: the token would travel unencrypted.', url),
+      { modal: true, detail: t('Anyone on the network path can read it. Prefer the broker\u2019s HTTPS port.') },
+      once,
+      always,
+    );
+    return choice === once ? 'once' : choice === always ? 'always' : undefined;
+  }
+
+  async retryToken(message: string): Promise<boolean> {
+    const again = t('Enter Another Token');
+    return (await vscode.window.showErrorMessage(message, again)) === again;
+  }
+
+  async confirmWrite(summary: WriteSummary): Promise<boolean> {
+    await this.preview.show(summary.before, summary.after, t('Key Routing: settings after importing {0}', summary.source));
+    const write = t('Write Settings');
+    const detail = [...summary.changes, ...(summary.notes.length > 0 ? ['', ...summary.notes] : [])].join('\n');
+    const choice = await vscode.window.showInformationMessage(t('Write the imported topology to the workspace settings?'), { modal: true, detail }, write);
+    return choice === write;
+  }
+}
