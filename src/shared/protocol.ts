@@ -17,6 +17,7 @@
 import type { AnalysisResult } from '../analyze/figures';
 import type { AnalyzeProgress } from '../analyze/run';
 import type { TopologyEvent } from '../engine/events';
+import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/view';
 import { MAX_PARTITIONS, type Settings } from '../engine/settings';
 import type { TopicFrame } from './view/frame';
 
@@ -73,6 +74,12 @@ export interface StateMessage {
    * selector's assignment out again. Absent from an older host; the panel then works it out.
    */
   frames?: TopicFrame[];
+  /**
+   * What a broker reported about each topic that has an `observed` block (the engine's
+   * `observedView`): the badge, the reported layout's draining hashes, its comparison with the
+   * configured order's prediction, a Kafka group's observed owners. Absent: nothing reported.
+   */
+  observed?: Array<PulsarObservedView | KafkaObservedView>;
 }
 
 /** A route result to show: its keys are added and its topic selected. */

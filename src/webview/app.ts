@@ -15,6 +15,8 @@ import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { LIMITS } from '../shared/protocol';
 import { l10n } from './l10n';
+import { observedBadge, renderKafkaObserved, renderPulsarObserved } from './views/observed';
+import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/view';
 import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
@@ -62,6 +64,8 @@ export class App {
   private readonly ui = new Ui();
   private problems: ProblemInfo[] = [];
   private stale: string[] = [];
+  /** The broker's reports of the topics that have one, by topic (from the state message). */
+  private observed = new Map<string, PulsarObservedView | KafkaObservedView>();
   private received = false;
   private nextRequest = 1;
   private applyStatus = new Map<string, string>();
@@ -109,6 +113,7 @@ export class App {
         this.problems = Array.isArray(msg.problems) ? msg.problems : [];
         this.stale = Array.isArray(msg.stale) ? msg.stale : [];
         this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
+        this.observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
         this.addKeys(msg.keys);
         if (msg.focus?.topic) this.state.topic = msg.focus.topic;
         break;
@@ -639,6 +644,9 @@ export class App {
         ui: this.ui,
       }),
     );
+    const seen = this.observed.get(v.name);
+    const owners = seen?.system === 'kafka' ? renderKafkaObserved(seen, chosen?.name ?? null) : null;
+    if (owners) this.main.append(owners);
     if (group) {
       // After the first picture: a group of hundreds of members is a table of thousands of cells.
       const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${group.members.length} members…`));
@@ -721,8 +729,19 @@ export class App {
         zoomKey,
       ),
       consumersLegend(s.segments),
+      ...this.observedParts(topic.name),
     );
     this.keysTableLater(v);
+  }
+
+  /**
+   * A Pulsar topic with the broker's report (the host's `observedView`): the "observed at ..."
+   * badge, the comparison with the configured order's prediction, and the draining hashes.
+   */
+  private observedParts(topic: string): HTMLElement[] {
+    const seen = this.observed.get(topic);
+    if (seen?.system !== 'pulsar') return [];
+    return [h('div', { class: 'row' }, observedBadge(seen.at, seen.current)), renderPulsarObserved(seen)];
   }
 
   private ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
@@ -741,6 +760,7 @@ export class App {
       h('h3', {}, l10n.t('Zoomed strip')),
       this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       consumersLegend(s.segments),
+      ...this.observedParts(topic.name),
     );
     this.keysTableLater(v);
   }

@@ -18,6 +18,7 @@ import {
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
+import { observedView, type KafkaObservedView, type PulsarObservedView } from '../../engine/observed/view';
 import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
@@ -188,7 +189,20 @@ export class RoutingPanel implements vscode.Disposable {
       keys,
       ...(this.focus ? { focus: this.focus } : {}),
       ...this.frames(keys),
+      ...this.observed(),
     });
+  }
+
+  /** The broker's reports of the topics that have one (the engine's `observedView`, plain data). */
+  private observed(): { observed?: Array<PulsarObservedView | KafkaObservedView> } {
+    try {
+      const topology = this.s.config.model.topology;
+      const views = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []);
+      return views.length ? { observed: views } : {};
+    } catch (e) {
+      this.log(`panel: the observed state could not be shown: ${(e as Error).message}`);
+      return {};
+    }
   }
 
   /**

@@ -1,0 +1,104 @@
+/**
+ * What a broker reported about a topic (the settings' `observed` block, as the host's engine reads
+ * it: `observedView`, sent in the state message): the "observed at ..." badge, the reported
+ * layout next to the one the configured connection order predicts (equal, or the runs where they
+ * differ and why), the draining hashes with the consumers holding them, and a Kafka group's
+ * observed owners.
+ */
+import type { KafkaObservedView, PulsarObservedView } from '../../engine/observed/view';
+import { differenceRuns, ownerRuns, spanOf, type PartitionSpan } from '../../shared/view/observedPanel';
+import { h } from '../dom';
+import { l10n } from '../l10n';
+
+/** Draining rows drawn per group; the rest are counted (a 4.x report can list thousands). */
+const MAX_DRAINING_ROWS = 200;
+
+export function observedBadge(at: string | undefined, current: boolean): HTMLElement {
+  return h(
+    'span',
+    {
+      class: `badge observed-badge${current ? '' : ' stale'}`,
+      'data-observed': at ?? '',
+      'data-current': String(current),
+      title: current ? l10n.t('Routes read what the broker reported.') : l10n.t('A what-if step changed the consumers since the report: routes come from the engine again.'),
+    },
+    at ? l10n.t('observed at {0}', at) : l10n.t('observed'),
+    current ? '' : ` ${l10n.t('(changed since)')}`,
+  );
+}
+
+function where(p: PartitionSpan): string {
+  const s = spanOf(p);
+  return s.kind === 'none' ? '' : s.kind === 'one' ? l10n.t('partition {0}: ', s.first) : l10n.t('partitions {0}-{1}: ', s.first, s.last);
+}
+
+/** The comparison with the configured order's prediction and the draining hashes, per group. */
+export function renderPulsarObserved(view: PulsarObservedView): HTMLElement {
+  const box = h('section', { class: 'observed', 'aria-label': l10n.t('the state the broker reported') }, h('h3', {}, l10n.t('Reported by the broker')));
+  view.groups.forEach((g, i) => {
+    const at = where(g.partitions);
+    const p = g.predicted;
+    const attrs = { id: `observed-predicted-${i}`, 'data-equal': String(p.equal), 'data-size': p.size, 'data-runs': p.differences.length };
+    if (p.equal) {
+      box.append(h('p', { class: 'muted', ...attrs }, at, l10n.t('the reported layout equals the one the configured connection order predicts.')));
+    } else {
+      const { runs, more } = differenceRuns(p);
+      box.append(
+        h('p', { class: 'warning', ...attrs }, at, l10n.t('the reported layout differs from the configured order’s prediction on {0} hash values in {1} runs: {2}', p.size.toLocaleString('en-US'), p.differences.length, p.reason)),
+        h(
+          'table',
+          { class: 'observed-diff', id: `observed-diff-${i}`, 'aria-label': l10n.t('where the report and the prediction differ') },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, l10n.t('hash range')), h('th', { scope: 'col' }, l10n.t('reported')), h('th', { scope: 'col' }, l10n.t('predicted')))),
+          h(
+            'tbody',
+            {},
+            ...runs.map((r) => h('tr', { 'data-start': r.start, 'data-end': r.end }, h('td', { class: 'hash' }, `${r.start}-${r.end}`), h('td', {}, r.reported || l10n.t('nobody')), h('td', {}, r.predicted || l10n.t('nobody')))),
+          ),
+        ),
+        ...(more ? [h('p', { class: 'muted' }, l10n.t('and {0} more runs', more))] : []),
+      );
+    }
+    for (const a of g.assumptions) box.append(h('p', { class: 'muted' }, at, a));
+    if (!g.model.equal) box.append(h('p', { class: 'warning', 'data-model-equal': 'false' }, at, l10n.t('the ring rebuilt for what-if steps differs from the report on {0} hash values: {1}', g.model.size.toLocaleString('en-US'), g.model.reason)));
+    if (g.draining.length) {
+      const shown = g.draining.slice(0, MAX_DRAINING_ROWS);
+      box.append(
+        h(
+          'table',
+          { class: 'draining-table', id: `observed-draining-${i}`, 'aria-label': l10n.t('{0}draining hashes', at) },
+          h('thead', {}, h('tr', {}, ...[l10n.t('draining hash'), l10n.t('held by'), l10n.t('unacknowledged'), l10n.t('blocked deliveries')].map((t) => h('th', { scope: 'col' }, t)))),
+          h(
+            'tbody',
+            {},
+            ...shown.map((d) => h('tr', { 'data-hash': d.hash, 'data-consumer': d.consumer }, h('td', { class: 'hash' }, String(d.hash)), h('td', {}, d.consumer), h('td', { class: 'num' }, String(d.unackMsgs)), h('td', { class: 'num' }, String(d.blockedAttempts)))),
+          ),
+        ),
+        ...(g.draining.length > shown.length ? [h('p', { class: 'muted' }, l10n.t('and {0} more draining hashes', g.draining.length - shown.length))] : []),
+      );
+    }
+  });
+  return box;
+}
+
+/** The observed owners of the shown group (runs of partitions), or null if it reported none. */
+export function renderKafkaObserved(view: KafkaObservedView, group: string | null): HTMLElement | null {
+  const g = view.groups.find((x) => x.group === group) ?? (group === null ? view.groups[0] : undefined);
+  if (!g) return null;
+  const runs = ownerRuns(g.owners);
+  return h(
+    'section',
+    { class: 'observed', 'aria-label': l10n.t('the owners the broker reported') },
+    h('div', { class: 'row' }, observedBadge(g.at, g.current)),
+    h('h3', {}, l10n.t('Owners the broker reported for {0}', g.group)),
+    h(
+      'table',
+      { class: 'observed-owners', id: 'observed-owners', 'data-group': g.group },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, l10n.t('partitions')), h('th', { scope: 'col' }, l10n.t('observed owner')))),
+      h(
+        'tbody',
+        {},
+        ...runs.map((r) => h('tr', { 'data-first': r.first, 'data-last': r.last, 'data-owner': r.owner ?? '' }, h('td', { class: 'num' }, r.first === r.last ? String(r.first) : `${r.first}-${r.last}`), h('td', {}, r.owner ?? l10n.t('nobody')))),
+      ),
+    ),
+  );
+}
