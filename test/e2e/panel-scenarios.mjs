@@ -273,6 +273,75 @@ export default async function panelScenarios({ wb, scenario }) {
     await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
   });
 
+  await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
+    // Alone (--grep), the panel is opened here with the key, as a route result opens it.
+    if (!(await wb.webviewElement().count()) || !(await frame().locator('.key-legend .key', { hasText: KEY }).count())) {
+      await wb.palette('Key Routing: Route a Key...');
+      await wb.input(KEY);
+      await wb.notification(KEY);
+      await wb.notificationButton(KEY, 'Open Panel');
+      await frame().locator('.key-legend .key', { hasText: KEY }).waitFor();
+    }
+    const T = 'persistent://public/default/observed-panel';
+    const AT = '2026-12-01T10:00:00Z';
+    const original = readFileSync(settingsFile, 'utf8');
+    const e = engine();
+    // The configured order's layout, from the engine; the report swaps the two halves, and the
+    // consumer that the report does not give the key's hash still drains it.
+    const base = { name: T, system: 'pulsar', partitions: 0, brokerVersion: '4.0', subscription: { name: 'sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: [{ name: 'A' }, { name: 'B' }] } };
+    const plain = new e.Topology(e.parseSettings({ 'keyRouting.topics': [base] }).settings, []).topic(T);
+    const segs = plain.subscription.selector.segments();
+    // The segments end at the top 4.x key hash (65535); the broker reports ranges up to 65536.
+    const rangesOf = (id) => segs.filter((s) => s.consumers[0].id === id).map((s) => [s.start, s.end === 65535 ? 65536 : s.end]);
+    const hash = plain.route(e.stringKey(KEY)).stickyKeyHash;
+    const drainer = plain.route(e.stringKey(KEY)).consumer;
+    const draining = { drainingHashes: [{ hash, unackMsgs: 3, blockedAttempts: 1 }] };
+    const consumers = [
+      { name: 'A', ranges: rangesOf('B'), ...(drainer === 'A' ? draining : {}) },
+      { name: 'B', ranges: rangesOf('A'), ...(drainer === 'B' ? draining : {}) },
+    ];
+    const edited = JSON.parse(original);
+    edited['keyRouting.topics'].push({ ...base, subscription: { ...base.subscription, observed: { at: AT, consumers } } });
+    writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
+    try {
+      await tab(T).waitFor();
+      await tab(T).click();
+      await view('ranges').click();
+      const badge = frame().locator('.observed-badge');
+      await badge.waitFor();
+      const v = e.observedView(topology(), T);
+      if (!v || v.system !== 'pulsar') throw new Error('the engine has no observed view of the topic: the scenario would prove nothing');
+      if ((await badge.getAttribute('data-observed')) !== v.at || v.at !== AT) throw new Error(`the badge says ${await badge.getAttribute('data-observed')}, the engine ${v.at}, the report ${AT}`);
+      const g = v.groups[0];
+      if (g.predicted.equal) throw new Error('the engine finds the swapped report equal to the prediction: the scenario would prove nothing');
+      const cmp = frame().locator('#observed-predicted-0');
+      const got = [await cmp.getAttribute('data-equal'), await cmp.getAttribute('data-size'), await cmp.getAttribute('data-runs')];
+      const want = [String(g.predicted.equal), String(g.predicted.size), String(g.predicted.differences.length)];
+      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`the comparison says ${got}, the engine ${want}`);
+      for (const d of g.predicted.differences) {
+        const row = frame().locator(`#observed-diff-0 tr[data-start="${d.start}"][data-end="${d.end}"]`);
+        const cells = await row.locator('td').allTextContents();
+        if (cells[1] !== d.reported.join(' + ') || cells[2] !== d.other.join(' + ')) throw new Error(`run ${d.start}-${d.end}: the panel says ${cells}, the engine ${d.reported} / ${d.other}`);
+      }
+      const r = topology().topic(T).route(e.stringKey(KEY));
+      if (!r.draining) throw new Error('the engine marks no draining hash: the scenario would prove nothing');
+      const cell = frame().locator('.keys-table tr.key-row', { hasText: KEY }).first().locator('td.consumer');
+      await cell.waitFor();
+      if (!(await cell.textContent()).startsWith(r.consumer)) throw new Error(`${KEY}: the panel says ${await cell.textContent()}, the engine ${r.consumer}`);
+      if ((await cell.getAttribute('data-draining')) !== r.draining.consumer) throw new Error(`${KEY}: draining at ${await cell.getAttribute('data-draining')}, the engine ${r.draining.consumer}`);
+      for (const d of g.draining) {
+        const row = frame().locator(`#observed-draining-0 tr[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`);
+        await row.waitFor();
+        const cells = await row.locator('td').allTextContents();
+        if (cells[2] !== String(d.unackMsgs) || cells[3] !== String(d.blockedAttempts)) throw new Error(`draining ${d.hash}: the panel says ${cells}, the engine ${JSON.stringify(d)}`);
+      }
+      await shot('observed');
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await tab(T).waitFor({ state: 'detached' });
+  });
+
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {
     for (const [theme, name] of [
       ['Light Modern', 'light'],
