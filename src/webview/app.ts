@@ -722,6 +722,7 @@ export class App {
           window: this.zoomOf(zoomKey, s.segments.space),
           width,
           markers: this.markers(v),
+          ...this.drainingMarks(topic.name),
           ring: s.ring,
           onWindow: (w) => this.setZoom(zoomKey, w),
           ui: this.ui,
@@ -738,6 +739,13 @@ export class App {
    * A Pulsar topic with the broker's report (the host's `observedView`): the "observed at ..."
    * badge, the comparison with the configured order's prediction, and the draining hashes.
    */
+  private drainingMarks(topic: string): { draining?: Array<{ hash: number; consumer: string }> } {
+    const seen = this.observed.get(topic);
+    // The bar draws one selector: marks only for a topic reported as one group and not changed since.
+    if (seen?.system !== 'pulsar' || !seen.current || seen.groups.length !== 1 || seen.groups[0].draining.length === 0) return {};
+    return { draining: seen.groups[0].draining };
+  }
+
   private observedParts(topic: string): HTMLElement[] {
     const seen = this.observed.get(topic);
     if (seen?.system !== 'pulsar') return [];
@@ -758,7 +766,7 @@ export class App {
         this.ring({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       ),
       h('h3', {}, l10n.t('Zoomed strip')),
-      this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
+      this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ...this.drainingMarks(topic.name), ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
       consumersLegend(s.segments),
       ...this.observedParts(topic.name),
     );

@@ -334,6 +334,8 @@ export default async function panelScenarios({ wb, scenario }) {
         await row.waitFor();
         const cells = await row.locator('td').allTextContents();
         if (cells[2] !== String(d.unackMsgs) || cells[3] !== String(d.blockedAttempts)) throw new Error(`draining ${d.hash}: the panel says ${cells}, the engine ${JSON.stringify(d)}`);
+        // And marked on the hash-range bar at its hash.
+        await frame().locator(`[data-chart="ranges"] .draining-mark[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`).waitFor();
       }
       await shot('observed');
     } finally {

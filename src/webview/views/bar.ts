@@ -27,6 +27,8 @@ import {
   type BarSpec,
 } from './barShared';
 
+import { l10n } from '../l10n';
+
 export type { BarMarker, BarSpec } from './barShared';
 
 export function renderBar(spec: BarSpec): HTMLElement {
@@ -108,6 +110,23 @@ export function renderBar(spec: BarSpec): HTMLElement {
     }
   }
   root.append(gArcs);
+
+  if (spec.draining?.length) {
+    // Draining hashes as thin outlined bars over the runs (the foreground colour in every theme).
+    const g = svg('g', { class: 'draining-marks' });
+    for (const d of spec.draining) {
+      if (d.hash < w.from || d.hash > w.to) continue;
+      const x = xOf(d.hash, w, width);
+      g.append(
+        svg(
+          'rect',
+          { class: 'draining-mark', x: px(x), y: barY, width: px(Math.max(2, xOf(d.hash + 1, w, width) - x)), height: BAR_H, fill: 'none', stroke: 'currentColor', 'stroke-dasharray': '2 2', 'data-hash': d.hash, 'data-consumer': d.consumer },
+          svg('title', {}, l10n.t('hash {0} draining at {1}', d.hash, d.consumer)),
+        ),
+      );
+    }
+    root.append(g);
+  }
 
   const gMarkers = svg('g', { class: 'markers' });
   visible.forEach((k, i) => {

@@ -38,6 +38,8 @@ export interface BarSpec {
   width: number;
   markers: BarMarker[];
   moved?: Array<[number, number]>;
+  /** Hashes the broker reported draining (4.x), each with the consumer still holding it. */
+  draining?: ReadonlyArray<{ hash: number; consumer: string }>;
   ring?: RingModel | null;
   onWindow?: (w: ZoomWindow) => void;
   ui: Ui;
