@@ -32,6 +32,16 @@ export default async function panelScenarios({ wb, scenario }) {
     }
   };
 
+  /** Alone (--grep), a scenario opens the panel here with the key, as a route result opens it. */
+  const openWithKey = async () => {
+    if ((await wb.webviewElement().count()) && (await frame().locator('.key-legend .key', { hasText: KEY }).count())) return;
+    await wb.palette('Key Routing: Route a Key...');
+    await wb.input(KEY);
+    await wb.notification(KEY);
+    await wb.notificationButton(KEY, 'Open Panel');
+    await frame().locator('.key-legend .key', { hasText: KEY }).waitFor();
+  };
+
   await scenario('panel: opens from a route result with the key marked at its hash', async () => {
     await wb.palette('View: Close All Editors');
     await wb.palette('Key Routing: Route a Key...');
@@ -274,14 +284,7 @@ export default async function panelScenarios({ wb, scenario }) {
   });
 
   await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
-    // Alone (--grep), the panel is opened here with the key, as a route result opens it.
-    if (!(await wb.webviewElement().count()) || !(await frame().locator('.key-legend .key', { hasText: KEY }).count())) {
-      await wb.palette('Key Routing: Route a Key...');
-      await wb.input(KEY);
-      await wb.notification(KEY);
-      await wb.notificationButton(KEY, 'Open Panel');
-      await frame().locator('.key-legend .key', { hasText: KEY }).waitFor();
-    }
+    await openWithKey();
     const T = 'persistent://public/default/observed-panel';
     const AT = '2026-12-01T10:00:00Z';
     const original = readFileSync(settingsFile, 'utf8');
@@ -342,6 +345,37 @@ export default async function panelScenarios({ wb, scenario }) {
       writeFileSync(settingsFile, original);
     }
     await tab(T).waitFor({ state: 'detached' });
+  });
+
+  await scenario('panel: a consumer group with the broker\'s owners shows them on the Kafka partitions view', async () => {
+    await openWithKey();
+    const AT = '2026-12-01T11:00:00Z';
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    const n = edited['keyRouting.topics'].find((t) => t.name === 'orders').partitions;
+    // Owners the range assignor would not give (m2 first), and the last partition unowned.
+    const owners = Array.from({ length: n }, (_, p) => (p === n - 1 ? null : p < n / 2 ? 'm2' : 'm1'));
+    edited['keyRouting.kafkaGroups'] = [{ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }], observed: { at: AT, owners: { orders: owners } } }];
+    writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
+    try {
+      await tab('orders').click();
+      await view('partitions').click();
+      const table = frame().locator('#observed-owners[data-group="billing"]');
+      await table.waitFor();
+      const v = engine().observedView(topology(), 'orders');
+      if (!v || v.system !== 'kafka' || v.groups[0].at !== AT) throw new Error(`the engine's observed view of orders is ${JSON.stringify(v)}`);
+      const badge = frame().locator('.observed .observed-badge');
+      if ((await badge.getAttribute('data-observed')) !== AT) throw new Error(`the badge says ${await badge.getAttribute('data-observed')}, the report ${AT}`);
+      const shown = [];
+      for (const row of await table.locator('tbody tr').all()) {
+        const [first, last, owner] = [Number(await row.getAttribute('data-first')), Number(await row.getAttribute('data-last')), await row.getAttribute('data-owner')];
+        for (let p = first; p <= last; p++) shown[p] = owner === '' ? null : owner;
+      }
+      if (JSON.stringify(shown) !== JSON.stringify(v.groups[0].owners)) throw new Error(`the panel shows owners ${JSON.stringify(shown)}, the engine ${JSON.stringify(v.groups[0].owners)}`);
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await frame().locator('#observed-owners').waitFor({ state: 'detached' });
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {
