@@ -63,17 +63,28 @@ export default async function uiScenarios({ wb, scenario }) {
     await wb.input('user-4');
     await wb.notification(/^user-4 →/);
     await wb.notificationButton(/^user-4 →/, 'Open Panel');
-    // The panel opens on the first topic (orders, Kafka): the key's row has its partition and murmur2 hash.
-    const r = engineRoutes('user-4')[0];
-    const row = wb.webview().locator('tr', { hasText: 'user-4' }).first();
-    await row.waitFor();
-    const cells = await row.locator('td').allInnerTexts();
-    if (!cells.includes(String(r.partition)) || !cells.includes(String(r.hash))) throw new Error(`the panel's row for user-4 reads ${JSON.stringify(cells)}; the engine says partition ${r.partition}, hash ${r.hash}`);
-    await wb.screenshot('panel');
-    await wb.palette('View: Close All Editors');
+    try {
+      // The panel opens on the first topic (orders, Kafka): the keys table's row has the key's
+      // partition and its murmur2 hash; the members table's, its member in the billing group.
+      const r = engineRoutes('user-4')[0];
+      const row = wb.webview().locator('tr', { hasText: 'user-4', has: wb.webview().locator('td.client-hash') }).first();
+      await row.waitFor();
+      const cells = await row.locator('td').allInnerTexts();
+      if (!cells.includes(String(r.partition)) || !cells.includes(String(r.hash))) throw new Error(`the panel's row for user-4 reads ${JSON.stringify(cells)}; the engine says partition ${r.partition}, hash ${r.hash}`);
+      for (const member of Object.values(r.groups ?? {})) {
+        const shown = await wb.webview().locator('tr', { hasText: 'user-4' }).allInnerTexts();
+        if (!shown.some((t) => t.split(/\s+/).includes(member))) throw new Error(`no row for user-4 names its member ${member}: ${JSON.stringify(shown)}`);
+      }
+      await wb.screenshot('panel');
+    } finally {
+      // Later scenarios expect one editor group: the panel opened beside the editor.
+      await wb.palette('View: Close All Editor Groups');
+    }
   });
 
   await uiScenario('hovering a string literal in producer.ts shows its route', async () => {
+    // One editor group, so the line with the literal is on screen whole.
+    await wb.palette('View: Close All Editor Groups');
     await wb.openFile('producer.ts');
     // TypeScript is not an activation event: the earlier scenarios (keys.txt) activated the extension.
     if (!wb.extensionActive()) throw new Error('the extension is not active; hovers in producer.ts need a plaintext, JSON or YAML file opened first');

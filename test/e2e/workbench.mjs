@@ -277,7 +277,8 @@ export class Workbench {
   async openFile(name) {
     await this.openQuickInput('Control+P', name);
     await this.pick(name);
-    await this.page.locator('.tab.active', { hasText: name }).waitFor();
+    // The active group's tab: the same file may also be open in another editor group.
+    await this.page.locator('.editor-group-container.active .tab.active', { hasText: name }).waitFor();
     await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
   }
 
@@ -340,7 +341,13 @@ export class Workbench {
     await target.click({ button: 'right', position });
     const entry = this.page.locator(MENU_ITEM, { hasText: exact(item) }).first();
     await entry.waitFor();
-    await entry.click();
+    // The item is chosen the way the keyboard does: hovered until the menu has focused it, then
+    // Enter. A click right after the menu appeared was sometimes lost (the item highlighted, the
+    // menu still open 30 s later, nothing run), where the focused item always takes Enter.
+    await entry.hover();
+    await this.page.locator(`${MENU_ITEM}.focused`, { hasText: exact(item) }).first().waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden' });
   }
 
   /** The editor's context menu on the line containing `lineText`. */

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
-import { NAMESPACES, parseSettings, TOPICS } from '../../src/engine/settings';
+import { KAFKA_GROUPS, NAMESPACES, parseSettings, TOPICS } from '../../src/engine/settings';
 import { PulsarTopicState, Topology } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import type { StickyKeyConsumerSelector } from '../../src/engine/pulsar/keyShared/selector';
@@ -71,6 +71,7 @@ export function defineTreeTests(): void {
     let api: KeyRoutingApi;
     let topics: unknown;
     let namespaces: unknown;
+    let groups: unknown;
     const rows = () => all(api.tree.roots);
     const row = (id: string) => rows().find((n) => n.id === id);
 
@@ -78,12 +79,14 @@ export function defineTreeTests(): void {
       api = await vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID)!.activate();
       topics = cfg().inspect(TOPICS)?.workspaceValue;
       namespaces = cfg().inspect(NAMESPACES)?.workspaceValue;
+      groups = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
       assert.ok(Array.isArray(topics) && Array.isArray(namespaces), 'the scratch workspace configures topics and namespaces');
     });
 
     const restore = async () => {
       await cfg().update(TOPICS, topics, vscode.ConfigurationTarget.Workspace);
       await cfg().update(NAMESPACES, namespaces, vscode.ConfigurationTarget.Workspace);
+      await cfg().update(KAFKA_GROUPS, groups, vscode.ConfigurationTarget.Workspace);
       await until('the original settings', () => JSON.stringify(api.model.settings.topics.map((t) => t.name)) === JSON.stringify((topics as { name: string }[]).map((t) => t.name)) && api.model.findings.every((f) => f.severity === 'info'));
     };
     after(restore);
@@ -159,6 +162,8 @@ export function defineTreeTests(): void {
       assert.equal(api.editorFeatures, true);
       await cfg().update(TOPICS, undefined, vscode.ConfigurationTarget.Workspace);
       await cfg().update(NAMESPACES, undefined, vscode.ConfigurationTarget.Workspace);
+      // A consumer group alone counts as configured too.
+      await cfg().update(KAFKA_GROUPS, undefined, vscode.ConfigurationTarget.Workspace);
       await until('configured to be false', () => api.tree.configuredContext === false);
       assert.deepEqual(api.tree.roots, []);
       assert.equal(api.editorFeatures, false);
@@ -199,7 +204,8 @@ export function defineTreeTests(): void {
       const routes = await vscode.commands.executeCommand<KeyRoutes[]>('keyRouting.tree.routeKey', topic, 'user-1');
       const expected = (await engineTopology()).topic('persistent://public/default/payments')!.route(stringKey('user-1'));
       assert.equal(routes.length, 1);
-      assert.deepEqual(routes[0].routes.map(({ hasSubscription: _h, stale: _s, ...r }) => r), [expected]);
+      // `client` is the display label of the producer's hash; the engine's route has the hash itself.
+      assert.deepEqual(routes[0].routes.map(({ hasSubscription: _h, stale: _s, client: _c, ...r }) => r), [expected]);
     });
 
     it('what-if from a consumer row: the share that moves, as the selector selects before and after', async () => {
