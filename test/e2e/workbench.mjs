@@ -305,7 +305,9 @@ export class Workbench {
   async hoverText(text) {
     const line = this.editorLine(text);
     await line.waitFor();
-    const point = await line.evaluate((el, wanted) => {
+    // The breadcrumbs bar comes after the first lines and pushes them down by a line.
+    await this.page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item').first().waitFor();
+    const measure = () => line.evaluate((el, wanted) => {
       const nodes = [];
       let joined = '';
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -325,8 +327,18 @@ export class Workbench {
       const r = range.getBoundingClientRect();
       return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
     }, text);
-    if (!point) throw new Error(`${JSON.stringify(text)} is not on a rendered line`);
-    await this.page.mouse.move(point.x, point.y);
+    // The editor may still be laying out when the line first renders (the breadcrumbs bar appears
+    // above it, a restored scroll): a point measured before that is over another line by the time
+    // the mouse gets there, and no hover of ours comes. So the mouse moves until the text is still
+    // where it went after the move.
+    await this.until(async () => {
+      const point = await measure();
+      if (!point) throw new Error(`${JSON.stringify(text)} is not on a rendered line`);
+      await this.page.mouse.move(point.x, point.y);
+      await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const after = await measure();
+      return after && Math.abs(after.x - point.x) < 1 && Math.abs(after.y - point.y) < 1;
+    }, `${JSON.stringify(text)} to stay under the mouse`);
   }
 
   /** The extension's status bar item. */
