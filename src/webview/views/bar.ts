@@ -4,10 +4,11 @@
  * ring points (consistent hashing) on top. Hover lists consumer, range and share; the keyboard
  * moves a cursor from segment to segment (arrows), zooms (+, -, 0) and jumps to keys (k).
  */
-import { arcPieces, binPoints } from '../../shared/view/ring';
+import { binPoints } from '../../shared/view/ring';
 import { layoutSegments, runAt, windowAround, xOf, zoomWindow } from '../../shared/view/segments';
 import { h, px, svg } from '../dom';
 import {
+  arcSpans,
   AXIS_H,
   BAR_H,
   chartKey,
@@ -98,16 +99,9 @@ export function renderBar(spec: BarSpec): HTMLElement {
 
   // Arcs from a key's hash to its ring point, just above the bar.
   const gArcs = svg('g', { class: 'arcs' });
-  for (const k of spec.markers) {
-    if (!k.arc) continue;
-    const pieces = arcPieces(k.arc, m.space);
-    for (const [s, e] of pieces) {
-      if (e < w.from || s > w.to) continue;
-      const x0 = xOf(Math.max(s, w.from), w, width);
-      const x1 = xOf(Math.min(e, w.to) + 1, w, width);
-      gArcs.append(svg('path', { class: 'arc', d: `M${px(x0)} ${barY - 3}H${px(Math.max(x1, x0 + 1))}` }));
-      if (e === k.arc.to && e <= w.to) gArcs.append(svg('circle', { class: 'arc-point', cx: px(x1 - 0.5), cy: barY - 3, r: 2.5 }));
-    }
+  for (const { x0, x1, point } of arcSpans(spec.markers, m.space, w, width)) {
+    gArcs.append(svg('path', { class: 'arc', d: `M${px(x0)} ${barY - 3}H${px(Math.max(x1, x0 + 1))}` }));
+    if (point) gArcs.append(svg('circle', { class: 'arc-point', cx: px(x1 - 0.5), cy: barY - 3, r: 2.5 }));
   }
   root.append(gArcs);
 

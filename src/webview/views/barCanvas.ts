@@ -6,13 +6,13 @@
  * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
-import { arcPieces } from '../../shared/view/ring';
 import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h } from '../dom';
 import { pct, range, thousands } from '../format';
 import {
+  arcSpans,
   BAR_H,
   chartKey,
   describeSegment,
@@ -185,19 +185,12 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     // Every key's arc in one path, their end points in another.
     const lines = new Path2D();
     const points = new Path2D();
-    for (const k of spec.markers) {
-      if (!k.arc) continue;
-      const pieces = arcPieces(k.arc, m.space);
-      for (const [s, e] of pieces) {
-        if (e < w.from || s > w.to) continue;
-        const x0 = xOf(Math.max(s, w.from), w, width);
-        const x1 = xOf(Math.min(e, w.to) + 1, w, width);
-        lines.moveTo(x0, barY - 3);
-        lines.lineTo(Math.max(x1, x0 + 1), barY - 3);
-        if (e === k.arc.to && e <= w.to) {
-          points.moveTo(x1 - 0.5 + 2.5, barY - 3);
-          points.arc(x1 - 0.5, barY - 3, 2.5, 0, 2 * Math.PI);
-        }
+    for (const { x0, x1, point } of arcSpans(spec.markers, m.space, w, width)) {
+      lines.moveTo(x0, barY - 3);
+      lines.lineTo(Math.max(x1, x0 + 1), barY - 3);
+      if (point) {
+        points.moveTo(x1 - 0.5 + 2.5, barY - 3);
+        points.arc(x1 - 0.5, barY - 3, 2.5, 0, 2 * Math.PI);
       }
     }
     ctx.strokeStyle = t.arc;

@@ -2,13 +2,14 @@
  * What the hash-range bar means, whichever way it is drawn (SVG for a few segments, canvas for many):
  * its spec, the words hovering and the keyboard read out, the zoom controls, and the keys.
  */
-import type { RingModel } from '../../shared/view/ring';
+import { arcPieces, type RingModel } from '../../shared/view/ring';
 import {
   fullWindow,
   panWindow,
   segmentIndexAt,
   segmentInfo,
   windowAround,
+  xOf,
   zoomWindow,
   type SegmentsModel,
   type ZoomWindow,
@@ -233,4 +234,23 @@ export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElem
 export function zoomNote(m: SegmentsModel, w: ZoomWindow): string {
   const full = fullWindow(m.space);
   return w.from !== full.from || w.to !== full.to ? `zoomed: ${pct((w.to - w.from + 1) / (full.to - full.from + 1))} of the space` : '';
+}
+
+/**
+ * The keys' arcs (hash to ring point) as the bar shows them in the window `w`: each visible piece's
+ * x from and to (at least a pixel long), and whether it ends at the arc's ring point, which both
+ * renderers mark with a dot at `x1 - 0.5`.
+ */
+export function arcSpans(markers: readonly BarMarker[], space: readonly [number, number], w: ZoomWindow, width: number): Array<{ x0: number; x1: number; point: boolean }> {
+  const out: Array<{ x0: number; x1: number; point: boolean }> = [];
+  for (const k of markers) {
+    if (!k.arc) continue;
+    for (const [s, e] of arcPieces(k.arc, space)) {
+      if (e < w.from || s > w.to) continue;
+      const x0 = xOf(Math.max(s, w.from), w, width);
+      const x1 = xOf(Math.min(e, w.to) + 1, w, width);
+      out.push({ x0, x1, point: e === k.arc.to && e <= w.to });
+    }
+  }
+  return out;
 }
