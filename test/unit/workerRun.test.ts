@@ -5,8 +5,7 @@
 // real browser is the web suite's business (test/e2e).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyzeBytes, memorySource, type AnalysisResult, type ChunkSource } from '../../src/analyze/index';
 import type { StartMessage } from '../../src/analyze/protocol';
@@ -16,6 +15,7 @@ import { AnalysisFailure } from '../../src/extension/analysis/runHandle';
 import { runInWorker, type WorkerEvents, type WorkerLink } from '../../src/extension/analysis/workerRun';
 import { workerThread } from '../../src/extension/analysis/workerThread';
 import { randInt, rng } from './helpers';
+import { scratchDir } from './scratch';
 
 const SETTINGS = parseSettings({
   'keyRouting.topics': [
@@ -28,7 +28,7 @@ const SETTINGS = parseSettings({
 const NODE_WORKER = resolve(__dirname, '../../analyzeWorker.js');
 const WEB_WORKER = NODE_WORKER; // one script for both hosts: it takes the web path where importScripts exists
 
-const dir = mkdtempSync(join(tmpdir(), 'key-routing-worker-'));
+const dir = scratchDir('key-routing-worker-');
 function scriptFile(name: string, code: string): string {
   const p = join(dir, name);
   writeFileSync(p, code);
