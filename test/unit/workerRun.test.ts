@@ -1,5 +1,5 @@
 // The worker runner (src/extension/analysis/workerRun.ts) against the real worker bundles: the
-// Node worker thread (dist/analyzeWorker.js) and the same script as the web worker of VS Code for
+// Node worker thread (dist/extension.js, which starts the worker there) and the same script as the web worker of VS Code for
 // the Web (run here in a worker thread whose global scope is given the few things a dedicated web
 // worker has: self, importScripts, postMessage, close, onmessage). The web bundle in a
 // real browser is the web suite's business (test/e2e).
@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeBytes, memorySource, type AnalysisResult, type ChunkSource } from '../../src/analyze/index';
 import type { StartMessage } from '../../src/analyze/protocol';
+// The analysis web worker's name: by it dist/extension.js knows it is not the web extension host.
+import { ANALYSIS_WORKER_NAME } from '../../src/analyze/workerName';
 import type { AnalyzeProgress } from '../../src/analyze/run';
 import { parseSettings } from '../../src/engine/settings';
 import { AnalysisFailure } from '../../src/extension/analysis/runHandle';
@@ -25,7 +27,7 @@ const SETTINGS = parseSettings({
   'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
 }).settings;
 
-const NODE_WORKER = resolve(__dirname, '../../analyzeWorker.js');
+const NODE_WORKER = resolve(__dirname, '../../extension.js');
 const WEB_WORKER = NODE_WORKER; // one script for both hosts: it takes the web path where importScripts exists
 
 const dir = mkdtempSync(join(tmpdir(), 'key-routing-worker-'));
@@ -41,6 +43,7 @@ const WEB_SHIM = scriptFile(
   `const { parentPort } = require('node:worker_threads');
 globalThis.self = globalThis;
 self.importScripts = () => {};
+self.name = ${JSON.stringify(ANALYSIS_WORKER_NAME)};
 self.postMessage = (m) => parentPort.postMessage(m);
 self.close = () => parentPort.close();
 parentPort.on('message', (data) => self.onmessage && self.onmessage({ data }));
