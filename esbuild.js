@@ -38,8 +38,10 @@ const builds = [
   // The one script of the .vsix: the extension for the Node and the web extension host alike
   // (package.json's `main` and `browser`), the analysis worker (a Node worker thread, a web worker)
   // and the routing panel's webview. src/main.ts starts the part for where it runs; the engine is
-  // in it once. A classic script (a webview and a web worker have no `module`): the footer hands
-  // the extension host `activate` and `deactivate`. Node modules are required only where they run.
+  // in it once. A classic script (a webview and a web worker have no `module`): the banner keeps
+  // the extension host's CommonJS `module` (src/main.ts tells the web extension host from the
+  // analysis web worker by it; 'use strict' comes before it, or the script would run sloppy) and the
+  // footer hands it `activate` and `deactivate`. Node modules are required only where they run.
   ...(exists('src/main.ts')
     ? [
         {
@@ -49,7 +51,8 @@ const builds = [
           platform: 'node',
           format: 'iife',
           globalName: 'keyRoutingInspector',
-          footer: { js: "if (typeof module === 'object' && module) module.exports = keyRoutingInspector;" },
+          banner: { js: "'use strict';\nvar KEY_ROUTING_MODULE = typeof module === 'object' && module ? module : undefined;" },
+          footer: { js: 'if (KEY_ROUTING_MODULE) KEY_ROUTING_MODULE.exports = keyRoutingInspector;' },
           external: ['vscode'],
         },
       ]

@@ -2,36 +2,34 @@
  * `dist/extension.js`, the one script of the .vsix, runs in four places and starts what belongs
  * there:
  * - a webview (the routing panel: `acquireVsCodeApi` exists): the panel (src/webview);
- * - a web worker named ANALYSIS_WORKER_NAME, or a Node worker thread: the analysis worker
- *   (src/analyze/worker.ts);
- * - otherwise the extension host, Node or web: the extension (src/extension), whose `activate` and
- *   `deactivate` VS Code finds on `module.exports` (set by the footer esbuild.js adds: the bundle is
- *   a classic script, since a webview and a web worker have no `module`).
+ * - a Node worker thread, or a web worker started as a classic script (no CommonJS `module`): the
+ *   analysis worker (src/analyze/worker.ts);
+ * - otherwise the extension host, Node or web, which loads the script as a CommonJS module: the
+ *   extension (src/extension). VS Code finds `activate` and `deactivate` on `module.exports`.
+ * The bundle is a classic script (a webview and a web worker have no `module`); esbuild.js's banner
+ * keeps the host's `module` as KEY_ROUTING_MODULE (undefined elsewhere) and its footer sets
+ * `module.exports`.
  * One script instead of three: the engine (every assignor, client hash and Key_Shared selector)
  * is most of each, and the .vsix then holds it once. Each part is required only in its branch, so
  * nothing of the others runs (esbuild evaluates a required module when it is first required).
  */
 import type * as Extension from './extension/extension';
-import { ANALYSIS_WORKER_NAME } from './analyze/workerName';
 
-interface Scope {
-  acquireVsCodeApi?: unknown;
-  importScripts?: unknown;
-  name?: unknown;
-}
+/** The CommonJS module the extension host loads this script as; undefined in a webview or web worker. */
+declare const KEY_ROUTING_MODULE: { exports: unknown } | undefined;
 
 type Role = 'webview' | 'worker' | 'host';
 
 function role(): Role {
-  const scope = globalThis as Scope;
-  if (typeof scope.acquireVsCodeApi === 'function') return 'webview';
-  if (typeof scope.importScripts === 'function') return scope.name === ANALYSIS_WORKER_NAME ? 'worker' : 'host';
+  if (typeof (globalThis as { acquireVsCodeApi?: unknown }).acquireVsCodeApi === 'function') return 'webview';
   if (typeof process !== 'undefined' && typeof process.versions?.node === 'string') {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { isMainThread } = require('node:worker_threads') as typeof import('node:worker_threads');
     return isMainThread ? 'host' : 'worker';
   }
-  return 'host';
+  // The web: the extension host (itself a web worker) loads extensions as CommonJS modules; the
+  // analysis worker runs the script as it is.
+  return KEY_ROUTING_MODULE ? 'host' : 'worker';
 }
 
 let extension: typeof Extension | undefined;

@@ -10,8 +10,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyzeBytes, memorySource, type AnalysisResult, type ChunkSource } from '../../src/analyze/index';
 import type { StartMessage } from '../../src/analyze/protocol';
-// The analysis web worker's name: by it dist/extension.js knows it is not the web extension host.
-import { ANALYSIS_WORKER_NAME } from '../../src/analyze/workerName';
 import type { AnalyzeProgress } from '../../src/analyze/run';
 import { parseSettings } from '../../src/engine/settings';
 import { AnalysisFailure } from '../../src/extension/analysis/runHandle';
@@ -43,7 +41,6 @@ const WEB_SHIM = scriptFile(
   `const { parentPort } = require('node:worker_threads');
 globalThis.self = globalThis;
 self.importScripts = () => {};
-self.name = ${JSON.stringify(ANALYSIS_WORKER_NAME)};
 self.postMessage = (m) => parentPort.postMessage(m);
 self.close = () => parentPort.close();
 parentPort.on('message', (data) => self.onmessage && self.onmessage({ data }));

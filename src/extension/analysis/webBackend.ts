@@ -1,6 +1,6 @@
 /**
  * The backend of VS Code for the Web: every analysis runs in a web worker
- * (`dist/extension.js` again, named ANALYSIS_WORKER_NAME: src/main.ts), so the extension host's
+ * (`dist/extension.js` again, loaded as a classic script: src/main.ts), so the extension host's
  * thread only hands over bytes. A web worker has no file system and `workspace.fs` has no ranged
  * or streaming read, so a file is read whole into the extension host first; the worker then asks
  * for it one MiB at a time (each piece is copied once, transferred). A selection or unsaved text
@@ -12,7 +12,6 @@
 import * as vscode from 'vscode';
 import type { StartMessage, ToWorker, WorkerAnalyzeOptions } from '../../analyze/protocol';
 import type { ChunkSource } from '../../analyze/run';
-import { ANALYSIS_WORKER_NAME } from '../../analyze/workerName';
 import { wholeFileSource, type AnalysisBackend, type Intervals, type RunHandle, type RunListener } from './backend';
 import { runInWorker, type WorkerEvents, type WorkerLink } from './workerRun';
 
@@ -90,7 +89,7 @@ export function webWorker(url: Promise<string>): (events: WorkerEvents) => Worke
     url.then(
       (u) => {
         if (ended) return;
-        worker = new Worker(u, { name: ANALYSIS_WORKER_NAME });
+        worker = new Worker(u, { name: 'Key Routing analysis' });
         worker.onmessage = (e: MessageEvent) => events.message(e.data);
         worker.onerror = (e: ErrorEvent) => {
           e.preventDefault();
