@@ -30,6 +30,18 @@ function testEntries(dir) {
     .map((f) => path.join(dir, f));
 }
 
+/** dist/extension.js beyond the common options (test/bench/activation.mjs builds it the same way). */
+const extensionBundle = {
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'iife',
+  globalName: 'keyRoutingInspector',
+  banner: { js: "'use strict';\nvar KEY_ROUTING_MODULE = typeof module === 'object' && module ? module : undefined;" },
+  footer: { js: 'if (KEY_ROUTING_MODULE) KEY_ROUTING_MODULE.exports = keyRoutingInspector;' },
+  external: ['vscode'],
+};
+
 const builds = [
   // The command line: `node dist/cli.js` and the package's `bin`.
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
@@ -42,21 +54,7 @@ const builds = [
   // the extension host's CommonJS `module` (src/main.ts tells the web extension host from the
   // analysis web worker by it; 'use strict' comes before it, or the script would run sloppy) and the
   // footer hands it `activate` and `deactivate`. Node modules are required only where they run.
-  ...(exists('src/main.ts')
-    ? [
-        {
-          ...common,
-          entryPoints: ['src/main.ts'],
-          outfile: 'dist/extension.js',
-          platform: 'node',
-          format: 'iife',
-          globalName: 'keyRoutingInspector',
-          banner: { js: "'use strict';\nvar KEY_ROUTING_MODULE = typeof module === 'object' && module ? module : undefined;" },
-          footer: { js: 'if (KEY_ROUTING_MODULE) KEY_ROUTING_MODULE.exports = keyRoutingInspector;' },
-          external: ['vscode'],
-        },
-      ]
-    : []),
+  { ...common, ...extensionBundle },
   // Tests: unit tests (plain Node) and the tests that run inside VS Code's extension host.
   ...(production
     ? []
@@ -82,7 +80,11 @@ async function main() {
   fs.chmodSync(path.join(__dirname, 'dist/cli.js'), 0o755);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { extensionBundle };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
