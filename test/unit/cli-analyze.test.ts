@@ -149,8 +149,8 @@ describe('key-routing analyze', () => {
   });
 });
 
-describe('the analysis worker thread (dist/analyzeWorker.js)', () => {
-  const WORKER = resolve(__dirname, '../../analyzeWorker.js');
+describe('the analysis worker thread (dist/extension.js, which starts the worker there)', () => {
+  const WORKER = resolve(__dirname, '../../extension.js');
 
   function run(start: object, onMessage?: (m: FromWorker, w: Worker) => void, onCreate?: (w: Worker) => void): Promise<FromWorker[]> {
     return new Promise((resolvePromise, reject) => {

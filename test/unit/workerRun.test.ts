@@ -1,5 +1,5 @@
 // The worker runner (src/extension/analysis/workerRun.ts) against the real worker bundles: the
-// Node worker thread (dist/analyzeWorker.js) and the same script as the web worker of VS Code for
+// Node worker thread (dist/extension.js, which starts the worker there) and the same script as the web worker of VS Code for
 // the Web (run here in a worker thread whose global scope is given the few things a dedicated web
 // worker has: self, importScripts, postMessage, close, onmessage). The web bundle in a
 // real browser is the web suite's business (test/e2e).
@@ -25,7 +25,7 @@ const SETTINGS = parseSettings({
   'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
 }).settings;
 
-const NODE_WORKER = resolve(__dirname, '../../analyzeWorker.js');
+const NODE_WORKER = resolve(__dirname, '../../extension.js');
 const WEB_WORKER = NODE_WORKER; // one script for both hosts: it takes the web path where importScripts exists
 
 const dir = scratchDir('key-routing-worker-');
