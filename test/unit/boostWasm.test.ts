@@ -1,8 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { utf8 } from '../../src/engine/bytes';
-import { boostHash181Low, boostHash181LowJs, boostHash181OfString } from '../../src/engine/pulsar/boostHash181';
-import { boostHash182Low, boostHash182LowJs, boostHash182OfString } from '../../src/engine/pulsar/boostHash182';
+import { boostHash181Low, boostHash181LowJs, boostHash181OfString, boostHash181OfStringJs } from '../../src/engine/pulsar/boostHash181';
+import { boostHash182Low, boostHash182LowJs, boostHash182OfString, boostHash182OfStringJs } from '../../src/engine/pulsar/boostHash182';
 import { boostModuleBytes, boostWasm } from '../../src/engine/pulsar/boostWasm';
 import * as A from './fixtures/clientAnswers';
 import { edgeString, javaUtf8Reference, randInt, randomBytes, rng } from './helpers';
@@ -56,6 +56,9 @@ describe('BoostHash 1.81 / 1.82 in WebAssembly and in JavaScript', () => {
       const b = javaUtf8Reference(s);
       assert.equal(boostHash181OfString(s), boostHash181LowJs(b) & 0x7fffffff, `1.81 of ${JSON.stringify(s)}`);
       assert.equal(boostHash182OfString(s), boostHash182LowJs(b) & 0x7fffffff, `1.82 of ${JSON.stringify(s)}`);
+      // The string path where WebAssembly does not run.
+      assert.equal(boostHash181OfStringJs(s), boostHash181LowJs(b) & 0x7fffffff, `1.81 (JS) of ${JSON.stringify(s)}`);
+      assert.equal(boostHash182OfStringJs(s), boostHash182LowJs(b) & 0x7fffffff, `1.82 (JS) of ${JSON.stringify(s)}`);
     }
   });
 

@@ -61,6 +61,13 @@ export function boostHash181(bytes: Uint8Array, length: number = bytes.length): 
  */
 export function boostHash181OfString(s: string): number {
   const wasm = boostWasm();
-  if (wasm === null) return boostHash181LowJs(hashScratch.bytes, hashScratch.encode(s)) & 0x7fffffff;
+  if (wasm === null) return boostHash181OfStringJs(s);
   return wasm.boost181(wasm.scratch.encode(s)) & 0x7fffffff;
+}
+
+/** `boostHash181OfString` in JavaScript, from the reused buffer. */
+export function boostHash181OfStringJs(s: string): number {
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash181LowJs(hashScratch.bytes, length) & 0x7fffffff;
 }

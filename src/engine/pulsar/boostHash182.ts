@@ -95,6 +95,13 @@ export function boostHash182(bytes: Uint8Array, length: number = bytes.length): 
  */
 export function boostHash182OfString(s: string): number {
   const wasm = boostWasm();
-  if (wasm === null) return boostHash182LowJs(hashScratch.bytes, hashScratch.encode(s)) & 0x7fffffff;
+  if (wasm === null) return boostHash182OfStringJs(s);
   return wasm.boost182(wasm.scratch.encode(s)) & 0x7fffffff;
+}
+
+/** `boostHash182OfString` in JavaScript, from the reused buffer. */
+export function boostHash182OfStringJs(s: string): number {
+  // Encode first: a long key replaces the buffer that `bytes` returns.
+  const length = hashScratch.encode(s);
+  return boostHash182LowJs(hashScratch.bytes, length) & 0x7fffffff;
 }
