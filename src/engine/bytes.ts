@@ -29,7 +29,7 @@ export function javaWellFormed(s: string): string {
  * `encodeInto` (and the result object it returns) costs more than the encoding; above it the
  * native encoder is faster.
  */
-const SHORT_STRING = 24;
+export const SHORT_STRING = 24;
 
 /**
  * Encodes keys into one reused buffer: `encode` allocates per call, `encodeInto` does not, and the

@@ -62,7 +62,7 @@ export function boostHash181(bytes: Uint8Array, length: number = bytes.length): 
 export function boostHash181OfString(s: string): number {
   const wasm = boostWasm();
   if (wasm === null) return boostHash181OfStringJs(s);
-  return wasm.boost181(wasm.scratch.encode(s)) & 0x7fffffff;
+  return wasm.boost181(wasm.encode(s)) & 0x7fffffff;
 }
 
 /** `boostHash181OfString` in JavaScript, from the reused buffer. */

@@ -96,7 +96,7 @@ export function boostHash182(bytes: Uint8Array, length: number = bytes.length): 
 export function boostHash182OfString(s: string): number {
   const wasm = boostWasm();
   if (wasm === null) return boostHash182OfStringJs(s);
-  return wasm.boost182(wasm.scratch.encode(s)) & 0x7fffffff;
+  return wasm.boost182(wasm.encode(s)) & 0x7fffffff;
 }
 
 /** `boostHash182OfString` in JavaScript, from the reused buffer. */

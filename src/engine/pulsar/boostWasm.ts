@@ -10,7 +10,7 @@
  * it), `boostWasm()` returns null and the callers keep their JavaScript paths; the unit tests check
  * the two paths equal on random bytes and strings.
  */
-import { Utf8Scratch } from '../bytes';
+import { SHORT_STRING, Utf8Scratch } from '../bytes';
 
 // Value types and opcodes (WebAssembly core spec, binary format).
 const I32 = 0x7f;
@@ -203,8 +203,8 @@ export function boostModuleBytes(): Uint8Array<ArrayBuffer> {
 const SLACK = 8;
 
 export interface BoostWasm {
-  /** Encodes keys straight into the module's memory. */
-  readonly scratch: Utf8Scratch;
+  /** Writes a string key's UTF-8 bytes (Java's) at memory offset 0; returns their number. */
+  encode(s: string): number;
   /** Copies `length` bytes into the module's memory, for the byte entry points. */
   load(bytes: Uint8Array, length: number): void;
   /** The hashes of the `length` bytes at memory offset 0, low 32 bits as a signed int. */
@@ -238,8 +238,24 @@ function instantiate(): BoostWasm | null {
     }
     return view;
   };
+  const scratch = new Utf8Scratch(room);
   return {
-    scratch: new Utf8Scratch(room),
+    encode(s) {
+      // A short ASCII key unit by unit (each unit is its byte): cheaper than the scratch's general
+      // encoder, whose per-unit branches and calls cost more than the hash on such keys.
+      const n = s.length;
+      if (n <= SHORT_STRING) {
+        const v = view;
+        let i = 0;
+        for (; i < n; i++) {
+          const c = s.charCodeAt(i);
+          if (c > 0x7f) break;
+          v[i] = c;
+        }
+        if (i === n) return n;
+      }
+      return scratch.encode(s);
+    },
     load(bytes, length) {
       room(length).set(length === bytes.length ? bytes : bytes.subarray(0, length));
     },
