@@ -29,15 +29,25 @@ export function javaWellFormed(s: string): string {
  * `encodeInto` (and the result object it returns) costs more than the encoding; above it the
  * native encoder is faster.
  */
-const SHORT_STRING = 24;
+export const SHORT_STRING = 24;
 
 /**
  * Encodes keys into one reused buffer: `encode` allocates per call, `encodeInto` does not, and the
  * allocation costs more than any of the hashes on short keys.
  */
 export class Utf8Scratch {
-  private buf = new Uint8Array(256);
-  private view = new DataView(this.buf.buffer);
+  private buf: Uint8Array;
+  private view: DataView;
+
+  /**
+   * `room(bytes)`, when given, supplies the buffer (at least `bytes` long) instead of a fresh array:
+   * a WebAssembly module's memory, which the hash then reads in place. Growing that memory detaches
+   * the old buffer, whose length becomes 0, so the next `reserve` asks again.
+   */
+  constructor(private readonly room?: (bytes: number) => Uint8Array) {
+    this.buf = room ? room(256) : new Uint8Array(256);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
+  }
 
   /** Returns the number of bytes written at the start of `bytes`. Valid until the next call. */
   encode(s: string): number {
@@ -65,8 +75,8 @@ export class Utf8Scratch {
   /** Room for `units` UTF-16 units: each takes at most 3 UTF-8 bytes. */
   private reserve(units: number): void {
     if (units * 3 <= this.buf.length) return;
-    this.buf = new Uint8Array(Math.max(units * 3, this.buf.length * 2));
-    this.view = new DataView(this.buf.buffer);
+    this.buf = this.room ? this.room(units * 3) : new Uint8Array(Math.max(units * 3, this.buf.length * 2));
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
   }
 
   get bytes(): Uint8Array {

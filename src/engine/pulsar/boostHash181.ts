@@ -6,6 +6,7 @@
  * `hash_mix` is the 64-bit xmx mixer.
  */
 import { hashScratch } from '../bytes';
+import { boostWasm } from './boostWasm';
 import { add64, HI, LO, mul64, reg } from './uint64';
 
 /** hash_mix's multiplier 0x0e9846af_9b1a615d */
@@ -25,8 +26,8 @@ function combine(w: number): void {
   reg[HI] = h ^ (h >>> 28);
 }
 
-/** The 64-bit hash's low 32 bits (unsigned). */
-export function boostHash181Low(bytes: Uint8Array, length: number = bytes.length): number {
+/** The 64-bit hash's low 32 bits (unsigned), in JavaScript (where WebAssembly is not available). */
+export function boostHash181LowJs(bytes: Uint8Array, length: number = bytes.length): number {
   reg[HI] = 0;
   reg[LO] = 0;
   let i = 0;
@@ -40,14 +41,33 @@ export function boostHash181Low(bytes: Uint8Array, length: number = bytes.length
   return reg[LO];
 }
 
+/** The 64-bit hash's low 32 bits (unsigned): in WebAssembly where it runs, else in JavaScript. */
+export function boostHash181Low(bytes: Uint8Array, length: number = bytes.length): number {
+  const wasm = boostWasm();
+  if (wasm === null) return boostHash181LowJs(bytes, length);
+  wasm.load(bytes, length);
+  return wasm.boost181(length) >>> 0;
+}
+
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash181(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash181Low(bytes, length) & 0x7fffffff;
 }
 
-/** `boostHash181` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
+/**
+ * `boostHash181` of a string key's UTF-8 bytes (the C++ client's `std::string`): encoded straight
+ * into the WebAssembly module's memory and hashed there, or where it does not run, into the reused
+ * buffer and hashed in JavaScript.
+ */
 export function boostHash181OfString(s: string): number {
+  const wasm = boostWasm();
+  if (wasm === null) return boostHash181OfStringJs(s);
+  return wasm.boost181(wasm.encode(s)) & 0x7fffffff;
+}
+
+/** `boostHash181OfString` in JavaScript, from the reused buffer. */
+export function boostHash181OfStringJs(s: string): number {
   // Encode first: a long key replaces the buffer that `bytes` returns.
   const length = hashScratch.encode(s);
-  return boostHash181(hashScratch.bytes, length);
+  return boostHash181LowJs(hashScratch.bytes, length) & 0x7fffffff;
 }

@@ -6,6 +6,7 @@
  * final `mulx`.
  */
 import { hashScratch } from '../bytes';
+import { boostWasm } from './boostWasm';
 import { add64, HI, HI2, LO, LO2, mul128, reg } from './uint64';
 
 /** q = 0x9e3779b9_7f4a7c15 */
@@ -31,8 +32,8 @@ mulxK(QH, QL);
 const W0H = reg[HI];
 const W0L = reg[LO];
 
-/** The 64-bit hash's low 32 bits (unsigned). */
-export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length): number {
+/** The 64-bit hash's low 32 bits (unsigned), in JavaScript (where WebAssembly is not available). */
+export function boostHash182LowJs(bytes: Uint8Array, length: number = bytes.length): number {
   let wh = W0H;
   let wl = W0L;
   // h = w ^ n
@@ -74,14 +75,33 @@ export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length
   return reg[LO];
 }
 
+/** The 64-bit hash's low 32 bits (unsigned): in WebAssembly where it runs, else in JavaScript. */
+export function boostHash182Low(bytes: Uint8Array, length: number = bytes.length): number {
+  const wasm = boostWasm();
+  if (wasm === null) return boostHash182LowJs(bytes, length);
+  wasm.load(bytes, length);
+  return wasm.boost182(length) >>> 0;
+}
+
 /** `BoostHash::makeHash`: the hash masked to 31 bits. */
 export function boostHash182(bytes: Uint8Array, length: number = bytes.length): number {
   return boostHash182Low(bytes, length) & 0x7fffffff;
 }
 
-/** `boostHash182` of a string key's UTF-8 bytes (the C++ client's `std::string`), from the reused buffer. */
+/**
+ * `boostHash182` of a string key's UTF-8 bytes (the C++ client's `std::string`): encoded straight
+ * into the WebAssembly module's memory and hashed there, or where it does not run, into the reused
+ * buffer and hashed in JavaScript.
+ */
 export function boostHash182OfString(s: string): number {
+  const wasm = boostWasm();
+  if (wasm === null) return boostHash182OfStringJs(s);
+  return wasm.boost182(wasm.encode(s)) & 0x7fffffff;
+}
+
+/** `boostHash182OfString` in JavaScript, from the reused buffer. */
+export function boostHash182OfStringJs(s: string): number {
   // Encode first: a long key replaces the buffer that `bytes` returns.
   const length = hashScratch.encode(s);
-  return boostHash182(hashScratch.bytes, length);
+  return boostHash182LowJs(hashScratch.bytes, length) & 0x7fffffff;
 }
