@@ -8,7 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, ceilingIndex, changePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, sortedPoints, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
+import { MAX_BATCH, addPoints, ceilingIndex, EMPTY_RING, removePoints, holdersAt, Members, pointColumns, ringSegmentTable, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
 import {
   EMPTY_TABLE,
   only,
@@ -116,15 +116,7 @@ export class ConsistentHashing3Selector extends MemoisedSelector implements Stic
       this.joins = [];
     }
     if (this.leaves.length > 0) {
-      // Each leaving consumer is taken out of the lists at its points; the lists keep their order,
-      // so several leaving at once is the same as one after the other.
-      const leaving = new Set(this.leaves.map((l) => l.consumer));
-      const at = sortedPoints(this.leaves.map((l) => l.hashes));
-      this.ring = changePoints(this.ring, this.members, at, (list) => {
-        if (!list.some((c) => leaving.has(c))) return list;
-        const rest = list.filter((c) => !leaving.has(c));
-        return rest.length === 0 ? undefined : rest.length === 1 ? only(rest[0]) : rest;
-      });
+      this.ring = removePoints(this.ring, this.members, this.leaves);
       this.leaves = [];
     }
   }

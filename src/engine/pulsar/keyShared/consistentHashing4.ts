@@ -8,7 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, changePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, sortedPoints, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
+import { MAX_BATCH, addPoints, removePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
 import {
   EMPTY_TABLE,
   only,
@@ -127,15 +127,8 @@ export class ConsistentHashing4Selector extends MemoisedSelector implements Stic
     if (this.leaves.length > 0) {
       // The broker, per point of a leaving consumer: if it is the selected one, the first colliding
       // consumer is promoted (possibly itself again, for a point it holds twice), else it leaves the
-      // queue. Either way every place it held goes and the others keep their order, so several
-      // leaving at once is the same as one after the other.
-      const leaving = new Set(this.leaves.map((l) => l.consumer));
-      const at = sortedPoints(this.leaves.map((l) => l.hashes));
-      this.ring = changePoints(this.ring, this.members, at, (seq) => {
-        if (!seq.some((c) => leaving.has(c))) return seq;
-        const rest = seq.filter((c) => !leaving.has(c));
-        return rest.length === 0 ? undefined : rest.length === 1 ? only(rest[0]) : rest;
-      });
+      // queue; either way every place it held goes and the others keep their order.
+      this.ring = removePoints(this.ring, this.members, this.leaves);
       this.leaves = [];
     }
   }

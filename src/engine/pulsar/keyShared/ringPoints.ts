@@ -167,6 +167,21 @@ export function addPoints(
 }
 
 /**
+ * The ring after the consumers of `batch` left: each is taken out of the list at each of its
+ * points, the others keeping their order (a point left with nobody goes). Both generations' rings
+ * lose a consumer this way (3.x: the sorted list; 4.x: the selected consumer, the first colliding
+ * one then promoted), so several leaving at once is the same as one after the other.
+ */
+export function removePoints(ring: RingColumns, members: Members, batch: readonly RingChange[]): RingColumns {
+  const leaving = new Set(batch.map((l) => l.consumer));
+  return changePoints(ring, members, sortedPoints(batch.map((l) => l.hashes)), (list) => {
+    if (!list.some((c) => leaving.has(c))) return list;
+    const rest = list.filter((c) => !leaving.has(c));
+    return rest.length === 0 ? undefined : rest.length === 1 ? only(rest[0]) : rest;
+  });
+}
+
+/**
  * The ring after `leave(list)` at the given points (ascending; a point may repeat): it returns the
  * point's new list, or undefined when the point goes.
  */
