@@ -46,6 +46,8 @@ const DENSE_SEGMENTS = 1500;
 const WARM_UP_ROUNDS = 4;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
+/** Members of a group listed in the what-if's picture; a longer table follows after it. */
+const MEMBERS_AT_ONCE = 50;
 /** Partitions above which the partitions row is a canvas with a paged table. */
 const DENSE_PARTITIONS = 512;
 
@@ -985,7 +987,16 @@ export class App {
       }),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
     );
-    this.main.append(h('h4', {}, 'Members after the what-if'), membersTable(r.after, null, 'members-after-table'));
+    this.main.append(h('h4', {}, 'Members after the what-if'));
+    const table = () => membersTable(r.after, null, 'members-after-table');
+    if (r.after.members.length <= MEMBERS_AT_ONCE) {
+      this.main.append(table());
+      return;
+    }
+    // After the step's picture (its moved partitions and keys): hundreds of members are thousands of cells.
+    const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${r.after.members.length} members…`));
+    this.main.append(slot);
+    this.later(() => slot.replaceWith(table()));
   }
 
   private fail(message: string): void {
