@@ -212,6 +212,14 @@ describe('a Kafka topic\'s consumer groups in its frame', () => {
     assert.equal(compared, 3);
   });
 
+  test('past the host\'s budget of partition owners, later topics carry no groups (the panel asks its topology)', () => {
+    // orders: 40 partitions x 2 groups; payments: 7 x 1; alone: no group (costs nothing).
+    const within = buildFrames(topology, KEYS, 1164, 87);
+    assert.deepEqual(within.map((f) => f.groups?.length), [2, 1, 0]);
+    const past = buildFrames(topology, KEYS, 1164, 86);
+    assert.deepEqual(past.map((f) => f.groups?.length), [2, undefined, 0]);
+  });
+
   test('a frame without the partition of a key, or with a short owner column, is not used', () => {
     const [f] = structuredClone(buildFrames(topology, KEYS, 1164));
     const v = viewOfFrame(f, entries)!;

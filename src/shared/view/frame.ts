@@ -94,16 +94,29 @@ export interface TopicFrame {
  * The frames of every topic, with the routes of `keys` (those that are keys: bad hex is left out),
  * and with `width` the full space laid out for a panel that wide.
  */
-export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number): TopicFrame[] {
+export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number, groupBudget = GROUP_FRAME_BUDGET): TopicFrame[] {
   const entries = keys.map(toShownKey);
+  let budget = groupBudget;
   return topology.topics.map((t) => {
     const f = buildFrame(t, entries, width);
     if (t instanceof KafkaTopicState && t.partitions <= MAX_COUNTED_PARTITIONS) {
-      f.groups = groupsOf(topology, t.name).map((g) => groupFrame(g, t, f.keys));
+      const groups = groupsOf(topology, t.name);
+      // Within the budget the host spends on owners per message; past it, the panel asks its own topology.
+      const cost = groups.length * t.partitions;
+      if (cost <= budget) {
+        budget -= cost;
+        f.groups = groups.map((g) => groupFrame(g, t, f.keys));
+      }
     }
     return f;
   });
 }
+
+/**
+ * Partition owners (partitions x groups, over all topics) the host looks up for one message's
+ * frames: a settings file of many large topics must not make each state message slow.
+ */
+export const GROUP_FRAME_BUDGET = 2_000_000;
 
 function groupFrame(g: ConsumerGroupState, t: KafkaTopicState, keys: readonly KeyRouteFrame[]): GroupFrame {
   const view: Omit<GroupViewModel, 'keys'> & { keys?: unknown } = buildGroupView(g, t, []);
