@@ -30,32 +30,40 @@ function testEntries(dir) {
     .map((f) => path.join(dir, f));
 }
 
+/** dist/extension.js beyond the common options (test/bench/activation.mjs builds it the same way). */
+const extensionBundle = {
+  entryPoints: ['src/main.ts'],
+  outfile: 'dist/extension.js',
+  platform: 'node',
+  format: 'iife',
+  globalName: 'keyRoutingInspector',
+  banner: { js: "'use strict';\nvar KEY_ROUTING_MODULE = typeof module === 'object' && module ? module : undefined;" },
+  footer: { js: 'if (KEY_ROUTING_MODULE) KEY_ROUTING_MODULE.exports = keyRoutingInspector;' },
+  external: ['vscode'],
+};
+
 const builds = [
   // The command line: `node dist/cli.js` and the package's `bin`.
   { ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', platform: 'node', format: 'cjs', banner: { js: '#!/usr/bin/env node' } },
   // The engine as a library for other tools and the benchmark.
   { ...common, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', platform: 'neutral', format: 'cjs', mainFields: ['main', 'module'] },
-  // The worker that analyses key files off the extension host's event loop: one classic script for
-  // a Node worker thread and a web worker alike (src/analyze/worker.ts requires its Node modules
-  // only when it runs in Node).
-  ...(exists('src/analyze/worker.ts')
-    ? [{ ...common, entryPoints: ['src/analyze/worker.ts'], outfile: 'dist/analyzeWorker.js', platform: 'node', format: 'iife' }]
-    : []),
-  ...(exists('src/extension/extension.ts')
-    ? [
-        // The extension, for the Node and the web extension host alike (package.json's `main` and
-        // `browser`): its Node-only part is loaded behind a runtime check (extension.ts).
-        { ...common, entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', external: ['vscode'] },
-      ]
-    : []),
-  ...(exists('src/webview/main.ts')
-    ? [{ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/dist/panel.js', platform: 'browser', format: 'iife' }]
-    : []),
+  // The one script of the .vsix: the extension for the Node and the web extension host alike
+  // (package.json's `main` and `browser`), the analysis worker (a Node worker thread, a web worker)
+  // and the routing panel's webview. src/main.ts starts the part for where it runs; the engine is
+  // in it once. A classic script (a webview and a web worker have no `module`): the banner keeps
+  // the extension host's CommonJS `module` (src/main.ts tells the web extension host from the
+  // analysis web worker by it; 'use strict' comes before it, or the script would run sloppy) and the
+  // footer hands it `activate` and `deactivate`. Node modules are required only where they run.
+  { ...common, ...extensionBundle },
   // Tests: unit tests (plain Node) and the tests that run inside VS Code's extension host.
   ...(production
     ? []
     : [
         { ...common, entryPoints: testEntries('test/unit'), outdir: 'dist/test/unit', platform: 'node', format: 'cjs', external: ['kafkajs', 'murmur2-partitioner'] },
+        // The panel's script alone, for the panel bench (test/bench/panel.mjs); the .vsix ships it in dist/extension.js.
+        ...(exists('src/webview/main.ts')
+          ? [{ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/dist/panel.js', platform: 'browser', format: 'iife' }]
+          : []),
         ...(exists('test/exthost/index.ts')
           ? [{ ...common, entryPoints: ['test/exthost/index.ts'], outfile: 'dist/test/exthost/index.js', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] }]
           : []),
@@ -72,7 +80,11 @@ async function main() {
   fs.chmodSync(path.join(__dirname, 'dist/cli.js'), 0o755);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { extensionBundle };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -20,8 +20,6 @@ const ALLOWED = [
   /^changelog\.md$/i,
   /^LICENSE(\.txt)?$/,
   /^dist\/extension\.js$/,
-  /^dist\/analyzeWorker\.js$/,
-  /^media\/dist\/panel\.js$/,
   /^media\/panel\.css$/,
   /^media\/icon\.png$/,
   /^media\/activitybar\.svg$/,

@@ -1,5 +1,5 @@
 /**
- * The analysis worker (`dist/analyzeWorker.js`), one script for both hosts: a Node worker thread
+ * The analysis worker (part of `dist/extension.js`: src/main.ts), for both hosts: a Node worker thread
  * of the desktop extension host, and a web worker of VS Code for the Web. Either way it runs the
  * same loop (protocol.ts) and posts progress, partial results and the result.
  *
@@ -8,7 +8,7 @@
  * - In a Node worker thread it may also stream a file from disk itself (nodeSource.ts). Its Node
  *   modules are required inside the branch that runs there, so the web worker never loads them.
  *
- *   const w = new Worker(path.join(extensionPath, 'dist/analyzeWorker.js'), {
+ *   const w = new Worker(path.join(extensionPath, 'dist/extension.js'), {
  *     workerData: { type: 'start', path: file, options: { settings, input: { kind: 'lines' } } },
  *   });
  *   w.on('message', (m: FromWorker) => ...);   // progress, partial, then done or error
@@ -39,7 +39,7 @@ function inWorkerThread(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { fileSource } = require('./nodeSource') as typeof import('./nodeSource');
   const port = parentPort;
-  if (!port) throw new Error('analyzeWorker.js runs as a worker thread or a web worker');
+  if (!port) throw new Error('the analysis worker runs as a worker thread or a web worker');
   const handle = serveAnalysis({ post: (m) => port.postMessage(m), close: () => port.close() }, fileSource);
   port.on('message', handle);
   if (workerData !== undefined && workerData !== null) handle(workerData);

@@ -92,7 +92,8 @@ function analysisBackend(extensionUri: vscode.Uri): AnalysisBackend {
   } else {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { NodeBackend } = require('./analysis/nodeBackend') as typeof import('./analysis/nodeBackend');
-    return new NodeBackend(vscode.Uri.joinPath(extensionUri, 'dist', 'analyzeWorker.js').fsPath);
+    // The worker thread runs this very script, dist/extension.js: src/main.ts starts the worker there.
+    return new NodeBackend(vscode.Uri.joinPath(extensionUri, 'dist', 'extension.js').fsPath);
   }
 }
 

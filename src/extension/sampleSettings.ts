@@ -4,10 +4,13 @@
  * described before the user confirms (pure: no `vscode`).
  */
 import sample from '../../examples/settings.json';
-import { NAMESPACES, TOPICS } from '../engine/settings';
+import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../engine/settings';
 import type { Localizer } from './localize';
 
-export const SAMPLE_SETTINGS: { readonly [TOPICS]: unknown[]; readonly [NAMESPACES]: unknown[] } = sample;
+export const SAMPLE_SETTINGS: { readonly [TOPICS]: unknown[]; readonly [NAMESPACES]: unknown[]; readonly [KAFKA_GROUPS]: unknown[] } = sample;
+
+/** The settings the sample writes, each replacing the workspace's value. */
+export const SAMPLE_KEYS = [TOPICS, NAMESPACES, KAFKA_GROUPS] as const;
 
 /** The sample as a document to read: short objects and lists on one line, as examples/settings.json writes them. */
 export function sampleSettingsText(l10n: Localizer): string {
@@ -46,7 +49,11 @@ function entryLines(l10n: Localizer): string[] {
     const n = raw as { name: string; bundles?: number; boundaries?: string[] };
     return n.boundaries ? l10n.t('  {0}: boundaries {1}', n.name, n.boundaries.join(', ')) : l10n.t('  {0}: {1} bundles', n.name, n.bundles ?? 4);
   });
-  return [`${TOPICS}:`, ...topics, `${NAMESPACES}:`, ...namespaces];
+  const groups = SAMPLE_SETTINGS[KAFKA_GROUPS].map((raw) => {
+    const g = raw as { name: string; assignor?: string; topics?: string[]; members?: unknown[] };
+    return l10n.t('  {0}: {1} assignor, {2} members on {3}', g.name, g.assignor ?? 'range', g.members?.length ?? 0, (g.topics ?? []).join(', '));
+  });
+  return [`${TOPICS}:`, ...topics, `${NAMESPACES}:`, ...namespaces, `${KAFKA_GROUPS}:`, ...groups];
 }
 
 /** How many entries a current value has, for the warning (a value that is not a list counts as one). */
@@ -63,9 +70,9 @@ export interface WriteConfirmation {
 }
 
 /** What the modal says before the sample is written, given the workspace's current values. */
-export function describeSampleWrite(l10n: Localizer, current: { topics: unknown; namespaces: unknown }): WriteConfirmation {
+export function describeSampleWrite(l10n: Localizer, current: { readonly [K in (typeof SAMPLE_KEYS)[number]]?: unknown }): WriteConfirmation {
   const described = (id: string, n: number) => (n === 0 ? undefined : n === 1 ? l10n.t('{0} (1 entry)', id) : l10n.t('{0} ({1} entries)', id, n));
-  const replaced = [described(TOPICS, entries(current.topics)), described(NAMESPACES, entries(current.namespaces))].filter((x): x is string => x !== undefined);
+  const replaced = SAMPLE_KEYS.map((k) => described(k, entries(current[k]))).filter((x): x is string => x !== undefined);
   const replaces = replaced.length > 0;
   const detail = [
     l10n.t('These settings go to the workspace settings (.vscode/settings.json):'),

@@ -8,6 +8,7 @@
 // extension activates on `onStartupFinished`) and the example topology.
 //   node test/bench/activation.mjs [--samples N]
 import { build } from 'esbuild';
+import esbuildConfig from '../../esbuild.js';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'key-routing-activation-'));
 try {
   const bundle = join(tmp, 'extension.js');
   // The options of esbuild.js --production for dist/extension.js.
-  await build({ entryPoints: [join(root, 'src/extension/extension.ts')], outfile: bundle, bundle: true, minify: true, sourcemap: false, platform: 'node', format: 'cjs', target: 'es2022', external: ['vscode'], logLevel: 'warning' });
+  await build({ ...esbuildConfig.extensionBundle, absWorkingDir: root, outfile: bundle, bundle: true, minify: true, sourcemap: false, target: 'es2022', mainFields: ['module', 'main'], logLevel: 'warning' });
   const example = join(root, 'examples/settings.json');
   const scenarios = [
     ['nothing configured', '-'],

@@ -84,6 +84,7 @@ const vscode = {
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
   ViewColumn: { Active: -1, Beside: -2 },
+  ExtensionMode: { Production: 1, Development: 2, Test: 3 },
   l10n: { t: (m, ...a) => m.replace(/\{(\d+)\}/g, (x, i) => (i < a.length ? String(a[i]) : x)) },
   workspace: {
     getConfiguration: () => configuration,
@@ -93,6 +94,8 @@ const vscode = {
     fs: { readFile: async () => new TextEncoder().encode(JSON.stringify(settings)) },
     onDidChangeConfiguration: event,
     onDidChangeWorkspaceFolders: event,
+    // Import Topology's preview of the settings before and after.
+    registerTextDocumentContentProvider: disposable,
   },
   window: {
     activeTextEditor: undefined,

@@ -160,7 +160,10 @@ export default async function analyzeScenarios({ wb, scenario }) {
     const partial = Object.values(await bars('before-partition')).reduce((a, b) => a + b, 0);
     if (!(partial > 0 && partial < lines)) throw new Error(`the partial bars count ${partial} keys`);
     await shot('06-running');
-    await frame().locator('#analysis-cancel').click();
+    // Pressed as a keyboard user does (focus, Enter): a mouse click waits for the button to be
+    // scrolled into view and hit-tested in a page redrawn every 0.6 s with partial figures, and
+    // on a loaded machine it did not land before the run ended (web suite, load 20).
+    await frame().locator('#analysis-cancel').press('Enter');
     const status = frame().locator('#analysis-status[data-status="cancelled"]');
     await status.waitFor();
     const text = await status.textContent();

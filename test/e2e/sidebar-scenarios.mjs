@@ -146,7 +146,7 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const before = readFileSync(settingsFile, 'utf8');
     await button.click();
     await dialog.waitFor();
-    assertContains(await dialog.innerText(), ['Write the sample Key Routing topology', 'orders: Kafka, 6 partitions', 'public/default: 4 bundles'], 'the confirmation');
+    assertContains(await dialog.innerText(), ['Write the sample Key Routing topology', 'orders: Kafka, 6 partitions', 'public/default: 4 bundles', 'billing: range assignor, 3 members on orders'], 'the confirmation');
     await wb.screenshot('sample-settings-modal');
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -157,8 +157,8 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const example = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
     await wb.until(() => {
       const s = readSettings(workspace);
-      return JSON.stringify(s['keyRouting.topics']) === JSON.stringify(example['keyRouting.topics']) && JSON.stringify(s['keyRouting.pulsarNamespaces']) === JSON.stringify(example['keyRouting.pulsarNamespaces']);
-    }, 'the example topology in the settings file');
+      return ['keyRouting.topics', 'keyRouting.pulsarNamespaces', 'keyRouting.kafkaGroups'].every((k) => JSON.stringify(s[k]) === JSON.stringify(example[k]));
+    }, 'the example topology (topics, namespaces and consumer group) in the settings file');
     // The step's completion event is a change of keyRouting.topics: it is checked off.
     await step.locator('.codicon.complete').waitFor();
     await openSideBar();

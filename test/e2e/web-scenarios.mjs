@@ -69,7 +69,10 @@ export default async function webScenarios({ wb, scenario }) {
       await frame().locator('#analysis-status[data-status="running"][data-result-status="partial"]').waitFor({ timeout: 120_000 });
       const partial = await total('before-partition');
       if (!(partial > 0 && partial < lines)) throw new Error(`the partial bars count ${partial} keys`);
-      await frame().locator('#analysis-cancel').click();
+      // Pressed as a keyboard user does (focus, Enter): a mouse click waits for the button to be
+      // scrolled into view and hit-tested in a page redrawn every 0.6 s with partial figures, and
+      // on a loaded machine it did not land before the run ended (web suite, load 20).
+      await frame().locator('#analysis-cancel').press('Enter');
       const status = frame().locator('#analysis-status[data-status="cancelled"]');
       await status.waitFor();
       // The worker reads fast: the cancel may land in the first pass (the figures cover the keys

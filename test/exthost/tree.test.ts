@@ -186,6 +186,7 @@ export function defineTreeTests(): void {
     it('Use Sample Settings: accepting writes exactly the example topology', async () => {
       await cfg().update(TOPICS, [{ name: 'other', system: 'kafka', partitions: 1 }], vscode.ConfigurationTarget.Workspace);
       await cfg().update(NAMESPACES, undefined, vscode.ConfigurationTarget.Workspace);
+      await cfg().update(KAFKA_GROUPS, undefined, vscode.ConfigurationTarget.Workspace);
       const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
       const example = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(ext.extensionUri, 'examples', 'settings.json'))));
       let asked: WriteConfirmation | undefined;
@@ -194,6 +195,8 @@ export function defineTreeTests(): void {
       const onDisk = JSON.parse(await settingsText());
       assert.deepEqual(onDisk[TOPICS], example[TOPICS]);
       assert.deepEqual(onDisk[NAMESPACES], example[NAMESPACES]);
+      assert.ok(example[KAFKA_GROUPS]?.length > 0, 'the example has a consumer group');
+      assert.deepEqual(onDisk[KAFKA_GROUPS], example[KAFKA_GROUPS]);
       assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, example[TOPICS]);
       await until('the sample\'s rows', () => row('topic:persistent://public/default/invoices') && !row('topic:other'));
       await restore();

@@ -1,8 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CLI, cli, configFile } from './cliRun';
@@ -11,6 +10,7 @@ import type { FromWorker } from '../../src/analyze/protocol';
 import { parseEvent } from '../../src/engine/events';
 import { parseSettings } from '../../src/engine/settings';
 import { randInt, rng } from './helpers';
+import { scratchDir } from './scratch';
 
 const RAW = {
   'keyRouting.topics': [
@@ -24,7 +24,7 @@ const SETTINGS = parseSettings(RAW).settings;
 const cfg = configFile(RAW);
 
 function tempFile(name: string, content: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'key-routing-analyze-'));
+  const dir = scratchDir('key-routing-analyze-');
   const p = join(dir, name);
   writeFileSync(p, content);
   return p;
@@ -149,8 +149,8 @@ describe('key-routing analyze', () => {
   });
 });
 
-describe('the analysis worker thread (dist/analyzeWorker.js)', () => {
-  const WORKER = resolve(__dirname, '../../analyzeWorker.js');
+describe('the analysis worker thread (dist/extension.js, which starts the worker there)', () => {
+  const WORKER = resolve(__dirname, '../../extension.js');
 
   function run(start: object, onMessage?: (m: FromWorker, w: Worker) => void, onCreate?: (w: Worker) => void): Promise<FromWorker[]> {
     return new Promise((resolvePromise, reject) => {

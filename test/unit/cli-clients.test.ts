@@ -4,11 +4,10 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { cli, configFile } from './cliRun';
 import { murmur2Reference } from './helpers';
 import * as A from './fixtures/clientAnswers';
+import { scratchDir } from './scratch';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const USERS = 'user-1\nuser-2\nuser-3\nuser-4\nuser-5\nuser-6\n';
@@ -164,7 +163,7 @@ describe('key-routing what-if with client partitioners', () => {
 
 describe('key-routing analyze with client partitioners', () => {
   const cfg = configFile(settings);
-  const dir = mkdtempSync(join(tmpdir(), 'key-routing-'));
+  const dir = scratchDir('key-routing-');
   const input = join(dir, 'keys.txt');
   writeFileSync(input, A.KEYS.join('\n') + '\n');
 

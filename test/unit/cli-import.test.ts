@@ -7,9 +7,9 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { CLI, cli, configFile } from './cliRun';
+import { scratchDir } from './scratch';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const file = (f: string) => join(DATA, f);
@@ -134,7 +134,7 @@ describe('key-routing import: bad reports name the file and write nothing', () =
     return s;
   })();
   const written = (name: string, text: string) => {
-    const dir = mkdtempSync(join(tmpdir(), 'bad-report-'));
+    const dir = scratchDir('bad-report-');
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   };

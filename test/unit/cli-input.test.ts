@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli, configFile } from './cliRun';
 import { murmur2Reference } from './helpers';
+import { scratchDir } from './scratch';
 
 const settings = {
   'keyRouting.topics': [
@@ -125,7 +125,7 @@ describe('--topic by the end of its name', () => {
 
 /** A folder tree for settings discovery; returns its root. */
 function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), 'key-routing-ws-'));
+  const root = scratchDir('key-routing-ws-');
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -241,7 +241,7 @@ describe('analyze --input from a pipe', () => {
     const { spawnSync, spawn } = await import('node:child_process');
     const { createWriteStream } = await import('node:fs');
     const { CLI, cliEnv } = await import('./cliRun');
-    const fifo = join(mkdtempSync(join(tmpdir(), 'key-routing-fifo-')), 'keys');
+    const fifo = join(scratchDir('key-routing-fifo-'), 'keys');
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
     const cfg = configFile(settings);
     const child = spawn(process.execPath, [CLI, 'analyze', '--config', cfg, '--topic', 'orders', '--input', fifo], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });

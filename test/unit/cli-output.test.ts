@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, cli, cliEnv, cliPty, cliText, configFile } from './cliRun';
+import { scratchDir } from './scratch';
 
 const settings = {
   'keyRouting.topics': [
@@ -188,7 +188,7 @@ describe('on a terminal (a pseudo-terminal from util-linux script)', () => {
   });
 
   test('a long analyze shows progress on stderr and erases it before the result', { skip: !hasScript && 'util-linux script is not installed', timeout: 120_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'key-routing-fifo-'));
+    const dir = scratchDir('key-routing-fifo-');
     const fifo = join(dir, 'keys');
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
     const command = [process.execPath, CLI, 'analyze', '--config', cfg, '--topic', 'orders', '--input', fifo, '--format', 'json'].map((s) => `'${s}'`).join(' ');

@@ -1,8 +1,8 @@
 /** Runs the built CLI (`dist/cli.js`) as a user would, with stdin and a config file. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { scratchDir } from './scratch';
 
 export const CLI = resolve(__dirname, '../../cli.js');
 
@@ -40,14 +40,14 @@ export function cli(args: string[], stdin = '', options: CliOptions = {}): CliRe
 
 /** Like `cli` for output that is not JSON (help, tables). */
 export function cliText(args: string[], stdin = '', options: CliOptions = {}): Omit<CliResult, 'lines'> {
-  const cwd = options.cwd ?? (emptyDir ??= mkdtempSync(join(tmpdir(), 'key-routing-cwd-')));
+  const cwd = options.cwd ?? (emptyDir ??= scratchDir('key-routing-cwd-'));
   const r = spawnSync(process.execPath, [CLI, ...args], { input: stdin, encoding: 'utf8', maxBuffer: 1 << 28, cwd, env: cliEnv(options.env) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Writes a settings object to a temporary file and returns its path. */
 export function configFile(settings: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'key-routing-'));
+  const dir = scratchDir('key-routing-');
   const p = join(dir, 'settings.json');
   writeFileSync(p, typeof settings === 'string' ? settings : JSON.stringify(settings));
   return p;
@@ -62,7 +62,7 @@ const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
  */
 export function cliPty(args: string[], options: CliOptions = {}): { code: number | null; output: string } {
   const command = [process.execPath, CLI, ...args].map(shellQuote).join(' ');
-  const cwd = options.cwd ?? (emptyDir ??= mkdtempSync(join(tmpdir(), 'key-routing-cwd-')));
+  const cwd = options.cwd ?? (emptyDir ??= scratchDir('key-routing-cwd-'));
   const r = spawnSync('script', ['-qfec', command, '/dev/null'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], cwd, env: cliEnv(options.env) });
   if (r.error) throw r.error;
   return { code: r.status, output: r.stdout.replace(/\r\n/g, '\n') };

@@ -4,10 +4,10 @@
 // a string added on any branch without a translation fails here, listed by name.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { englishBundle, extractSourceStrings, manifestKeys, placeholders } from '../../scripts/l10n-strings.mjs';
+import { scratchDir } from './scratch';
 
 const root = join(__dirname, '../../..');
 const read = (f: string): Record<string, string> => JSON.parse(readFileSync(join(root, f), 'utf8'));
@@ -52,7 +52,7 @@ describe('localisation', () => {
   });
 
   test('the extractor reads the forms the sources use, and flags a message it cannot read', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'l10n-'));
+    const dir = scratchDir('l10n-');
     try {
       mkdirSync(join(dir, 'src/x'), { recursive: true });
       writeFileSync(

@@ -25,22 +25,29 @@ describe('sample settings', () => {
   });
 
   test('the confirmation lists every entry written', () => {
-    const c = describeSampleWrite(ENGLISH, { topics: undefined, namespaces: undefined });
+    const c = describeSampleWrite(ENGLISH, {});
     assert.equal(c.replaces, false);
     assert.equal(c.action, 'Write Sample Settings');
     for (const t of examples['keyRouting.topics']) assert.ok(c.detail.includes(`  ${t.name}: `), t.name);
     for (const n of examples['keyRouting.pulsarNamespaces']) assert.ok(c.detail.includes(`  ${n.name}: `), n.name);
+    assert.ok(examples['keyRouting.kafkaGroups'].length > 0, 'the example has a consumer group');
+    for (const g of examples['keyRouting.kafkaGroups']) assert.ok(c.detail.includes(`  ${g.name}: `), g.name);
     assert.doesNotMatch(c.detail, /REPLACES/);
     assert.match(c.detail, /  orders: Kafka, 6 partitions/);
     assert.match(c.detail, /  persistent:\/\/public\/default\/invoices: Pulsar, non-partitioned, Key_Shared STICKY with 3 consumers/);
+    assert.match(c.detail, /\nkeyRouting\.kafkaGroups:\n  billing: range assignor, 3 members on orders$/);
   });
 
   test('it says what it replaces, and the button says Replace', () => {
-    const c = describeSampleWrite(ENGLISH, { topics: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], namespaces: [] });
+    const c = describeSampleWrite(ENGLISH, { 'keyRouting.topics': [{ name: 'a' }, { name: 'b' }, { name: 'c' }], 'keyRouting.pulsarNamespaces': [] });
     assert.equal(c.replaces, true);
     assert.equal(c.action, 'Replace Settings');
     assert.match(c.detail, /REPLACES the workspace's current keyRouting\.topics \(3 entries\)\./);
-    const both = describeSampleWrite(ENGLISH, { topics: 'broken', namespaces: [{ name: 'a/b' }] });
+    const both = describeSampleWrite(ENGLISH, { 'keyRouting.topics': 'broken', 'keyRouting.pulsarNamespaces': [{ name: 'a/b' }] });
     assert.match(both.detail, /keyRouting\.topics \(1 entry\) and keyRouting\.pulsarNamespaces \(1 entry\)/);
+    // A workspace with only a consumer group loses it too: the sample writes its own group.
+    const groups = describeSampleWrite(ENGLISH, { 'keyRouting.kafkaGroups': [{ name: 'g1' }, { name: 'g2' }] });
+    assert.equal(groups.replaces, true);
+    assert.match(groups.detail, /REPLACES the workspace's current keyRouting\.kafkaGroups \(2 entries\)\./);
   });
 });

@@ -1,12 +1,11 @@
 // The worker runner (src/extension/analysis/workerRun.ts) against the real worker bundles: the
-// Node worker thread (dist/analyzeWorker.js) and the same script as the web worker of VS Code for
+// Node worker thread (dist/extension.js, which starts the worker there) and the same script as the web worker of VS Code for
 // the Web (run here in a worker thread whose global scope is given the few things a dedicated web
 // worker has: self, importScripts, postMessage, close, onmessage). The web bundle in a
 // real browser is the web suite's business (test/e2e).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { analyzeBytes, memorySource, type AnalysisResult, type ChunkSource } from '../../src/analyze/index';
 import type { StartMessage } from '../../src/analyze/protocol';
@@ -16,6 +15,7 @@ import { AnalysisFailure } from '../../src/extension/analysis/runHandle';
 import { runInWorker, type WorkerEvents, type WorkerLink } from '../../src/extension/analysis/workerRun';
 import { workerThread } from '../../src/extension/analysis/workerThread';
 import { randInt, rng } from './helpers';
+import { scratchDir } from './scratch';
 
 const SETTINGS = parseSettings({
   'keyRouting.topics': [
@@ -25,10 +25,10 @@ const SETTINGS = parseSettings({
   'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
 }).settings;
 
-const NODE_WORKER = resolve(__dirname, '../../analyzeWorker.js');
+const NODE_WORKER = resolve(__dirname, '../../extension.js');
 const WEB_WORKER = NODE_WORKER; // one script for both hosts: it takes the web path where importScripts exists
 
-const dir = mkdtempSync(join(tmpdir(), 'key-routing-worker-'));
+const dir = scratchDir('key-routing-worker-');
 function scriptFile(name: string, code: string): string {
   const p = join(dir, name);
   writeFileSync(p, code);

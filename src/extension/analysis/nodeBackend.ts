@@ -1,6 +1,6 @@
 /**
  * The Node extension host's backend: a file on disk is analysed in a worker thread
- * (`dist/analyzeWorker.js`), streamed from disk, so the extension host's event loop stays free.
+ * (`dist/extension.js`, which starts the worker in a worker thread: src/main.ts), streamed from disk, so the extension host's event loop stays free.
  * Loaded only in the Node extension host (extension.ts checks for Node before it requires this
  * file), so the web extension host, which runs the same bundle, never reaches a `node:` import.
  */

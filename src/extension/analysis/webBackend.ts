@@ -1,6 +1,6 @@
 /**
  * The backend of VS Code for the Web: every analysis runs in a web worker
- * (`dist/analyzeWorker.js`, the same script as the Node worker thread), so the extension host's
+ * (`dist/extension.js` again, loaded as a classic script: src/main.ts), so the extension host's
  * thread only hands over bytes. A web worker has no file system and `workspace.fs` has no ranged
  * or streaming read, so a file is read whole into the extension host first; the worker then asks
  * for it one MiB at a time (each piece is copied once, transferred). A selection or unsaved text
@@ -65,7 +65,7 @@ export class WebWorkerBackend implements AnalysisBackend {
 
   /** The worker's script as a Blob URL, read once per session (again after a failed read). */
   private scriptUrl(): Promise<string> {
-    const uri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'analyzeWorker.js');
+    const uri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'extension.js');
     this.script ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then(
       (code) => URL.createObjectURL(new Blob([code as Uint8Array<ArrayBuffer>], { type: 'text/javascript' })),
       (e: unknown) => {

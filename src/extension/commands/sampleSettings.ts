@@ -4,9 +4,9 @@
  * shows it in an untitled editor; "Get Started" opens the walkthrough.
  */
 import * as vscode from 'vscode';
-import { NAMESPACES, TOPICS } from '../../engine/settings';
+import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../../engine/settings';
 import { TOPOLOGY_VIEW, WALKTHROUGH } from '../constants';
-import { describeSampleWrite, SAMPLE_SETTINGS, sampleSettingsText, type WriteConfirmation } from '../sampleSettings';
+import { describeSampleWrite, SAMPLE_KEYS, SAMPLE_SETTINGS, sampleSettingsText, type WriteConfirmation } from '../sampleSettings';
 
 /** Asks the user; true to go ahead. The extension-host tests pass their own answer. */
 export type Confirm = (c: WriteConfirmation) => Promise<boolean>;
@@ -24,13 +24,13 @@ export async function useSampleSettings(confirm: Confirm = modalConfirm): Promis
     return 'noFolder';
   }
   const cfg = vscode.workspace.getConfiguration();
-  const current = { topics: cfg.inspect(TOPICS)?.workspaceValue, namespaces: cfg.inspect(NAMESPACES)?.workspaceValue };
+  const current = Object.fromEntries(SAMPLE_KEYS.map((k) => [k, cfg.inspect(k)?.workspaceValue]));
   if (!(await confirm(describeSampleWrite(vscode.l10n, current)))) return 'declined';
-  await cfg.update(TOPICS, SAMPLE_SETTINGS[TOPICS], vscode.ConfigurationTarget.Workspace);
-  await cfg.update(NAMESPACES, SAMPLE_SETTINGS[NAMESPACES], vscode.ConfigurationTarget.Workspace);
+  // The topics first: the groups name them, and settings.json is rewritten once per key.
+  for (const k of SAMPLE_KEYS) await cfg.update(k, SAMPLE_SETTINGS[k], vscode.ConfigurationTarget.Workspace);
   const show = vscode.l10n.t('Show Side Bar');
   void vscode.window
-    .showInformationMessage(vscode.l10n.t('Key Routing: the sample topology is in the workspace settings ({0} topics, {1} namespaces).', SAMPLE_SETTINGS[TOPICS].length, SAMPLE_SETTINGS[NAMESPACES].length), show)
+    .showInformationMessage(vscode.l10n.t('Key Routing: the sample topology is in the workspace settings ({0} topics, {1} namespaces, {2} consumer groups).', SAMPLE_SETTINGS[TOPICS].length, SAMPLE_SETTINGS[NAMESPACES].length, SAMPLE_SETTINGS[KAFKA_GROUPS].length), show)
     .then((c) => c === show && vscode.commands.executeCommand(`${TOPOLOGY_VIEW}.focus`));
   return 'written';
 }

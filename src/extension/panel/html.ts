@@ -29,7 +29,8 @@ function attribute(s: string): string {
  */
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri, language = vscode.env.language, strings = vscode.l10n.bundle ?? {}): string {
   const n = nonce();
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'dist', 'panel.js'));
+  // The panel's script is the extension's own bundle: src/main.ts starts the panel in a webview.
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'extension.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'panel.css'));
   return `<!DOCTYPE html>
 <html lang="${attribute(language)}">

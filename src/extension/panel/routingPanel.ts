@@ -78,8 +78,8 @@ export class RoutingPanel implements vscode.Disposable {
   }
 
   private static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    // Scripts for the panel's own bundle; files only from media/ (the bundle and its CSS).
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')] };
+    // Scripts for the panel's bundle; files only from media/ (its CSS) and dist/ (the bundle, dist/extension.js).
+    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')] };
   }
 
   private constructor(

@@ -7,19 +7,18 @@
 import {
   ConsumerAssignError,
   only,
-  segmentsOfTable,
   SegmentTableBuilder,
   type BrokerVersion,
   type Consumer,
   type HashRange,
-  type Segment,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
+import { MemoisedSelector } from './memoisedSelector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
 import { murmur3Masked } from '../murmur3';
 
-export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
+export class AutoSplitHashRangeSelector extends MemoisedSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'autoSplit';
   readonly keyHashRange: HashRange;
   readonly keyValues: HashRange;
@@ -31,6 +30,7 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     readonly brokerVersion: BrokerVersion,
     readonly rangeSize: number = DEFAULT_RANGE_SIZE,
   ) {
+    super();
     // The constructor's own checks, with its messages.
     if (rangeSize < 2) throw new ConsumerAssignError('range size must greater than 2');
     if ((rangeSize & (rangeSize - 1)) !== 0) throw new ConsumerAssignError('range size must be nth power with 2');
@@ -124,44 +124,14 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     return this.owners[lo];
   }
 
-  private snapshotTableMemo: SegmentTable | null = null;
-  private segmentTableMemo: SegmentTable | null = null;
-  /** `snapshot()` memoised like `segments()`. */
-  private snapshotMemo: Segment[] | null = null;
-  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
-  private segmentsMemo: Segment[] | null = null;
-
-  private changed(): void {
-    this.snapshotTableMemo = null;
-    this.segmentTableMemo = null;
-    this.snapshotMemo = null;
-    this.segmentsMemo = null;
-  }
-
-  snapshotTable(): SegmentTable {
-    return (this.snapshotTableMemo ??= this.computeSnapshotTable());
-  }
-
-  snapshot(): Segment[] {
-    return (this.snapshotMemo ??= segmentsOfTable(this.snapshotTable()));
-  }
-
-  private computeSnapshotTable(): SegmentTable {
+  protected computeSnapshotTable(): SegmentTable {
     // `[prevKey + 1, key]`, starting at 0; the top range ends at rangeSize, as the broker reports it.
     const b = new SegmentTableBuilder([], this.uppers.length);
     for (let i = 0; i < this.uppers.length; i++) b.pushList(i === 0 ? 0 : this.uppers[i - 1] + 1, this.uppers[i], only(this.owners[i]));
     return b.build();
   }
 
-  segmentTable(): SegmentTable {
-    return (this.segmentTableMemo ??= this.computeSegmentTable());
-  }
-
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
-  }
-
-  private computeSegmentTable(): SegmentTable {
+  protected computeSegmentTable(): SegmentTable {
     // Selection never reaches the top key, so the last range stops at the key hash range's end.
     // (Clipped in place, not merged again: the same ranges as the snapshot otherwise.) Where the
     // last range is the top key alone (a consumer squeezed to [rangeSize, rangeSize] once the
@@ -178,10 +148,7 @@ export class AutoSplitHashRangeSelector implements StickyKeyConsumerSelector {
     const c = new AutoSplitHashRangeSelector(this.brokerVersion, this.rangeSize);
     c.uppers = this.uppers.slice();
     c.owners = this.owners.slice();
-    c.snapshotTableMemo = this.snapshotTableMemo;
-    c.segmentTableMemo = this.segmentTableMemo;
-    c.snapshotMemo = this.snapshotMemo;
-    c.segmentsMemo = this.segmentsMemo;
+    this.shareMemosWith(c);
     return c;
   }
 

@@ -12,13 +12,12 @@ import { MAX_BATCH, addPoints, ceilingIndex, changePoints, EMPTY_RING, holdersAt
 import {
   EMPTY_TABLE,
   only,
-  segmentsOfTable,
   type Consumer,
   type HashRange,
-  type Segment,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
+import { MemoisedSelector } from './memoisedSelector';
 import { stickyKeyHash3 } from './stickyKeyHash';
 
 const MAX_HASH = 0x7fffffff;
@@ -53,7 +52,7 @@ function insertByName(list: readonly Consumer[], c: Consumer): readonly Consumer
   return out;
 }
 
-export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
+export class ConsistentHashing3Selector extends MemoisedSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'consistentHashing';
   readonly brokerVersion = '3.0';
   readonly keyHashRange: HashRange = [0, MAX_HASH];
@@ -74,7 +73,9 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
   /** The point hashes of each name (a pure function of the name, so clones share it). */
   private pointHashCache = new Map<string, Int32Array>();
 
-  constructor(readonly replicaPoints: number = 100) {}
+  constructor(readonly replicaPoints: number = 100) {
+    super();
+  }
 
   makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
     return stickyKeyHash3(bytes, length);
@@ -141,32 +142,7 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     return holdersAt(ring, this.members, i < ring.keys.length ? i : 0);
   }
 
-  private tableMemo: SegmentTable | null = null;
-  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
-  private segmentsMemo: Segment[] | null = null;
-
-  private changed(): void {
-    this.tableMemo = null;
-    this.segmentsMemo = null;
-  }
-
-  segmentTable(): SegmentTable {
-    return (this.tableMemo ??= this.computeTable());
-  }
-
-  snapshotTable(): SegmentTable {
-    return this.segmentTable();
-  }
-
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
-  }
-
-  snapshot(): Segment[] {
-    return this.segments();
-  }
-
-  private computeTable(): SegmentTable {
+  protected computeSegmentTable(): SegmentTable {
     const cols = this.pointColumns();
     return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, 0, MAX_HASH);
   }
@@ -195,8 +171,7 @@ export class ConsistentHashing3Selector implements StickyKeyConsumerSelector {
     c.joins = this.joins.slice();
     c.leaves = this.leaves.slice();
     c.pointHashCache = this.pointHashCache;
-    c.tableMemo = this.tableMemo;
-    c.segmentsMemo = this.segmentsMemo;
+    this.shareMemosWith(c);
     return c;
   }
 }

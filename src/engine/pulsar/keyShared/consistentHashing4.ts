@@ -12,14 +12,13 @@ import { MAX_BATCH, addPoints, changePoints, EMPTY_RING, holdersAt, Members, poi
 import {
   EMPTY_TABLE,
   only,
-  segmentsOfTable,
   tableIndexAt,
   type Consumer,
   type HashRange,
-  type Segment,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
+import { MemoisedSelector } from './memoisedSelector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
 
 const KEY_HASH_RANGE: HashRange = [STICKY_KEY_HASH_NOT_SET + 1, DEFAULT_RANGE_SIZE - 1];
@@ -42,7 +41,7 @@ function join(current: readonly Consumer[] | undefined, added: readonly Consumer
   return current === undefined ? added.slice() : [...current, ...added];
 }
 
-export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
+export class ConsistentHashing4Selector extends MemoisedSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'consistentHashing';
   readonly brokerVersion = '4.0';
   readonly keyHashRange = KEY_HASH_RANGE;
@@ -66,7 +65,9 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
   /** Point hashes per `name \0 nameIndex \0` (a pure function of both, so clones share it). */
   private pointHashCache = new Map<string, Int32Array>();
 
-  constructor(readonly replicaPoints: number = 100) {}
+  constructor(readonly replicaPoints: number = 100) {
+    super();
+  }
 
   makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
     return reduceIntoRange(murmur3Masked(bytes, length), KEY_HASH_RANGE);
@@ -185,34 +186,13 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     this.slotOwners = owners;
   }
 
-  private tableMemo: SegmentTable | null = null;
-  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
-  private segmentsMemo: Segment[] | null = null;
-
-  private changed(): void {
+  protected changed(): void {
+    super.changed();
     this.slotTable = null;
     this.selects = 0;
-    this.tableMemo = null;
-    this.segmentsMemo = null;
   }
 
-  segmentTable(): SegmentTable {
-    return (this.tableMemo ??= this.computeTable());
-  }
-
-  snapshotTable(): SegmentTable {
-    return this.segmentTable();
-  }
-
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
-  }
-
-  snapshot(): Segment[] {
-    return this.segments();
-  }
-
-  private computeTable(): SegmentTable {
+  protected computeSegmentTable(): SegmentTable {
     // Owned by the selected consumer: codes are consumer numbers, all different.
     const cols = this.pointColumns();
     return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, KEY_HASH_RANGE[0], KEY_HASH_RANGE[1]);
@@ -253,8 +233,7 @@ export class ConsistentHashing4Selector implements StickyKeyConsumerSelector {
     c.slotTable = this.slotTable;
     c.slotOwners = this.slotOwners;
     c.pointHashCache = this.pointHashCache;
-    c.tableMemo = this.tableMemo;
-    c.segmentsMemo = this.segmentsMemo;
+    this.shareMemosWith(c);
     return c;
   }
 }

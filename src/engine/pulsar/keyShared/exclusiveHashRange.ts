@@ -12,20 +12,19 @@ import {
   ConsumerAssignError,
   NOBODY,
   only,
-  segmentsOfTable,
   SegmentTableBuilder,
   type BrokerVersion,
   type Consumer,
   type HashRange,
-  type Segment,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
+import { MemoisedSelector } from './memoisedSelector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
 import { murmur3Masked } from '../murmur3';
 import { SortedIntMap } from './sortedIntMap';
 
-export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
+export class ExclusiveHashRangeSelector extends MemoisedSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'sticky';
   readonly keyHashRange: HashRange;
   readonly keyValues: HashRange;
@@ -35,6 +34,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
     readonly brokerVersion: BrokerVersion,
     readonly rangeSize: number = DEFAULT_RANGE_SIZE,
   ) {
+    super();
     this.keyHashRange = [0, rangeSize - 1];
     this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
   }
@@ -93,32 +93,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
     return floor && ceiling && floor[1] === ceiling[1] ? floor[1] : null;
   }
 
-  private tableMemo: SegmentTable | null = null;
-  /** `segments()` memoised until the next add or remove: `route` asks for it on every key. */
-  private segmentsMemo: Segment[] | null = null;
-
-  private changed(): void {
-    this.tableMemo = null;
-    this.segmentsMemo = null;
-  }
-
-  segmentTable(): SegmentTable {
-    return (this.tableMemo ??= this.computeTable());
-  }
-
-  snapshotTable(): SegmentTable {
-    return this.segmentTable();
-  }
-
-  segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
-  }
-
-  snapshot(): Segment[] {
-    return this.segments();
-  }
-
-  private computeTable(): SegmentTable {
+  protected computeSegmentTable(): SegmentTable {
     const [lo, hi] = this.keyHashRange;
     const keys = this.rangeMap.keys();
     const owners = this.rangeMap.values();
@@ -138,8 +113,7 @@ export class ExclusiveHashRangeSelector implements StickyKeyConsumerSelector {
   clone(): ExclusiveHashRangeSelector {
     const c = new ExclusiveHashRangeSelector(this.brokerVersion, this.rangeSize);
     c.rangeMap = this.rangeMap.clone();
-    c.tableMemo = this.tableMemo;
-    c.segmentsMemo = this.segmentsMemo;
+    this.shareMemosWith(c);
     return c;
   }
 }
