@@ -64,6 +64,16 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
     // Skip segments that end before `pos` (and any with start > end, which cover nothing).
     while (bi < bn && before.ends[bi] < pos) bi++;
     while (ai < an && after.ends[ai] < pos) ai++;
+    // A segment on each side from here to the same end with the same owners: nothing changed over
+    // it (most of a ring after one step), skipped at once.
+    if (bi < bn && ai < an && before.starts[bi] === pos && after.starts[ai] === pos && before.ends[bi] === after.ends[ai]) {
+      const b = before.owners[before.owner[bi]];
+      const a = after.owners[after.owner[ai]];
+      if (b === a || (b.length === 1 && a.length === 1 && b[0] === a[0])) {
+        pos = before.ends[bi] + 1;
+        continue;
+      }
+    }
     const bIn = bi < bn && before.starts[bi] <= pos;
     const aIn = ai < an && after.starts[ai] <= pos;
     // The run ends before the next boundary on either side.

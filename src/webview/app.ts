@@ -10,7 +10,7 @@ import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWe
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import { h, keepUnchanged, svg } from './dom';
-import { hex8, keyText, pct, shortTopic } from './format';
+import { hex8, keyText, pct, shortTopic, thousands } from './format';
 import { Models } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { LIMITS } from '../shared/protocol';
@@ -46,6 +46,8 @@ const DENSE_SEGMENTS = 1500;
 const WARM_UP_ROUNDS = 4;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
+/** Members of a group listed in the what-if's picture; a longer table follows after it. */
+const MEMBERS_AT_ONCE = 50;
 /** Partitions above which the partitions row is a canvas with a paged table. */
 const DENSE_PARTITIONS = 512;
 
@@ -633,7 +635,7 @@ export class App {
     const group = chosen ? this.models.group(v.name, chosen.name) : undefined;
     if (chosen && group) this.main.append(this.groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
     this.main.append(
-      h('p', { class: 'view-note' }, `${p.count.toLocaleString('en-US')} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
+      h('p', { class: 'view-note' }, `${thousands(p.count)} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
       this.partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,
@@ -828,7 +830,7 @@ export class App {
       h('h3', {}, l10n.t('Split preview for bundle {0}', model.focus.name)),
       h('p', { class: 'muted' }, `Owned topics used: ${model.owned.length} (${model.owned.slice(0, 5).map((o) => shortTopic(o.name)).join(', ')}${model.owned.length > 5 ? ', …' : ''}).`),
       ...(model.unhashed.length
-        ? [h('p', { class: 'muted', 'data-summary': 'unhashed' }, l10n.t('Not hashed (too many partition topics to draw each): {0}.', model.unhashed.map((u) => l10n.t('{0} with {1} partitions', shortTopic(u.topic), u.partitions.toLocaleString('en-US'))).join(', ')))]
+        ? [h('p', { class: 'muted', 'data-summary': 'unhashed' }, l10n.t('Not hashed (too many partition topics to draw each): {0}.', model.unhashed.map((u) => l10n.t('{0} with {1} partitions', shortTopic(u.topic), thousands(u.partitions))).join(', ')))]
         : []),
       h('div', { class: 'row' }, h('label', { for: 'split-positions' }, l10n.t('Positions')), posInput, setPos, typeof positions === 'string' ? h('span', { class: 'error' }, positions) : null),
       h(
@@ -985,7 +987,16 @@ export class App {
       }),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
     );
-    this.main.append(h('h4', {}, 'Members after the what-if'), membersTable(r.after, null, 'members-after-table'));
+    this.main.append(h('h4', {}, 'Members after the what-if'));
+    const table = () => membersTable(r.after, null, 'members-after-table');
+    if (r.after.members.length <= MEMBERS_AT_ONCE) {
+      this.main.append(table());
+      return;
+    }
+    // After the step's picture (its moved partitions and keys): hundreds of members are thousands of cells.
+    const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${r.after.members.length} members…`));
+    this.main.append(slot);
+    this.later(() => slot.replaceWith(table()));
   }
 
   private fail(message: string): void {

@@ -6,7 +6,7 @@ import type { Settings } from '../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../engine/topology';
 import type { TopologyEvent } from '../engine/events';
 import type { KeyInput } from '../shared/protocol';
-import { viewOfFrame, type TopicFrame } from '../shared/view/frame';
+import { groupOfFrame, viewOfFrame, type TopicFrame } from '../shared/view/frame';
 import { ColorMap } from '../shared/view/owners';
 import { buildNamespaceView, type NamespaceViewModel } from '../shared/view/namespaceView';
 import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
@@ -160,8 +160,10 @@ export class Models {
     }
   }
 
-  /** Names of the consumer groups that consume the topic. */
+  /** Names of the consumer groups that consume the topic (from the host's frame where it has them). */
   groupNames(topic: string): string[] {
+    const fromFrame = this.frames.get(topic)?.groups;
+    if (Array.isArray(fromFrame) && fromFrame.every((g) => typeof g?.view?.group === 'string')) return fromFrame.map((g) => g.view.group);
     const t = this.topology().topology;
     return t ? groupsOf(t, topic).map((g) => g.name) : [];
   }
@@ -169,6 +171,12 @@ export class Models {
   group(topic: string, name: string): GroupViewModel | undefined {
     const key = JSON.stringify([topic, name]);
     let v = this.groupCache.get(key);
+    const f = this.frames.get(topic);
+    if (!v && f) {
+      const view = this.view(topic);
+      v = view && groupOfFrame(f, name, view.markers);
+      if (v) this.groupCache.set(key, v);
+    }
     if (!v) {
       const t = this.topic(topic);
       const g = this.topology().topology?.group(name);

@@ -25,7 +25,14 @@
 //   heap            the page's JS heap after a garbage collection (CDP JSHeapUsedSize).
 // Prints tables and writes test-artifacts/panel-bench.json. Asserts nothing.
 //
-//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV]
+// With `--profile`, the renderer's main thread is sampled (CDP Profiler) over the cold first
+// picture, the warm one, the zoom inputs and each what-if step, and each profile is written as
+// test-artifacts/panel-profiles/<case>-<renderer>-<part>.cpuprofile (open it in Chrome DevTools'
+// Performance panel, or `node test/bench/profileTop.mjs FILE` for the functions by self time).
+//
+// `--renderer new` (or `today`) times only that renderer (and the baseline, if asked for).
+//
+//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV] [--renderer new|today] [--profile]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,6 +49,9 @@ const arg = (name, dflt) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] 
 const RUNS = Number(arg('--runs', 3));
 const ONLY = arg('--only', '') ? arg('--only', '').split(',') : null;
 const BASELINE = arg('--baseline', null);
+const PROFILE = argv.includes('--profile');
+const RENDERER = arg('--renderer', null);
+const PROFILE_DIR = join(root, 'test-artifacts/panel-profiles');
 const CHROMIUM = process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium';
 const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'];
 const GOALS = { firstPicture: 100, whatIf: 50, frame: 16, heapMB: 150 };
@@ -80,6 +90,7 @@ async function main() {
     { id: 'today', label: 'this bundle, settings only, SVG', bundle: bundlePath(root), frames: false, renderer: 'svg' },
     { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, renderer: 'auto' },
   ];
+  if (RENDERER) renderers.splice(0, renderers.length, ...renderers.filter((r) => r.id === RENDERER));
   if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
 
   const keys = scale.benchKeys(100);
@@ -150,20 +161,20 @@ async function measure(browser, scale, c, r, keys) {
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);
-      cold.push(await picture(page, cdp, r.id === 'baseline'));
+      cold.push(await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-cold-${run}`));
       process.stdout.write('.');
       // The same state again in the warm page (as after a settings change).
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);
-      warm.push(await picture(page, cdp, r.id === 'baseline'));
+      warm.push(await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-warm-${run}`));
       if (run === RUNS - 1) {
         await settle(page);
         heap = { afterOpenMB: await heapMB(cdp) };
-        zoom = await zoomPan(page, c);
+        zoom = await zoomPan(page, c, cdp, `${c.id}-${r.id}-zoom`);
         process.stdout.write('z');
         if (c.consumers || c.group) {
-          whatIf = await whatIfSteps(page, c.group === true);
+          whatIf = await whatIfSteps(page, c.group === true, cdp, `${c.id}-${r.id}-whatif`);
           heap.afterWhatIfMB = await heapMB(cdp);
           process.stdout.write('w');
         }
@@ -187,8 +198,9 @@ async function measure(browser, scale, c, r, keys) {
 }
 
 /** Posts the prepared state message; waits for the first picture and the complete one. */
-async function picture(page, cdp, legacy) {
+async function picture(page, cdp, legacy, name) {
   await startTrace(page);
+  await startProfile(cdp);
   const r = await page.evaluate(async (legacy) => {
     const measures = () => performance.getEntriesByType('measure');
     const seen = new Set(measures());
@@ -221,6 +233,7 @@ async function picture(page, cdp, legacy) {
     return { firstMs: first, completeMs: complete, elements: document.querySelectorAll('#view *').length };
   }, legacy);
   // To the end of the first picture (the panel's own measure), or where an older one had drawn.
+  await stopProfile(cdp, name);
   const events = await stopTrace(page);
   r.cpuMs = legacy ? mainThreadCpu(events, 'bench:post', 'bench:first') : mainThreadCpu(events, 'bench:post', 'keyRouting:firstPicture');
   return r;
@@ -258,10 +271,11 @@ async function settle(page) {
 }
 
 /** 20 inputs on the bar of the open view; per input, the time to the next painted frame. */
-async function zoomPan(page, c) {
+async function zoomPan(page, c, cdp, name) {
   if (c.view === 'partitions') return null;
   const chartId = c.view === 'ring' ? 'detail' : 'ranges';
   await startTrace(page);
+  await startProfile(cdp);
   const times = await page.evaluate(async (chartId) => {
     const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
     const chart = () => document.querySelector(`.chart[data-chart="${chartId}"]`);
@@ -288,6 +302,7 @@ async function zoomPan(page, c) {
     }
     return out;
   }, chartId);
+  await stopProfile(cdp, name);
   const events = await stopTrace(page);
   const cpu = times.map((_, i) => mainThreadCpu(events, `bench:z${i}a`, `bench:z${i}b`));
   const pct = (xs, p) => {
@@ -297,6 +312,22 @@ async function zoomPan(page, c) {
   return { inputs: times.length, p50Ms: pct(times, 50), p95Ms: pct(times, 95), maxMs: pct(times, 100), cpuP50Ms: pct(cpu, 50), cpuP95Ms: pct(cpu, 95) };
 }
 
+
+/** With --profile: starts sampling the page's main thread. */
+async function startProfile(cdp) {
+  if (!PROFILE) return;
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+}
+
+/** With --profile: stops sampling and writes the profile as `name`.cpuprofile. */
+async function stopProfile(cdp, name) {
+  if (!PROFILE) return;
+  const { profile } = await cdp.send('Profiler.stop');
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  writeFileSync(join(PROFILE_DIR, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile));
+}
 
 async function startTrace(page) {
   await page.context().browser().startTracing(page, { categories: TRACE_CATEGORIES });
@@ -308,13 +339,15 @@ async function stopTrace(page) {
 }
 
 /** Opens the What-if view, adds five consumers one step at a time, then removes one. */
-async function whatIfSteps(page, group) {
+async function whatIfSteps(page, group, cdp, name) {
   await page.evaluate(() => document.querySelector('#view-tab-whatif').click());
   await settle(page);
   // A renderer without the editor (the group what-if before this branch) has no step to time.
   if (!(await page.evaluate((sel) => document.querySelector(sel) !== null, group ? '#group-whatif-member' : '#whatif-name'))) return null;
+  let stepNo = 0;
   const step = async (act) => {
     await startTrace(page);
+    await startProfile(cdp);
     const r = await page.evaluate(async ({ act, group }) => {
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
       performance.mark('bench:wa');
@@ -346,6 +379,7 @@ async function whatIfSteps(page, group) {
       while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
       return { stepMs, allMs: performance.now() - t0, share: document.querySelector(group ? '#group-whatif-moved-partitions' : '#whatif-moved-share')?.getAttribute(group ? 'data-count' : 'data-fraction') };
     }, { act, group });
+    await stopProfile(cdp, `${name}-${stepNo++}${act.add ? '' : '-remove'}`);
     r.cpuMs = mainThreadCpu(await stopTrace(page), 'bench:wa', 'bench:wb');
     return r;
   };

@@ -8,10 +8,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSettings, type Settings } from '../../src/engine/settings';
-import { PulsarTopicState, Topology } from '../../src/engine/topology';
+import { KafkaTopicState, PulsarTopicState, Topology } from '../../src/engine/topology';
 import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
 import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
-import { buildFrames, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
+import { buildFrames, groupOfFrame, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
+import { buildGroupView, groupsOf, type GroupViewModel } from '../../src/shared/view/groupView';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
 import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
 import { fullWindow, layoutSegments } from '../../src/shared/view/segments';
@@ -175,3 +176,63 @@ describe('a Kafka topic of 2,147,483,647 partitions', () => {
     assert.ok(JSON.stringify(frame).length < 20_000, 'the frame is small');
   });
 });
+
+describe('a Kafka topic\'s consumer groups in its frame', () => {
+  const { settings, problems } = parseSettings({
+    'keyRouting.topics': [
+      { name: 'orders', system: 'kafka', partitions: 40 },
+      { name: 'payments', system: 'kafka', partitions: 7 },
+      { name: 'alone', system: 'kafka', partitions: 5 },
+    ],
+    'keyRouting.kafkaGroups': [
+      { name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }] },
+      { name: 'audit', assignor: 'cooperative-sticky', topics: ['orders', 'payments'], members: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }] },
+    ],
+  });
+  assert.deepEqual(problems, []);
+  const topology = new Topology(settings, []);
+  const entries = KEYS.map(toShownKey);
+
+  test('each group made from the frame (after a structured clone) equals the one the panel builds from its own topology', () => {
+    const frames = structuredClone(buildFrames(topology, KEYS, 1164));
+    const own = new Topology(settings, []);
+    let compared = 0;
+    for (const f of frames) {
+      const v = viewOfFrame(f, entries)!;
+      const groups = groupsOf(own, f.name);
+      assert.deepEqual((f.groups ?? []).map((g) => g.view.group), groups.map((g) => g.name), f.name);
+      for (const g of groups) {
+        const expected = buildGroupView(g, own.topic(f.name) as KafkaTopicState, v.markers);
+        const got = groupOfFrame(f, g.name, v.markers)!;
+        assert.deepEqual(plainGroup(got), plainGroup(expected), `${f.name} / ${g.name}`);
+        assert.ok(got.members.some((m) => m.keys > 0), 'the keys are counted per member');
+        compared++;
+      }
+    }
+    assert.equal(compared, 3);
+  });
+
+  test('past the host\'s budget of partition owners, later topics carry no groups (the panel asks its topology)', () => {
+    // orders: 40 partitions x 2 groups; payments: 7 x 1; alone: no group (costs nothing).
+    const within = buildFrames(topology, KEYS, 1164, 87);
+    assert.deepEqual(within.map((f) => f.groups?.length), [2, 1, 0]);
+    const past = buildFrames(topology, KEYS, 1164, 86);
+    assert.deepEqual(past.map((f) => f.groups?.length), [2, undefined, 0]);
+  });
+
+  test('a frame without the partition of a key, or with a short owner column, is not used', () => {
+    const [f] = structuredClone(buildFrames(topology, KEYS, 1164));
+    const v = viewOfFrame(f, entries)!;
+    const missing = structuredClone(f);
+    missing.groups![0].keyMembers = missing.groups![0].keyMembers.slice(1);
+    assert.equal(groupOfFrame(missing, 'billing', v.markers), undefined);
+    const short = structuredClone(f);
+    short.groups![0].view.owner = short.groups![0].view.owner!.slice(1);
+    assert.equal(groupOfFrame(short, 'billing', v.markers), undefined);
+    assert.equal(groupOfFrame(f, 'nobody', v.markers), undefined);
+  });
+});
+
+function plainGroup(g: GroupViewModel): unknown {
+  return JSON.parse(JSON.stringify(g, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : x)));
+}

@@ -17,6 +17,8 @@ import type { OwnerInfo } from './owners';
 import { fullWindow, layoutSegments, type SegmentsModel } from './segments';
 import { keyId, toShownKey, type KeyEntry } from './shownKeys';
 import { markerOf, partitionsModel, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
+import { buildGroupView, groupsOf, MAX_COUNTED_PARTITIONS, type GroupViewModel } from './groupView';
+import type { ConsumerGroupState } from '../../engine/kafka/consumerGroup';
 
 export interface KeyRouteFrame {
   key: KeyInput;
@@ -65,6 +67,18 @@ export interface SelectorFrame {
   ring: { points: Int32Array; owner: Int32Array } | null;
 }
 
+/**
+ * A consumer group of a Kafka topic as the panel draws it (`buildGroupView` without the keys),
+ * with the member owning each partition the frame's keys go to: the panel's first picture of a
+ * group of 500 members on 10,000 partitions then assigns nothing itself (the assignor's run was
+ * most of that picture).
+ */
+export interface GroupFrame {
+  view: Omit<GroupViewModel, 'keys'>;
+  /** [partition, member or null] for the partitions of the frame's keys. */
+  keyMembers: Array<[number, string | null]>;
+}
+
 export interface TopicFrame {
   name: string;
   system: 'kafka' | 'pulsar';
@@ -72,15 +86,76 @@ export interface TopicFrame {
   selector: SelectorFrame | null;
   keys: KeyRouteFrame[];
   layouts?: FrameLayouts;
+  /** Kafka: the groups consuming the topic, in the topology's order (absent past MAX_COUNTED_PARTITIONS: the panel asks its topology). */
+  groups?: GroupFrame[];
 }
 
 /**
  * The frames of every topic, with the routes of `keys` (those that are keys: bad hex is left out),
  * and with `width` the full space laid out for a panel that wide.
  */
-export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number): TopicFrame[] {
+export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number, groupBudget = GROUP_FRAME_BUDGET): TopicFrame[] {
   const entries = keys.map(toShownKey);
-  return topology.topics.map((t) => buildFrame(t, entries, width));
+  let budget = groupBudget;
+  return topology.topics.map((t) => {
+    const f = buildFrame(t, entries, width);
+    if (t instanceof KafkaTopicState && t.partitions <= MAX_COUNTED_PARTITIONS) {
+      const groups = groupsOf(topology, t.name);
+      // Within the budget the host spends on owners per message; past it, the panel asks its own topology.
+      const cost = groups.length * t.partitions;
+      if (cost <= budget) {
+        budget -= cost;
+        f.groups = groups.map((g) => groupFrame(g, t, f.keys));
+      }
+    }
+    return f;
+  });
+}
+
+/**
+ * Partition owners (partitions x groups, over all topics) the host looks up for one message's
+ * frames: a settings file of many large topics must not make each state message slow.
+ */
+export const GROUP_FRAME_BUDGET = 2_000_000;
+
+function groupFrame(g: ConsumerGroupState, t: KafkaTopicState, keys: readonly KeyRouteFrame[]): GroupFrame {
+  const view: Omit<GroupViewModel, 'keys'> & { keys?: unknown } = buildGroupView(g, t, []);
+  delete view.keys;
+  const keyMembers = new Map<number, string | null>();
+  for (const k of keys) {
+    const p = k.route.partition;
+    if (p !== null && !keyMembers.has(p)) keyMembers.set(p, g.ownerOf(t.name, p));
+  }
+  return { view, keyMembers: [...keyMembers] };
+}
+
+/**
+ * The group `name` of a frame, for the view's keys (as `buildGroupView` gives it from the
+ * engine's group), or undefined where the frame has no such group or does not hold together (the
+ * panel then asks its own topology).
+ */
+export function groupOfFrame(f: TopicFrame, name: string, markers: ReadonlyArray<Pick<KeyMarker, 'n' | 'label' | 'route'>>): GroupViewModel | undefined {
+  const g = Array.isArray(f.groups) ? f.groups.find((x) => x?.view?.group === name) : undefined;
+  if (!g || !Array.isArray(g.keyMembers) || !Array.isArray(g.view.members) || !Array.isArray(g.view.notes)) return undefined;
+  const v = g.view;
+  if (!(v.owner instanceof Int32Array) || v.owner.length !== v.partitions) return undefined;
+  const byPartition = new Map(g.keyMembers);
+  const members = v.members.map((m) => ({ ...m, keys: 0 }));
+  const index = new Map(members.map((m, i) => [m.id, i]));
+  const keys: GroupViewModel['keys'] = [];
+  for (const k of markers) {
+    const r = k.route as { partition: number | null; note?: string; error?: string };
+    if (r.error !== undefined) keys.push({ n: k.n, label: k.label, partition: null, member: null, why: r.error });
+    else if (r.partition === null) keys.push({ n: k.n, label: k.label, partition: null, member: null, why: r.note ?? 'no fixed partition' });
+    else {
+      if (!byPartition.has(r.partition)) return undefined;
+      const member = byPartition.get(r.partition) ?? null;
+      const i = member === null ? undefined : index.get(member);
+      if (i !== undefined) members[i].keys++;
+      keys.push({ n: k.n, label: k.label, partition: r.partition, member });
+    }
+  }
+  return { ...v, members, notes: v.notes.slice(), keys };
 }
 
 export function buildFrame(topic: TopicState, keys: readonly KeyEntry[], width?: number): TopicFrame {

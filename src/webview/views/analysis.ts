@@ -9,7 +9,7 @@ import type { Skew } from '../../analyze/figures';
 import type { AnalysisRunInfo } from '../../shared/protocol';
 import { analysisTopicView, runStatusText, type AnalysisTopicView, type HeavyRow, type ShareBar, type ShareChart, type TopologyCharts } from '../../shared/view/analysisView';
 import { h, px, svg } from '../dom';
-import { keyText, pct } from '../format';
+import { keyText, pct, thousands } from '../format';
 import { l10n } from '../l10n';
 import type { Ui } from '../ui';
 
@@ -29,7 +29,7 @@ export interface AnalysisSpec {
   onWhatIf(): void;
 }
 
-const count = (n: number): string => Math.round(n).toLocaleString('en-US');
+const count = (n: number): string => thousands(Math.round(n));
 const ratio = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
 const UNIT_TITLES = { partition: l10n.t('Keys per partition'), consumer: l10n.t('Keys per consumer'), bundle: l10n.t('Keys per namespace bundle') } as const;

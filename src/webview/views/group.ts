@@ -7,6 +7,7 @@
 import type { GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
 import { h } from '../dom';
+import { keptSelect } from './keptSelect';
 import { keyText, pct, thousands } from '../format';
 
 export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {
@@ -123,7 +124,7 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
     spec.onStep(subs.length ? `+${id}:${subs.join(',')}` : `+${id}`);
   });
   const current = after.members.map((m) => m.id);
-  const remove = h('select', { id: 'group-whatif-remove-id', 'aria-label': 'member to remove' }, ...current.map((id) => h('option', { value: id }, id)));
+  const remove = keptSelect('group-whatif-remove-id', 'member to remove', current);
   const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button', ...(current.length ? {} : { disabled: 'disabled' }) }, 'Member leaves');
   removeBtn.addEventListener('click', () => {
     const id = (remove as HTMLSelectElement).value;

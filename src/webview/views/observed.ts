@@ -8,6 +8,7 @@
 import type { KafkaObservedView, PulsarObservedView } from '../../engine/observed/view';
 import { differenceRuns, ownerRuns, spanOf, type PartitionSpan } from '../../shared/view/observedPanel';
 import { h } from '../dom';
+import { thousands } from '../format';
 import { l10n } from '../l10n';
 
 /** Draining rows drawn per group; the rest are counted (a 4.x report can list thousands). */
@@ -44,7 +45,7 @@ export function renderPulsarObserved(view: PulsarObservedView): HTMLElement {
     } else {
       const { runs, more } = differenceRuns(p);
       box.append(
-        h('p', { class: 'warning', ...attrs }, at, l10n.t('the reported layout differs from the configured order’s prediction on {0} hash values in {1} runs: {2}', p.size.toLocaleString('en-US'), p.differences.length, p.reason)),
+        h('p', { class: 'warning', ...attrs }, at, l10n.t('the reported layout differs from the configured order’s prediction on {0} hash values in {1} runs: {2}', thousands(p.size), p.differences.length, p.reason)),
         h(
           'table',
           { class: 'observed-diff', id: `observed-diff-${i}`, 'aria-label': l10n.t('where the report and the prediction differ') },
@@ -59,7 +60,7 @@ export function renderPulsarObserved(view: PulsarObservedView): HTMLElement {
       );
     }
     for (const a of g.assumptions) box.append(h('p', { class: 'muted' }, at, a));
-    if (!g.model.equal) box.append(h('p', { class: 'warning', 'data-model-equal': 'false' }, at, l10n.t('the ring rebuilt for what-if steps differs from the report on {0} hash values: {1}', g.model.size.toLocaleString('en-US'), g.model.reason)));
+    if (!g.model.equal) box.append(h('p', { class: 'warning', 'data-model-equal': 'false' }, at, l10n.t('the ring rebuilt for what-if steps differs from the report on {0} hash values: {1}', thousands(g.model.size), g.model.reason)));
     if (g.draining.length) {
       const shown = g.draining.slice(0, MAX_DRAINING_ROWS);
       box.append(

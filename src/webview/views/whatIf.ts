@@ -15,6 +15,7 @@ import { l10n } from '../l10n';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
 import type { BarMarker, BarSpec } from './barShared';
+import { keptSelect } from './keptSelect';
 import type { PartitionsSpec } from './partitions';
 
 export interface WhatIfSpec {
@@ -64,7 +65,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
     });
     add.addEventListener('click', () => addForm.requestSubmit());
     const ids = sel?.consumers ?? [];
-    const remove = h('select', { id: 'whatif-remove-id', 'aria-label': l10n.t('consumer to remove') }, ...ids.map((id) => h('option', { value: id }, id)));
+    const remove = keptSelect('whatif-remove-id', l10n.t('consumer to remove'), ids);
     const removeBtn = h('button', { id: 'whatif-remove', type: 'button', disabled: ids.length === 0 }, l10n.t('Remove consumer'));
     removeBtn.addEventListener('click', () => remove.value && spec.onStep({ kind: 'disconnect', id: remove.value }));
     editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), remove, removeBtn));
