@@ -60,10 +60,6 @@ const builds = [
     ? []
     : [
         { ...common, entryPoints: testEntries('test/unit'), outdir: 'dist/test/unit', platform: 'node', format: 'cjs', external: ['kafkajs', 'murmur2-partitioner'] },
-        // The panel's script alone, for the panel bench (test/bench/panel.mjs); the .vsix ships it in dist/extension.js.
-        ...(exists('src/webview/main.ts')
-          ? [{ ...common, entryPoints: ['src/webview/main.ts'], outfile: 'media/dist/panel.js', platform: 'browser', format: 'iife' }]
-          : []),
         ...(exists('test/exthost/index.ts')
           ? [{ ...common, entryPoints: ['test/exthost/index.ts'], outfile: 'dist/test/exthost/index.js', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] }]
           : []),

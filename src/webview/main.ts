@@ -1,6 +1,6 @@
 /**
- * The routing panel's webview script (built to media/dist/panel.js). It posts `ready` once it
- * listens, and renders whatever state the host answers with. No network access: the CSP allows
+ * The routing panel's webview script (in dist/extension.js, started by src/main.ts in a webview).
+ * It posts `ready` once it listens, and renders whatever state the host answers with. No network access: the CSP allows
  * no connections, and nothing here makes any.
  */
 import { isToWebviewMessage } from '../shared/protocol';

@@ -79,7 +79,7 @@ async function main() {
   const scale = require(join(dir, 'scale.cjs'));
   console.log(`Panel at production scale. Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   if (!existsSync(bundlePath(root))) {
-    console.log('media/dist/panel.js is missing: run `node esbuild.js` first.');
+    console.log('dist/extension.js is missing: run `node esbuild.js` first.');
     return;
   }
   if (!existsSync(CHROMIUM)) {

@@ -1,6 +1,7 @@
 // A page that hosts the panel's webview bundle outside VS Code, for the benchmark: a stub
 // `acquireVsCodeApi` that records what the panel posts, VS Code's Dark+ colours as the --vscode-*
-// variables (only the ones panel.css uses), and the real media/panel.css and media/dist/panel.js.
+// variables (only the ones panel.css uses), and the real media/panel.css and the
+// script the .vsix ships, dist/extension.js (src/main.ts starts the panel where `acquireVsCodeApi` exists).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -68,5 +69,5 @@ export function panelHtml(root) {
 }
 
 export function bundlePath(root) {
-  return join(root, 'media/dist/panel.js');
+  return join(root, 'dist/extension.js');
 }
