@@ -18,13 +18,10 @@ if (only && only !== 'unit' && !browserSuites.includes(only)) {
 }
 
 /** Runs a command; its stdout is echoed as it comes, or kept for later with `buffer`. */
-function run(cmd, args, { buffer = false, background = false } = {}) {
+function run(cmd, args, { buffer = false } = {}) {
   return new Promise((resolve) => {
     let out = '';
-    // `background`: at a lower CPU priority (nice 10), so that it takes the cores the browser
-    // suites leave idle instead of slowing them (POSIX; elsewhere it runs as it is).
-    const [c, a] = background && process.platform !== 'win32' ? ['nice', ['-n', '10', cmd, ...args]] : [cmd, args];
-    const child = spawn(c, a, { cwd: root, stdio: ['ignore', 'pipe', buffer ? 'pipe' : 'inherit'] });
+    const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', buffer ? 'pipe' : 'inherit'] });
     const take = (b) => {
       if (!buffer) process.stdout.write(b);
       out += b.toString();
@@ -76,12 +73,11 @@ if (built.code !== 0) {
   process.exit(1);
 }
 
-// The type check and the unit tests (two files at a time) run while code-server installs and the
-// browser suites run, at a lower CPU priority: the suites wait on code-server, Chromium and the
-// extension host much of the time (alone, all of them kept 0.74 of a 2-core machine's cores busy),
-// so the unit tests fill the idle time instead of running first (about 150 s) or slowing the
-// suites. The unit tests' and tsc's output is kept and printed as each finishes, so it does not
-// interleave line by line with the suites' progress.
+// The type check and the unit tests (two files at a time) run while the browser suites start and
+// run: those wait on code-server, Chromium and the extension host much of the time, so the two
+// cores are shared instead of the unit tests having them to themselves first (about 150 s saved on
+// a 2-core machine). The unit tests' and tsc's output is kept and printed as each finishes, so it
+// does not interleave line by line with the suites' progress.
 const browser = only ? browserSuites.filter((s) => s === only) : browserSuites;
 const unitWanted = !only || only === 'unit';
 // The browser suites in their lanes (suites.mjs; a suite in none gets a lane of its own), side by
@@ -90,12 +86,12 @@ const lanes = [...LANES, ...browserSuites.filter((s) => !LANES.flat().includes(s
   .map((lane) => lane.filter((s) => browser.includes(s)))
   .filter((lane) => lane.length > 0);
 console.log(`== type check${unitWanted ? ', unit tests (Node)' : ''}${lanes.length ? `, and browser suites: ${lanes.map((l) => l.join(', ')).join(' | ')}` : ''}`);
-const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true, background: true }));
+const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true }));
 const unit = unitWanted
   ? step('unit', () => {
       const dir = join(root, 'dist/test/unit');
       const files = readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f));
-      return run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true, background: true });
+      return run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true });
     }).then((r) => {
       console.log(`== unit tests\n${r.out.trimEnd()}`);
       return r;

@@ -15,9 +15,9 @@ export const SUITES = {
 };
 
 // `npm test` runs the suites in two lanes side by side (two node processes, each with its own
-// code-server and Chromium): a suite waits on the workbench much of the time, and one lane alone
-// kept 0.74 of a 2-core machine's cores busy (177 s of CPU in 239 s). Balanced by their times
-// there (exthost 58 s + ui 53 s; panel 58 s + l10n 31 s + web 38 s).
+// code-server and Chromium): one suite waits on the workbench much of the time, so a single lane
+// left one of a 2-core machine's cores mostly idle. Balanced by their times on such a machine
+// (exthost about 60 s + ui 50 s; panel 60 s + l10n 22 s + web 32 s).
 export const LANES = [
   ['exthost', 'ui'],
   ['panel', 'l10n', 'web'],
