@@ -1,13 +1,13 @@
 // The project's test command (`npm test`): builds once, then runs the type check, the unit tests
-// and the browser suites (extension host, UI, localisation, web, panel: test/e2e/suites.mjs, in
-// two lanes of test/e2e/run.mjs, each with its own code-server and Chromium) side by side, and closes with one
+// and the browser suites (extension host, UI, localisation, web, panel: test/e2e/suites.mjs)
+// against one code-server and one Chromium (test/e2e/run.mjs) side by side, and closes with one
 // "N passed, N failed" line over all of them after a line per step with its time.
 //   --only unit|exthost|ui|l10n|web|panel   one suite (the build and type check still run)
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANES, SUITES } from './e2e/suites.mjs';
+import { SUITES } from './e2e/suites.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -80,12 +80,7 @@ if (built.code !== 0) {
 // does not interleave line by line with the suites' progress.
 const browser = only ? browserSuites.filter((s) => s === only) : browserSuites;
 const unitWanted = !only || only === 'unit';
-// The browser suites in their lanes (suites.mjs; a suite in none gets a lane of its own), side by
-// side; the first lane's progress is shown as it comes, the others' when they end.
-const lanes = [...LANES, ...browserSuites.filter((s) => !LANES.flat().includes(s)).map((s) => [s])]
-  .map((lane) => lane.filter((s) => browser.includes(s)))
-  .filter((lane) => lane.length > 0);
-console.log(`== type check${unitWanted ? ', unit tests (Node)' : ''}${lanes.length ? `, and browser suites: ${lanes.map((l) => l.join(', ')).join(' | ')}` : ''}`);
+console.log(`== type check${unitWanted ? ', unit tests (Node)' : ''}${browser.length ? `, and browser suites: ${browser.join(', ')} (one code-server + Chromium)` : ''}`);
 const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true }));
 const unit = unitWanted
   ? step('unit', () => {
@@ -97,12 +92,7 @@ const unit = unitWanted
       return r;
     })
   : undefined;
-const browserRuns = lanes.map((lane, i) =>
-  step(lane.join('+'), () => run(process.execPath, [join(root, 'test/e2e/run.mjs'), '--no-build', ...lane], { buffer: i > 0 })).then((r) => {
-    if (i > 0) console.log(`== browser suites: ${lane.join(', ')}\n${r.out.trimEnd()}`);
-    return r;
-  }),
-);
+const browserRun = browser.length ? step(browser.join('+'), () => run(process.execPath, [join(root, 'test/e2e/run.mjs'), '--no-build', ...browser])) : undefined;
 
 if (unit) add('unit', await unit);
 const tsc = await typeCheck;
@@ -111,7 +101,7 @@ else {
   console.log(`type check failed:\n${tsc.out}`);
   totals.failed += 1;
 }
-for (const [i, r] of browserRuns.entries()) add(lanes[i].join('+'), await r);
+if (browserRun) add('browser', await browserRun);
 
 console.log(`\n${times.join(', ')}; ${Math.round((Date.now() - started) / 1000)} s in all`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);

@@ -1,6 +1,5 @@
-// The browser suites (suites.mjs) against one code-server and one Chromium (and one of their own
-// for a suite with a locale or settings): each suite gets its own window on its own scratch copy
-// of examples/. Prints each suite's
+// The browser suites (suites.mjs) against one code-server and one Chromium: each suite gets its
+// own window on its own scratch copy of examples/. Prints each suite's
 // "<suite>: N passed, N failed (S s)" and closes with the total "N passed, N failed".
 //   node test/e2e/run.mjs [exthost] [ui] [panel]   the suites to run (default: all, in order)
 //     --grep RE     only the scenarios whose name matches (scenario suites; later scenarios may
@@ -35,22 +34,11 @@ const log = (s) => console.log(`[browser] ${s}`);
 const totals = { passed: 0, failed: 0 };
 const started = Date.now();
 let session;
-/**
- * The code-server + Chromium the suites without a locale or settings of their own share, started
- * when the first of them runs. Named after the suites chosen, so that two runs side by side
- * (test/run.mjs runs the suites in two lanes) keep their state folders apart.
- */
-async function shared() {
-  if (!session) {
-    const t0 = Date.now();
-    session = await Session.start({ log, vsix, name: `run-${chosen.join('-')}` });
-    if (grep) session.grep = new RegExp(grep);
-    log(`code-server and Chromium up in ${Math.round((Date.now() - t0) / 1000)} s`);
-  }
-  return session;
-}
 try {
   if (!noBuild) build(log);
+  session = await Session.start({ log, vsix });
+  if (grep) session.grep = new RegExp(grep);
+  log(`code-server and Chromium up in ${Math.round((Date.now() - started) / 1000)} s`);
   for (const name of chosen) {
     const suite = SUITES[name];
     const t0 = Date.now();
@@ -63,7 +51,7 @@ try {
         const own = await Session.start({ log, vsix, name: `run-${name}`, locale: suite.locale, settings: suite.settings });
         try {
           const wb = await own.openWindow(name, { viewport: suite.viewport });
-          if (grep) own.grep = new RegExp(grep);
+          if (grep) own.grep = session.grep;
           wb.scenarioTimeout = suite.timeout;
           counts = await wb.runModules(suite.scenarios);
           await wb.close();
@@ -71,9 +59,9 @@ try {
           await own.close();
         }
       } else if (suite.tests) {
-        counts = await runExtensionTests(await shared(), name, join(root, suite.tests));
+        counts = await runExtensionTests(session, name, join(root, suite.tests));
       } else {
-        const wb = await (await shared()).openWindow(name, { viewport: suite.viewport });
+        const wb = await session.openWindow(name, { viewport: suite.viewport });
         wb.scenarioTimeout = suite.timeout;
         counts = await wb.runModules(suite.scenarios);
         await wb.close();

@@ -13,12 +13,3 @@ export const SUITES = {
   web: { scenarios: ['./web-scenarios.mjs'], settings: { 'remote.extensionKind': { 'key-routing.key-routing-inspector': ['web'] } }, viewport: { width: 1400, height: 1000 } },
   panel: { scenarios: ['./panel-scenarios.mjs', './analyze-scenarios.mjs'], viewport: { width: 1400, height: 1000 }, timeout: 180_000 },
 };
-
-// `npm test` runs the suites in two lanes side by side (two node processes, each with its own
-// code-server and Chromium): one suite waits on the workbench much of the time, so a single lane
-// left one of a 2-core machine's cores mostly idle. Balanced by their times on such a machine
-// (exthost about 60 s + ui 50 s; panel 60 s + l10n 22 s + web 32 s).
-export const LANES = [
-  ['exthost', 'ui'],
-  ['panel', 'l10n', 'web'],
-];
