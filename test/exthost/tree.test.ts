@@ -18,19 +18,10 @@ import type { TreeNode } from '../../src/extension/tree/nodes';
 import type { Removal } from '../../src/extension/tree/removal';
 import { percent } from '../../src/extension/tree/shares';
 import type { WriteConfirmation } from '../../src/extension/sampleSettings';
+import { EXTENSION_ID, sleep, until as untilWithin } from './util';
 
-const EXTENSION_ID = 'key-routing.key-routing-inspector';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
+/** The shared wait, with 15 s for this suite's waits (the tree follows settings.json through a file watcher). */
+const until = <T>(what: string, f: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> => untilWithin(what, f, 15_000);
 
 const folder = () => vscode.workspace.workspaceFolders![0].uri;
 const settingsUri = () => vscode.Uri.joinPath(folder(), '.vscode', 'settings.json');

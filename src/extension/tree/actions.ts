@@ -4,8 +4,8 @@
  * settings.json, copy its id. Each command takes the row's node as VS Code passes it.
  */
 import * as vscode from 'vscode';
-import { stringKey } from '../../engine/key';
-import { requireTopics, routeAndPresent, type Services } from '../present';
+import { routeKey } from '../commands/routeKey';
+import { requireTopics, type Services } from '../present';
 import type { KeyRoutes } from '../routeFormat';
 import { TREE_COMMANDS } from './commandIds';
 import type { TreeNode } from './nodes';
@@ -45,26 +45,11 @@ export function registerTreeActions(s: Services): vscode.Disposable[] {
   ];
 }
 
-let lastTyped = '';
-
 /** Routes a typed key (or `key`, for tests) on the row's topic; shown as Route a Key shows it. */
 async function routeOnTopic(s: Services, n: unknown, given: unknown): Promise<KeyRoutes[] | undefined> {
   if (!requireTopics(s)) return undefined;
   const topic = topicOf(s, n);
-  if (topic === undefined) return undefined;
-  let key = typeof given === 'string' ? given : undefined;
-  if (key === undefined) {
-    key = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Key Routing: Route a Key on {0}', topic),
-      prompt: vscode.l10n.t('The message key as the producer sets it (text, sent as UTF-8). Leading and trailing spaces count.'),
-      placeHolder: 'user-1',
-      value: lastTyped,
-      ignoreFocusOut: true,
-    });
-    if (key === undefined) return undefined;
-    lastTyped = key;
-  }
-  return routeAndPresent(s, [{ label: key, key: stringKey(key) }], vscode.l10n.t('Route a Key on {0}', topic), topic);
+  return topic === undefined ? undefined : routeKey(s, given, topic);
 }
 
 /** The what-if of the consumer leaving, summed up in a notification (the details in the output). */
