@@ -169,7 +169,7 @@ describe('package.json for the Marketplace', () => {
     const left = repositoryOnly(readme);
     assert.deepEqual(
       left.map((s) => s.heading.replace(/ \(.*$/, '')),
-      ['## Two commands', '## Command line', '## Speed', '## Layout'],
+      ['## Two commands', '### Kafka consumer groups', '### Clients: partitioners, hashing schemes, producers, typed keys', '## Command line', '## Speed', '## Layout'],
     );
     const shipped = marketplaceReadme(readme, pkg.homepage);
     const headings = (t: string) => t.split('\n').filter((l) => /^#{2,3} /.test(l));
@@ -181,8 +181,11 @@ describe('package.json for the Marketplace', () => {
     for (const img of readme.matchAll(/!\[[^\]]*\]\(docs\/images\/[^)]+\)/g)) assert.ok(shipped.includes(img[0]), img[0]);
     assert.ok(shipped.trimEnd().endsWith(`In the [repository's README](${pkg.homepage}): ${left.slice(0, -1).map((s) => s.holds).join(', ')} and ${left[left.length - 1].holds}.`));
     assert.ok(shipped.length < readme.length * 0.6, `${shipped.length} of ${readme.length} characters`);
-    // A mark must stand right above a section heading.
-    assert.throws(() => marketplaceReadme('# T\n<!-- repository only: x -->\ntext\n', pkg.homepage), /right above a "## " heading/);
+    // A marked subsection ends at the next heading of its level or above; a mark must stand right above a heading.
+    const doc = ['# T', '## A', 'a', '<!-- repository only: b -->', '### B', 'b', '### C', 'c', '<!-- repository only: d -->', '## D', 'd', '### D1', 'd1', '## E', 'e'].join('\n');
+    assert.deepEqual(headings(marketplaceReadme(doc, pkg.homepage)), ['## A', '### C', '## E']);
+    assert.match(marketplaceReadme(doc, pkg.homepage), /\): b and d\.\n$/);
+    assert.throws(() => marketplaceReadme('# T\n<!-- repository only: x -->\ntext\n', pkg.homepage), /right above a "## " or "### " heading/);
   });
 
   test('the packaged-script check: the known routes pass, a script that hashes wrong is named', async () => {
