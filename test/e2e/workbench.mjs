@@ -24,6 +24,8 @@
 //   await wb.reload()                                  Developer: Reload Window, waits as for a new window
 //   await wb.until(() => cond, 'what')                 polls a condition the page cannot signal
 //   wb.extensionHostLog(), wb.extensionActive()        the window's extension host log, and what it says
+//   wb.keyRoutingOutput(); await wb.writeSettings(text) the Key Routing output channel; write settings.json and
+//                                                      wait until the extension has read them
 //
 // Waits default to WAIT_MS (30 s) and end as soon as the state is there; a window opening or
 // reloading gets WINDOW_MS (180 s). Both are sized for a loaded 2-core machine.
@@ -206,6 +208,47 @@ export class Workbench {
     await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
     await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'keys.txt' }).waitFor({ timeout });
     await this.until(() => /Eager extensions activated/.test(this.extensionHostLog()), 'the extension host to start its extensions', timeout);
+  }
+
+  /** The text of the "Key Routing" output channel in the newest extension host of this window, or ''. */
+  keyRoutingOutput() {
+    const dir = this.extensionHostDirs().at(-1);
+    if (!dir) return '';
+    for (const out of readdirSync(dir).filter((d) => d.startsWith('output_logging_'))) {
+      const f = readdirSync(join(dir, out)).find((x) => x.endsWith('Key Routing.log'));
+      if (f) return readFileSync(join(dir, out, f), 'utf8');
+    }
+    return '';
+  }
+
+  /**
+   * Writes the workspace's settings file and, where its keyRouting.* settings change, waits until
+   * the extension has read them (the output channel's next "Settings read" line): a view opened
+   * after that renders the new settings from the start, instead of racing their refresh.
+   */
+  async writeSettings(text) {
+    const file = join(this.workspace, '.vscode/settings.json');
+    const ours = (t) => {
+      try {
+        return JSON.stringify(Object.entries(JSON.parse(t)).filter(([k]) => k.startsWith('keyRouting.')));
+      } catch {
+        return t;
+      }
+    };
+    const changes = ours(existsSync(file) ? readFileSync(file, 'utf8') : '{}') !== ours(text);
+    const before = this.settingsReads();
+    writeFileSync(file, text);
+    if (changes) await this.settingsRead(before);
+  }
+
+  /** How many times the extension has read its settings in this window (its output channel says so). */
+  settingsReads() {
+    return this.keyRoutingOutput().match(/\] Settings read: /g)?.length ?? 0;
+  }
+
+  /** Waits until the extension has read its settings again after `before` reads. */
+  async settingsRead(before) {
+    await this.until(() => this.settingsReads() > before, 'the extension to read the new settings (its output channel)');
   }
 
   /** Whether the window's extension host has activated this extension (its log says so). */
