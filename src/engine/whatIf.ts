@@ -173,31 +173,45 @@ export function runWhatIf(
   const note = topic instanceof PulsarTopicState ? topic.observed?.note() : undefined;
   const steps: WhatIfStep[] = [];
   for (const event of events) {
-    const selector = whatIfSelector(topic);
-    // Tables are never changed once built: the one taken before the event stays as it was.
-    const snapBefore = selector ? selector.snapshotTable() : undefined;
-    const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
-    const r = topic.apply(event);
-    const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
-    if (!r.ok) {
-      step.error = r.error;
-    } else if (event.kind === 'partitions') {
-      const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
-      step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
-    } else if (selector) {
-      const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues);
-      step.lost = byId(d.lost);
-      step.gained = byId(d.gained);
-      step.movedFraction = d.movedSize / measureSize(selector.keyValues);
-    }
-    steps.push(step);
+    steps.push(whatIfStep(topic, event, keys));
     onStep?.(steps.length - 1, topic);
   }
-  const out = keys.map((k, i) => {
+  const out = routesAfter(topic, keys, before);
+  return note ? { note, steps, keys: out } : { steps, keys: out };
+}
+
+/** Applies one event to `topic` (which it changes) and describes the step. */
+export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: ReadonlyArray<{ key: MessageKey }>): WhatIfStep {
+  const selector = whatIfSelector(topic);
+  // Tables are never changed once built: the one taken before the event stays as it was.
+  const snapBefore = selector ? selector.snapshotTable() : undefined;
+  const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
+  const r = topic.apply(event);
+  const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
+  if (!r.ok) {
+    step.error = r.error;
+  } else if (event.kind === 'partitions') {
+    const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
+    step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
+  } else if (selector) {
+    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues);
+    step.lost = byId(d.lost);
+    step.gained = byId(d.gained);
+    step.movedFraction = d.movedSize / measureSize(selector.keyValues);
+  }
+  return step;
+}
+
+/** The keys routed on `topic` as it is now, against their routes `before` (same order). */
+export function routesAfter(
+  topic: TopicState,
+  keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
+  before: ReadonlyArray<WhatIfResult['keys'][number]['before']>,
+): WhatIfResult['keys'] {
+  return keys.map((k, i) => {
     const after = { key: k.shown, ...topic.route(k.key) };
     const b = before[i];
     const moved = b.partition !== after.partition || b.consumer !== after.consumer;
     return { key: k.shown, before: b, after, moved };
   });
-  return note ? { note, steps, keys: out } : { steps, keys: out };
 }

@@ -301,9 +301,10 @@ export class OrderingSimulation {
       let j = 0;
       for (const c of now) if (c !== changed && next[j++] !== c) return undefined;
     }
-    // Handed over: the caller does not change it afterwards.
+    // Read as it is, and cloned before a change of the simulation's own (an event not adopted):
+    // the what-if may still show it, and a later note may go on from it.
     this.sub = after;
-    this.owned = true;
+    this.owned = false;
     return { ok: true, value: changed };
   }
 
