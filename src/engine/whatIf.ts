@@ -34,8 +34,18 @@ export interface OwnershipDiff {
  * for the consumers no longer in it and to `gained` for the new ones; ranges per consumer come
  * out ascending with adjacent ones merged (as `mergeOverlappingRanges` does).
  */
-export function diffOwnership(before: readonly Segment[] | SegmentTable, after: readonly Segment[] | SegmentTable, measure: HashRange): OwnershipDiff {
-  return diffTables(asTable(before), asTable(after), measure);
+export function diffOwnership(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  measure: HashRange,
+  /**
+   * Ascending, disjoint ranges outside which the owner sets are known to be the same on both
+   * sides (the changes of the steps in between): only these are swept, with the same result.
+   * Tables without empty segments (start > end) only, as selectors make them.
+   */
+  within?: ReadonlyArray<readonly [number, number]>,
+): OwnershipDiff {
+  return diffTables(asTable(before), asTable(after), measure, within);
 }
 
 function asTable(x: readonly Segment[] | SegmentTable): SegmentTable {
@@ -49,17 +59,46 @@ const NONE: readonly Consumer[] = [];
  * either to the last: each elementary interval is a run between two consecutive boundaries
  * (a segment's start or end + 1, on either side), where both sides' owners are constant.
  */
-function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange): OwnershipDiff {
-  const lost = new Map<Consumer, Array<[number, number]>>();
-  const gained = new Map<Consumer, Array<[number, number]>>();
-  let movedSize = 0;
+function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange, within?: ReadonlyArray<readonly [number, number]>): OwnershipDiff {
+  const diff: OwnershipDiff = { lost: new Map(), gained: new Map(), movedSize: 0 };
   const bn = before.count;
   const an = after.count;
-  if (bn === 0 && an === 0) return { lost, gained, movedSize };
-  let pos = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
+  if (bn === 0 && an === 0) return diff;
+  const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
   const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
-  let bi = 0;
-  let ai = 0;
+  if (!within) {
+    sweep(before, after, measure, first, last, 0, 0, diff);
+    return diff;
+  }
+  for (const [lo, hi] of within) {
+    const from = Math.max(lo, first);
+    const to = Math.min(hi, last);
+    // Segments ending before the window are skipped by search rather than one by one.
+    if (from <= to) sweep(before, after, measure, from, to, firstEndingFrom(before, from), firstEndingFrom(after, from), diff);
+  }
+  return diff;
+}
+
+/** The index of the first segment that ends at or after `pos` (ends ascend), or `t.count`. */
+function firstEndingFrom(t: SegmentTable, pos: number): number {
+  let lo = 0;
+  let hi = t.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t.ends[mid] < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Adds the changes over `[pos, last]` to `diff`, starting at segments `bi` and `ai` (none of the
+ * earlier ones reaching `pos`). Windows must come ascending: ranges merge with the last one.
+ */
+function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, pos: number, last: number, bi: number, ai: number, diff: OwnershipDiff): void {
+  const { lost, gained } = diff;
+  const bn = before.count;
+  const an = after.count;
   while (pos <= last) {
     // Skip segments that end before `pos` (and any with start > end, which cover nothing).
     while (bi < bn && before.ends[bi] < pos) bi++;
@@ -99,12 +138,11 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
       if (changed) {
         const lo = Math.max(pos, measure[0]);
         const hi = Math.min(end, measure[1]);
-        if (hi >= lo) movedSize += hi - lo + 1;
+        if (hi >= lo) diff.movedSize += hi - lo + 1;
       }
     }
     pos = end + 1;
   }
-  return { lost, gained, movedSize };
 }
 
 function min(a: Float64Array, n: number): number {

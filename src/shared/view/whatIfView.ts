@@ -150,7 +150,23 @@ export function extendWhatIf(
   }
   const routes = routesAfter(afterTopic, shown, previous.keys.map((k) => k.before));
   const resume: Resume = { ...r, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone() };
-  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck);
+  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck, changedRanges(events, steps));
+}
+
+/**
+ * Where the owners of the shown selector changed in any of the steps (their ranges lost and
+ * gained), ascending and merged: outside these every step left the owner sets as they were, so the
+ * whole what-if's diff need only sweep these. Undefined where a step was refused (its diff was not
+ * taken, so it vouches for nothing). Partition changes add selectors and leave the shown one as it is.
+ */
+function changedRanges(events: readonly TopologyEvent[], steps: readonly WhatIfStep[]): Array<[number, number]> | undefined {
+  const all: Array<[number, number]> = [];
+  for (let i = 0; i < steps.length; i++) {
+    if (events[i].kind === 'partitions') continue;
+    if (steps[i].error !== undefined) return undefined;
+    for (const m of [steps[i].lost, steps[i].gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
+  }
+  return mergeRanges(all, [-Infinity, Infinity]);
 }
 
 /** The model of a what-if whose steps have run: `afterTopic` is the state after the last one. */
@@ -162,6 +178,8 @@ function finish(
   afterTopic: TopicState,
   afterStates: Array<KeySharedSubscription | undefined>,
   deferApplyCheck: boolean,
+  /** Where the steps changed owners, if known (see `changedRanges`): the whole diff sweeps only these. */
+  changed?: ReadonlyArray<readonly [number, number]>,
 ): WhatIfViewModel {
   const { settings, topicName, keys, colors, before, snapBefore } = resume;
   const selector = whatIfSelector(afterTopic);
@@ -176,7 +194,7 @@ function finish(
     for (const m of [only.lost, only.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
     movedRanges = mergeRanges(all, selector.keyHashRange);
   } else if (selector && snapBefore) {
-    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues);
+    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed);
     movedFraction = d.movedSize / measureSize(selector.keyValues);
     const all: Array<[number, number]> = [];
     for (const m of [d.lost, d.gained]) for (const ranges of m.values()) for (const r of ranges) all.push(r);
