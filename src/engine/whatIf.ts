@@ -9,8 +9,10 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { columnsOf, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { columnsOf, firstEndingFrom, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
+import type { KeySharedSubscription } from './pulsar/keyShared/subscription';
+import { ringChangeWindows, ringPointsOf } from './pulsar/keyShared/ringChange';
 
 export type RangesById = Record<string, Array<[number, number]>>;
 
@@ -79,17 +81,6 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
   return diff;
 }
 
-/** The index of the first segment that ends at or after `pos` (ends ascend), or `t.count`. */
-function firstEndingFrom(t: SegmentTable, pos: number): number {
-  let lo = 0;
-  let hi = t.count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (t.ends[mid] < pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /**
  * Adds the changes over `[pos, last]` to `diff`, starting at segments `bi` and `ai` (none of the
@@ -184,6 +175,10 @@ export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
   return selector.snapshot();
 }
 
+function subscriptionOf(topic: TopicState): KeySharedSubscription | undefined {
+  return topic instanceof PulsarTopicState ? topic.subscription : undefined;
+}
+
 /** The subscription selector a what-if describes (partition 0's), if the topic has one. */
 export function whatIfSelector(topic: TopicState): StickyKeyConsumerSelector | undefined {
   return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
@@ -224,6 +219,9 @@ export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: Readon
   // Tables are never changed once built: the one taken before the event stays as it was.
   const snapBefore = selector ? selector.snapshotTable() : undefined;
   const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
+  // A leaving consumer's ring points, asked before it leaves (a 4.x ring frees its name index).
+  const leaving = event.kind === 'disconnect' && selector ? subscriptionOf(topic)?.consumers.find((c) => c.id === event.id) : undefined;
+  const leavingPoints = leaving && selector ? ringPointsOf(selector, leaving) : undefined;
   const r = topic.apply(event);
   const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
   if (!r.ok) {
@@ -232,7 +230,11 @@ export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: Readon
     const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
     step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
   } else if (selector) {
-    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues);
+    // Only the arcs next to the consumer's points can change (see ringChange.ts).
+    const joined = event.kind === 'connect' ? subscriptionOf(topic)?.consumers.at(-1) : undefined;
+    const points = joined ? ringPointsOf(selector, joined) : leavingPoints;
+    const within = points && ringChangeWindows(snapBefore!, points);
+    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues, within);
     step.lost = byId(d.lost);
     step.gained = byId(d.gained);
     step.movedFraction = d.movedSize / measureSize(selector.keyValues);

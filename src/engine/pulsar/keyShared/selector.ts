@@ -246,6 +246,18 @@ export function tableIndexAt(t: SegmentTable, slot: number): number {
   return -1;
 }
 
+/** The index of the first segment that ends at or after `pos` (ends ascend), or `t.count`. */
+export function firstEndingFrom(t: SegmentTable, pos: number): number {
+  let lo = 0;
+  let hi = t.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t.ends[mid] < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Freezes computed segments (their consumer lists included) for memoisation: every caller then
  * shares one result, and a caller that tried to change it could not corrupt the next one's.
