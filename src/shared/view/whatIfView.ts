@@ -93,7 +93,8 @@ export function buildWhatIf(
       if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = i < events.length - 1 ? t.subscription.clone() : t.subscription;
     },
   );
-  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore };
+  const changed = changedRanges(events, result.steps);
+  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore, changed };
   return finish(resume, events, result.steps, result.keys, afterTopic, afterStates, deferApplyCheck);
 }
 
@@ -113,6 +114,8 @@ interface Resume {
   topic: TopicState;
   /** The snapshot table before the first step. */
   snapBefore: SegmentTable | undefined;
+  /** Where the steps changed owners (see `changedRanges`); undefined where not known. */
+  changed: Array<[number, number]> | undefined;
 }
 
 const resumes = new WeakMap<WhatIfViewModel, Resume>();
@@ -149,8 +152,10 @@ export function extendWhatIf(
     }
   }
   const routes = routesAfter(afterTopic, shown, previous.keys.map((k) => k.before));
-  const resume: Resume = { ...r, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone() };
-  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck, changedRanges(events, steps));
+  // The steps so far changed owners over `r.changed` (kept from step to step, not gathered again).
+  const changed = r.changed && changedRanges(events, steps, r.events.length, r.changed);
+  const resume: Resume = { ...r, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), changed };
+  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck, changed);
 }
 
 /**
@@ -159,9 +164,15 @@ export function extendWhatIf(
  * whole what-if's diff need only sweep these. Undefined where a step was refused (its diff was not
  * taken, so it vouches for nothing). Partition changes add selectors and leave the shown one as it is.
  */
-function changedRanges(events: readonly TopologyEvent[], steps: readonly WhatIfStep[]): Array<[number, number]> | undefined {
-  const all: Array<[number, number]> = [];
-  for (let i = 0; i < steps.length; i++) {
+function changedRanges(
+  events: readonly TopologyEvent[],
+  steps: readonly WhatIfStep[],
+  from = 0,
+  /** Those of the steps before `from`. */
+  earlier: ReadonlyArray<readonly [number, number]> = [],
+): Array<[number, number]> | undefined {
+  const all: Array<[number, number]> = earlier.map(([s, e]) => [s, e]);
+  for (let i = from; i < steps.length; i++) {
     if (events[i].kind === 'partitions') continue;
     if (steps[i].error !== undefined) return undefined;
     for (const m of [steps[i].lost, steps[i].gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
