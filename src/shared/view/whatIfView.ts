@@ -4,7 +4,7 @@
  * topology built afresh from the settings), so every figure is the engine's.
  */
 import type { TopologyEvent } from '../../engine/events';
-import type { Consumer, SegmentTable } from '../../engine/pulsar/keyShared/selector';
+import { mergeRanges, type Consumer, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
@@ -12,6 +12,9 @@ import { diffOwnership, measureSize, routesAfter, runWhatIf, whatIfSelector, wha
 import type { ConsumerSetting } from '../protocol';
 import { ColorMap } from './owners';
 import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
+
+/** Sorted, overlapping and adjacent ranges merged, clipped (the engine's, where the view's callers have long found it). */
+export { mergeRanges };
 
 export interface WhatIfViewModel {
   topic: string;
@@ -241,20 +244,6 @@ function consumerSetting(c: Consumer): ConsumerSetting {
   return c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name };
 }
 
-/** Sorted, overlapping and adjacent ranges merged, clipped to `[lo, hi]`. */
-export function mergeRanges(ranges: Array<[number, number]>, [lo, hi]: readonly [number, number]): Array<[number, number]> {
-  const sorted = ranges
-    .map(([s, e]): [number, number] => [Math.max(s, lo), Math.min(e, hi)])
-    .filter(([s, e]) => s <= e)
-    .sort((a, b) => a[0] - b[0]);
-  const out: Array<[number, number]> = [];
-  for (const r of sorted) {
-    const last = out[out.length - 1];
-    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-    else out.push([r[0], r[1]]);
-  }
-  return out;
-}
 
 /**
  * The share of key hash values owned differently (by consumer id) when the topic is rebuilt from

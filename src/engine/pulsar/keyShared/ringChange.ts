@@ -13,7 +13,7 @@
  */
 import { ConsistentHashing3Selector } from './consistentHashing3';
 import { ConsistentHashing4Selector } from './consistentHashing4';
-import { tableIndexAt, type Consumer, type SegmentTable, type StickyKeyConsumerSelector } from './selector';
+import { mergeRanges, tableIndexAt, type Consumer, type SegmentTable, type StickyKeyConsumerSelector } from './selector';
 
 /**
  * The consumer's points on the ring as the selector holds them (3.x: from its name; 4.x: from its
@@ -48,12 +48,5 @@ export function ringChangeWindows(before: SegmentTable, points: Int32Array): Arr
     if (i === 0) tail = true;
   }
   if (tail) windows.push([before.starts[n - 1], before.ends[n - 1]]);
-  windows.sort((a, b) => a[0] - b[0]);
-  const out: Array<[number, number]> = [];
-  for (const w of windows) {
-    const last = out[out.length - 1];
-    if (last && w[0] <= last[1] + 1) last[1] = Math.max(last[1], w[1]);
-    else out.push([w[0], w[1]]);
-  }
-  return out;
+  return mergeRanges(windows, [-Infinity, Infinity]);
 }
