@@ -9,8 +9,10 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { columnsOf, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { columnsOf, firstEndingFrom, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
+import type { KeySharedSubscription } from './pulsar/keyShared/subscription';
+import { ringChangeWindows, ringPointsOf } from './pulsar/keyShared/ringChange';
 
 export type RangesById = Record<string, Array<[number, number]>>;
 
@@ -34,8 +36,18 @@ export interface OwnershipDiff {
  * for the consumers no longer in it and to `gained` for the new ones; ranges per consumer come
  * out ascending with adjacent ones merged (as `mergeOverlappingRanges` does).
  */
-export function diffOwnership(before: readonly Segment[] | SegmentTable, after: readonly Segment[] | SegmentTable, measure: HashRange): OwnershipDiff {
-  return diffTables(asTable(before), asTable(after), measure);
+export function diffOwnership(
+  before: readonly Segment[] | SegmentTable,
+  after: readonly Segment[] | SegmentTable,
+  measure: HashRange,
+  /**
+   * Ascending, disjoint ranges outside which the owner sets are known to be the same on both
+   * sides (the changes of the steps in between): only these are swept, with the same result.
+   * Tables without empty segments (start > end) only, as selectors make them.
+   */
+  within?: ReadonlyArray<readonly [number, number]>,
+): OwnershipDiff {
+  return diffTables(asTable(before), asTable(after), measure, within);
 }
 
 function asTable(x: readonly Segment[] | SegmentTable): SegmentTable {
@@ -49,17 +61,35 @@ const NONE: readonly Consumer[] = [];
  * either to the last: each elementary interval is a run between two consecutive boundaries
  * (a segment's start or end + 1, on either side), where both sides' owners are constant.
  */
-function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange): OwnershipDiff {
-  const lost = new Map<Consumer, Array<[number, number]>>();
-  const gained = new Map<Consumer, Array<[number, number]>>();
-  let movedSize = 0;
+function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange, within?: ReadonlyArray<readonly [number, number]>): OwnershipDiff {
+  const diff: OwnershipDiff = { lost: new Map(), gained: new Map(), movedSize: 0 };
   const bn = before.count;
   const an = after.count;
-  if (bn === 0 && an === 0) return { lost, gained, movedSize };
-  let pos = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
+  if (bn === 0 && an === 0) return diff;
+  const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
   const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
-  let bi = 0;
-  let ai = 0;
+  if (!within) {
+    sweep(before, after, measure, first, last, 0, 0, diff);
+    return diff;
+  }
+  for (const [lo, hi] of within) {
+    const from = Math.max(lo, first);
+    const to = Math.min(hi, last);
+    // Segments ending before the window are skipped by search rather than one by one.
+    if (from <= to) sweep(before, after, measure, from, to, firstEndingFrom(before, from), firstEndingFrom(after, from), diff);
+  }
+  return diff;
+}
+
+
+/**
+ * Adds the changes over `[pos, last]` to `diff`, starting at segments `bi` and `ai` (none of the
+ * earlier ones reaching `pos`). Windows must come ascending: ranges merge with the last one.
+ */
+function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, pos: number, last: number, bi: number, ai: number, diff: OwnershipDiff): void {
+  const { lost, gained } = diff;
+  const bn = before.count;
+  const an = after.count;
   while (pos <= last) {
     // Skip segments that end before `pos` (and any with start > end, which cover nothing).
     while (bi < bn && before.ends[bi] < pos) bi++;
@@ -99,12 +129,11 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
       if (changed) {
         const lo = Math.max(pos, measure[0]);
         const hi = Math.min(end, measure[1]);
-        if (hi >= lo) movedSize += hi - lo + 1;
+        if (hi >= lo) diff.movedSize += hi - lo + 1;
       }
     }
     pos = end + 1;
   }
-  return { lost, gained, movedSize };
 }
 
 function min(a: Float64Array, n: number): number {
@@ -146,6 +175,10 @@ export function takeSnapshot(selector: StickyKeyConsumerSelector): Segment[] {
   return selector.snapshot();
 }
 
+function subscriptionOf(topic: TopicState): KeySharedSubscription | undefined {
+  return topic instanceof PulsarTopicState ? topic.subscription : undefined;
+}
+
 /** The subscription selector a what-if describes (partition 0's), if the topic has one. */
 export function whatIfSelector(topic: TopicState): StickyKeyConsumerSelector | undefined {
   return topic instanceof PulsarTopicState ? topic.subscription?.selector : undefined;
@@ -173,31 +206,52 @@ export function runWhatIf(
   const note = topic instanceof PulsarTopicState ? topic.observed?.note() : undefined;
   const steps: WhatIfStep[] = [];
   for (const event of events) {
-    const selector = whatIfSelector(topic);
-    // Tables are never changed once built: the one taken before the event stays as it was.
-    const snapBefore = selector ? selector.snapshotTable() : undefined;
-    const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
-    const r = topic.apply(event);
-    const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
-    if (!r.ok) {
-      step.error = r.error;
-    } else if (event.kind === 'partitions') {
-      const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
-      step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
-    } else if (selector) {
-      const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues);
-      step.lost = byId(d.lost);
-      step.gained = byId(d.gained);
-      step.movedFraction = d.movedSize / measureSize(selector.keyValues);
-    }
-    steps.push(step);
+    steps.push(whatIfStep(topic, event, keys));
     onStep?.(steps.length - 1, topic);
   }
-  const out = keys.map((k, i) => {
+  const out = routesAfter(topic, keys, before);
+  return note ? { note, steps, keys: out } : { steps, keys: out };
+}
+
+/** Applies one event to `topic` (which it changes) and describes the step. */
+export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: ReadonlyArray<{ key: MessageKey }>): WhatIfStep {
+  const selector = whatIfSelector(topic);
+  // Tables are never changed once built: the one taken before the event stays as it was.
+  const snapBefore = selector ? selector.snapshotTable() : undefined;
+  const partitionsBefore = event.kind === 'partitions' ? keys.map((k) => topic.route(k.key).partition) : [];
+  // A leaving consumer's ring points, asked before it leaves (a 4.x ring frees its name index).
+  const leaving = event.kind === 'disconnect' && selector ? subscriptionOf(topic)?.consumers.find((c) => c.id === event.id) : undefined;
+  const leavingPoints = leaving && selector ? ringPointsOf(selector, leaving) : undefined;
+  const r = topic.apply(event);
+  const step: WhatIfStep = { event: formatEvent(event), lost: {}, gained: {}, movedFraction: 0 };
+  if (!r.ok) {
+    step.error = r.error;
+  } else if (event.kind === 'partitions') {
+    const moved = keys.filter((k, i) => topic.route(k.key).partition !== partitionsBefore[i]).length;
+    step.movedFraction = keys.length > 0 ? moved / keys.length : 0;
+  } else if (selector) {
+    // Only the arcs next to the consumer's points can change (see ringChange.ts).
+    const joined = event.kind === 'connect' ? subscriptionOf(topic)?.consumers.at(-1) : undefined;
+    const points = joined ? ringPointsOf(selector, joined) : leavingPoints;
+    const within = points && ringChangeWindows(snapBefore!, points);
+    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues, within);
+    step.lost = byId(d.lost);
+    step.gained = byId(d.gained);
+    step.movedFraction = d.movedSize / measureSize(selector.keyValues);
+  }
+  return step;
+}
+
+/** The keys routed on `topic` as it is now, against their routes `before` (same order). */
+export function routesAfter(
+  topic: TopicState,
+  keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
+  before: ReadonlyArray<WhatIfResult['keys'][number]['before']>,
+): WhatIfResult['keys'] {
+  return keys.map((k, i) => {
     const after = { key: k.shown, ...topic.route(k.key) };
     const b = before[i];
     const moved = b.partition !== after.partition || b.consumer !== after.consumer;
     return { key: k.shown, before: b, after, moved };
   });
-  return note ? { note, steps, keys: out } : { steps, keys: out };
 }

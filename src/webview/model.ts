@@ -11,8 +11,8 @@ import { ColorMap } from '../shared/view/owners';
 import { buildNamespaceView, type NamespaceViewModel } from '../shared/view/namespaceView';
 import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
-import { buildWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
-import { orderingNote, type OrderingNote } from '../shared/view/orderingNote';
+import { buildWhatIf, extendWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
+import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/view/orderingNote';
 import { buildGroupView, groupsOf, groupWhatIf, type GroupViewModel } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
@@ -120,7 +120,12 @@ export class Models {
   whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
     const key = JSON.stringify([name, events]);
     if (this.whatIfCache?.key !== key) {
-      this.whatIfCache = { key, value: buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true) };
+      // A step added to the last what-if takes it further (only the new step runs); else afresh.
+      const last = this.whatIfCache?.value;
+      const value =
+        (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
+        buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true);
+      this.whatIfCache = { key, value };
     }
     return this.whatIfCache.value;
   }
@@ -133,7 +138,12 @@ export class Models {
     let value: OrderingNote | { error: string } | null;
     try {
       const w = this.whatIf(name, events);
-      value = w ? orderingNote(this.settings, name, events, this.shownKeys, w, this.topic(name)) : null;
+      // A step added to the last note's steps takes that note further; else afresh.
+      const last = this.noteCache?.value;
+      value = w
+        ? ((last && !('error' in last) && extendOrderingNote(last, this.settings, name, events, this.shownKeys, w)) ||
+          orderingNote(this.settings, name, events, this.shownKeys, w, this.topic(name)))
+        : null;
     } catch (e) {
       value = { error: (e as Error).message };
     }

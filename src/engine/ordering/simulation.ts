@@ -14,7 +14,8 @@
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { columnsOf, ConsumerAssignError, NOBODY, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { ringChangeWindows, ringPointsOf } from '../pulsar/keyShared/ringChange';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
 import { LastSentPositionGuard } from './lastSentPosition31';
@@ -231,6 +232,9 @@ export class OrderingSimulation {
     }
     // The broker's assignment snapshots before and after, as columns (never changed once taken).
     const before = this.sub.selector.snapshotTable();
+    // A leaving consumer's ring points, asked before it leaves (a 4.x ring frees its name index).
+    const leaving = event.kind === 'disconnect' ? this.sub.consumers.find((c) => c.id === event.id) : undefined;
+    const leavingPoints = leaving && ringPointsOf(this.sub.selector, leaving);
     const adopted = next ? this.adopt(event, next) : undefined;
     if (!adopted && !this.owned) {
       this.sub = this.sub.clone();
@@ -248,7 +252,9 @@ export class OrderingSimulation {
     outcome.consumer = consumer.id;
     const after = selector.snapshotTable();
     const lost = new Map<Consumer, Array<[number, number]>>();
-    outcome.moves = sweepMoves(before, after, selector.keyValues, lost);
+    // Only the arcs next to the consumer's points can change (see ringChange.ts).
+    const points = event.kind === 'connect' ? ringPointsOf(selector, consumer) : leavingPoints;
+    outcome.moves = sweepMoves(before, after, selector.keyValues, lost, points && ringChangeWindows(before, points));
     if (event.kind === 'connect') {
       const j = this.guard.onJoin(this.view(), consumer, lost);
       if (j.heldAt) {
@@ -301,9 +307,10 @@ export class OrderingSimulation {
       let j = 0;
       for (const c of now) if (c !== changed && next[j++] !== c) return undefined;
     }
-    // Handed over: the caller does not change it afterwards.
+    // Read as it is, and cloned before a change of the simulation's own (an event not adopted):
+    // the what-if may still show it, and a later note may go on from it.
     this.sub = after;
-    this.owned = true;
+    this.owned = false;
     return { ok: true, value: changed };
   }
 
@@ -516,9 +523,11 @@ export function movesAndLost(
   before: readonly Segment[] | SegmentTable,
   after: readonly Segment[] | SegmentTable,
   keyValues: readonly [number, number],
+  /** Ranges outside which nothing changed, as `diffOwnership` takes them: only these are swept. */
+  within?: ReadonlyArray<readonly [number, number]>,
 ): { moves: Move[]; lost: Map<Consumer, Array<[number, number]>> } {
   const lost = new Map<Consumer, Array<[number, number]>>();
-  return { moves: sweepMoves(before, after, keyValues, lost), lost };
+  return { moves: sweepMoves(before, after, keyValues, lost, within), lost };
 }
 
 /** The same list, or one consumer on both sides (the ring's one-consumer lists differ by table). */
@@ -535,6 +544,7 @@ function sweepMoves(
   after: readonly Segment[] | SegmentTable,
   keyValues: readonly [number, number],
   lost?: Map<Consumer, Array<[number, number]>>,
+  within?: ReadonlyArray<readonly [number, number]>,
 ): Move[] {
   const b = Array.isArray(before) ? columnsOf(before as readonly Segment[]) : (before as SegmentTable);
   const a = Array.isArray(after) ? columnsOf(after as readonly Segment[]) : (after as SegmentTable);
@@ -551,64 +561,70 @@ function sweepMoves(
   const leaving = new Map<number, Consumer[]>();
   /** Per pair of id sequences, for lists that differ as objects but not in ids. */
   const byIds = new Map<string, Move>();
-  let pos = Math.min(bn > 0 ? b.starts[0] : Infinity, an > 0 ? a.starts[0] : Infinity);
-  const last = Math.max(bn > 0 ? b.ends[bn - 1] : -Infinity, an > 0 ? a.ends[an - 1] : -Infinity);
-  let bi = 0;
-  let ai = 0;
-  while (pos <= last) {
-    while (bi < bn && b.ends[bi] < pos) bi++;
-    while (ai < an && a.ends[ai] < pos) ai++;
-    // Where a segment on each side starts here, ends at the same place and has the same owner
-    // list, nothing moves over it: skipped without a lookup (a step leaves most of a ring's
-    // 100,000 segments as they were).
-    if (bi < bn && ai < an && b.starts[bi] === pos && a.starts[ai] === pos && b.ends[bi] === a.ends[ai] && sameOwners(b.owners[b.owner[bi]], a.owners[a.owner[ai]])) {
-      pos = b.ends[bi] + 1;
-      continue;
-    }
-    const bIn = bi < bn && b.starts[bi] <= pos;
-    const aIn = ai < an && a.starts[ai] <= pos;
-    let end = last;
-    if (bi < bn) end = Math.min(end, bIn ? b.ends[bi] : b.starts[bi] - 1);
-    if (ai < an) end = Math.min(end, aIn ? a.ends[ai] : a.starts[ai] - 1);
-    const bc = bIn ? b.owner[bi] : bNone;
-    const ac = aIn ? a.owner[ai] : aNone;
-    const pair = bc * (aNone + 1) + ac;
-    let mv = byCodes.get(pair);
-    if (mv === undefined) {
-      const from = bIn ? b.owners[bc] : NOBODY;
-      const to = aIn ? a.owners[ac] : NOBODY;
-      if (from.length === to.length && from.every((c) => to.includes(c))) mv = null;
-      else {
-        const fromIds = from.map((c) => c.id);
-        const toIds = to.map((c) => c.id);
-        const key = JSON.stringify([fromIds, toIds]);
-        mv = byIds.get(key);
-        if (!mv) {
-          byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
-          moves.push(mv);
-        }
-        if (lost) leaving.set(pair, from.filter((c) => !to.includes(c)));
+  const first = Math.min(bn > 0 ? b.starts[0] : Infinity, an > 0 ? a.starts[0] : Infinity);
+  const end0 = Math.max(bn > 0 ? b.ends[bn - 1] : -Infinity, an > 0 ? a.ends[an - 1] : -Infinity);
+  // The whole span, or each window in turn (ascending: ranges merge with the last one as before).
+  for (const [lo, hi] of within ?? [[first, end0] as const]) {
+    let pos = Math.max(lo, first);
+    const last = Math.min(hi, end0);
+    let bi = within ? firstEndingFrom(b, pos) : 0;
+    let ai = within ? firstEndingFrom(a, pos) : 0;
+    while (pos <= last) {
+      while (bi < bn && b.ends[bi] < pos) bi++;
+      while (ai < an && a.ends[ai] < pos) ai++;
+      // Where a segment on each side starts here, ends at the same place and has the same owner
+      // list, nothing moves over it: skipped without a lookup (a step leaves most of a ring's
+      // 100,000 segments as they were).
+      if (bi < bn && ai < an && b.starts[bi] === pos && a.starts[ai] === pos && b.ends[bi] === a.ends[ai] && sameOwners(b.owners[b.owner[bi]], a.owners[a.owner[ai]])) {
+        pos = b.ends[bi] + 1;
+        continue;
       }
-      byCodes.set(pair, mv);
-    }
-    if (mv !== null) {
-      if (lost) {
-        for (const c of leaving.get(pair)!) {
-          let list = lost.get(c);
-          if (!list) lost.set(c, (list = []));
-          const r = list[list.length - 1];
-          if (r && r[1] + 1 >= pos) r[1] = Math.max(r[1], end);
-          else list.push([pos, end]);
+      const bIn = bi < bn && b.starts[bi] <= pos;
+      const aIn = ai < an && a.starts[ai] <= pos;
+      let end = last;
+      if (bi < bn) end = Math.min(end, bIn ? b.ends[bi] : b.starts[bi] - 1);
+      if (ai < an) end = Math.min(end, aIn ? a.ends[ai] : a.starts[ai] - 1);
+      const bc = bIn ? b.owner[bi] : bNone;
+      const ac = aIn ? a.owner[ai] : aNone;
+      const pair = bc * (aNone + 1) + ac;
+      let mv = byCodes.get(pair);
+      if (mv === undefined) {
+        const from = bIn ? b.owners[bc] : NOBODY;
+        const to = aIn ? a.owners[ac] : NOBODY;
+        if (from.length === to.length && from.every((c) => to.includes(c))) mv = null;
+        else {
+          const fromIds = from.map((c) => c.id);
+          const toIds = to.map((c) => c.id);
+          const key = JSON.stringify([fromIds, toIds]);
+          mv = byIds.get(key);
+          if (!mv) {
+            byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
+            moves.push(mv);
+          }
+          if (lost) leaving.set(pair, from.filter((c) => !to.includes(c)));
         }
+        byCodes.set(pair, mv);
       }
-      const r = mv.ranges[mv.ranges.length - 1];
-      if (r && r[1] + 1 === pos) r[1] = end;
-      else mv.ranges.push([pos, end]);
-      const lo = Math.max(pos, keyValues[0]);
-      const hi = Math.min(end, keyValues[1]);
-      if (hi >= lo) mv.size += hi - lo + 1;
+      if (mv !== null) {
+        if (lost) {
+          for (const c of leaving.get(pair)!) {
+            let list = lost.get(c);
+            if (!list) lost.set(c, (list = []));
+            const r = list[list.length - 1];
+            if (r && r[1] + 1 >= pos) r[1] = Math.max(r[1], end);
+            else list.push([pos, end]);
+          }
+        }
+        const r = mv.ranges[mv.ranges.length - 1];
+        if (r && r[1] + 1 === pos) r[1] = end;
+        else mv.ranges.push([pos, end]);
+        const lo = Math.max(pos, keyValues[0]);
+        const hi = Math.min(end, keyValues[1]);
+        if (hi >= lo) mv.size += hi - lo + 1;
+      }
+      pos = end + 1;
     }
-    pos = end + 1;
   }
   return moves;
 }
+

@@ -4,14 +4,17 @@
  * topology built afresh from the settings), so every figure is the engine's.
  */
 import type { TopologyEvent } from '../../engine/events';
-import type { Consumer, SegmentTable } from '../../engine/pulsar/keyShared/selector';
+import { mergeRanges, type Consumer, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
-import { diffOwnership, measureSize, runWhatIf, whatIfSelector, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
+import { diffOwnership, measureSize, routesAfter, runWhatIf, whatIfSelector, whatIfStep, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
 import type { ConsumerSetting } from '../protocol';
 import { ColorMap } from './owners';
 import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
+
+/** Sorted, overlapping and adjacent ranges merged, clipped (the engine's, where the view's callers have long found it). */
+export { mergeRanges };
 
 export interface WhatIfViewModel {
   topic: string;
@@ -93,10 +96,111 @@ export function buildWhatIf(
       if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = i < events.length - 1 ? t.subscription.clone() : t.subscription;
     },
   );
+  const changed = changedRanges(events, result.steps);
+  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore, changed };
+  return finish(resume, events, result.steps, result.keys, afterTopic, afterStates, deferApplyCheck);
+}
+
+/**
+ * What a what-if needs to take further by more steps without running the earlier ones again: its
+ * inputs, and a private copy of the state after its last step (nothing else holds it, so nothing
+ * changes it). Kept beside the model instead of in it, so the model's fields stay as they were.
+ */
+interface Resume {
+  settings: Settings;
+  topicName: string;
+  keys: readonly ShownKey[];
+  colors: ColorMap;
+  before: TopicViewModel;
+  /** The events applied so far, each as JSON. */
+  events: string[];
+  topic: TopicState;
+  /** The snapshot table before the first step. */
+  snapBefore: SegmentTable | undefined;
+  /** Where the steps changed owners (see `changedRanges`); undefined where not known. */
+  changed: Array<[number, number]> | undefined;
+}
+
+const resumes = new WeakMap<WhatIfViewModel, Resume>();
+
+/**
+ * `buildWhatIf` for `events` from `previous`, a what-if of the same topic, settings, keys and
+ * colours whose events start `events`: only the new events run, on a copy of the state `previous`
+ * left, one step at a time as `runWhatIf` runs them, so every figure is what building afresh gives
+ * (the unit tests compare both over random histories). A step at the scale of a 100,000-point ring
+ * then costs one ring change instead of one per step so far. Undefined where `previous` cannot be
+ * taken further that way (the caller builds afresh); `previous` is left as it was.
+ */
+export function extendWhatIf(
+  previous: WhatIfViewModel,
+  settings: Settings,
+  topicName: string,
+  events: readonly TopologyEvent[],
+  keys: readonly ShownKey[],
+  colors: ColorMap,
+  deferApplyCheck = false,
+): WhatIfViewModel | undefined {
+  const r = resumes.get(previous);
+  if (!r || r.settings !== settings || r.topicName !== topicName || r.colors !== colors) return undefined;
+  if (events.length <= r.events.length || r.keys.length !== keys.length || r.keys.some((k, i) => k !== keys[i])) return undefined;
+  for (let i = 0; i < r.events.length; i++) if (JSON.stringify(events[i]) !== r.events[i]) return undefined;
+  const afterTopic = r.topic.clone();
+  const shown = keys.map((k) => ({ shown: k.label, key: k.key }));
+  const steps = previous.steps.slice();
+  const afterStates: Array<KeySharedSubscription | undefined> = [];
+  for (let i = r.events.length; i < events.length; i++) {
+    steps.push(whatIfStep(afterTopic, events[i], shown));
+    if (afterTopic instanceof PulsarTopicState && afterTopic.subscription) {
+      afterStates[i] = i < events.length - 1 ? afterTopic.subscription.clone() : afterTopic.subscription;
+    }
+  }
+  const routes = routesAfter(afterTopic, shown, previous.keys.map((k) => k.before));
+  // The steps so far changed owners over `r.changed` (kept from step to step, not gathered again).
+  const changed = r.changed && changedRanges(events, steps, r.events.length, r.changed);
+  const resume: Resume = { ...r, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), changed };
+  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck, changed);
+}
+
+/**
+ * Where the owners of the shown selector changed in any of the steps (their ranges lost and
+ * gained), ascending and merged: outside these every step left the owner sets as they were, so the
+ * whole what-if's diff need only sweep these. Undefined where a step was refused (its diff was not
+ * taken, so it vouches for nothing). Partition changes add selectors and leave the shown one as it is.
+ */
+function changedRanges(
+  events: readonly TopologyEvent[],
+  steps: readonly WhatIfStep[],
+  from = 0,
+  /** Those of the steps before `from`. */
+  earlier: ReadonlyArray<readonly [number, number]> = [],
+): Array<[number, number]> | undefined {
+  const all: Array<[number, number]> = earlier.map(([s, e]) => [s, e]);
+  for (let i = from; i < steps.length; i++) {
+    if (events[i].kind === 'partitions') continue;
+    if (steps[i].error !== undefined) return undefined;
+    for (const m of [steps[i].lost, steps[i].gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
+  }
+  return mergeRanges(all, [-Infinity, Infinity]);
+}
+
+/** The model of a what-if whose steps have run: `afterTopic` is the state after the last one. */
+function finish(
+  resume: Resume,
+  events: readonly TopologyEvent[],
+  steps: WhatIfStep[],
+  routes: WhatIfResult['keys'],
+  afterTopic: TopicState,
+  afterStates: Array<KeySharedSubscription | undefined>,
+  deferApplyCheck: boolean,
+  /** Where the steps changed owners, if known (see `changedRanges`): the whole diff sweeps only these. */
+  changed?: ReadonlyArray<readonly [number, number]>,
+): WhatIfViewModel {
+  const { settings, topicName, keys, colors, before, snapBefore } = resume;
+  const selector = whatIfSelector(afterTopic);
   const after = buildTopicView(afterTopic, keys, colors);
   let movedRanges: Array<[number, number]> = [];
   let movedFraction: number | null = null;
-  const only = events.length === 1 && events[0].kind !== 'partitions' ? result.steps[0] : undefined;
+  const only = events.length === 1 && events[0].kind !== 'partitions' ? steps[0] : undefined;
   if (selector && only) {
     // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
     movedFraction = only.movedFraction;
@@ -104,13 +208,13 @@ export function buildWhatIf(
     for (const m of [only.lost, only.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
     movedRanges = mergeRanges(all, selector.keyHashRange);
   } else if (selector && snapBefore) {
-    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues);
+    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed);
     movedFraction = d.movedSize / measureSize(selector.keyValues);
     const all: Array<[number, number]> = [];
     for (const m of [d.lost, d.gained]) for (const ranges of m.values()) for (const r of ranges) all.push(r);
     movedRanges = mergeRanges(all, selector.keyHashRange);
   }
-  const movedKeys = result.keys.filter((k) => k.moved).length;
+  const movedKeys = routes.filter((k) => k.moved).length;
   const consumers =
     afterTopic instanceof PulsarTopicState && afterTopic.subscription
       ? afterTopic.subscription.consumers.map((c) => consumerSetting(c))
@@ -119,39 +223,27 @@ export function buildWhatIf(
   // consumers in that order; only a departure makes history matter.
   const departs = consumers !== null && events.some((e) => e.kind === 'disconnect');
   const check = () => (consumers ? (departs ? rebuildDifference(settings, topicName, afterTopic, consumers) : 0) : null);
-  return {
+  const model: WhatIfViewModel = {
     afterStates,
     topic: topicName,
-    steps: result.steps,
+    steps,
     before,
     after,
     movedRanges,
     movedFraction,
     movedKeyFraction: keys.length > 0 ? movedKeys / keys.length : null,
-    keys: result.keys,
+    keys: routes,
     apply: { partitions: afterTopic.partitions, consumers },
     ...(deferApplyCheck && departs ? { applyDiffers: null, applyCheck: check } : { applyDiffers: check() }),
   };
+  resumes.set(model, resume);
+  return model;
 }
 
 function consumerSetting(c: Consumer): ConsumerSetting {
   return c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name };
 }
 
-/** Sorted, overlapping and adjacent ranges merged, clipped to `[lo, hi]`. */
-export function mergeRanges(ranges: Array<[number, number]>, [lo, hi]: readonly [number, number]): Array<[number, number]> {
-  const sorted = ranges
-    .map(([s, e]): [number, number] => [Math.max(s, lo), Math.min(e, hi)])
-    .filter(([s, e]) => s <= e)
-    .sort((a, b) => a[0] - b[0]);
-  const out: Array<[number, number]> = [];
-  for (const r of sorted) {
-    const last = out[out.length - 1];
-    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-    else out.push([r[0], r[1]]);
-  }
-  return out;
-}
 
 /**
  * The share of key hash values owned differently (by consumer id) when the topic is rebuilt from

@@ -246,6 +246,33 @@ export function tableIndexAt(t: SegmentTable, slot: number): number {
   return -1;
 }
 
+/** Sorted, overlapping and adjacent ranges merged, clipped to `[lo, hi]`. */
+export function mergeRanges(ranges: Array<[number, number]>, [lo, hi]: readonly [number, number]): Array<[number, number]> {
+  const sorted = ranges
+    .map(([s, e]): [number, number] => [Math.max(s, lo), Math.min(e, hi)])
+    .filter(([s, e]) => s <= e)
+    .sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const r of sorted) {
+    const last = out[out.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
+/** The index of the first segment that ends at or after `pos` (ends ascend), or `t.count`. */
+export function firstEndingFrom(t: SegmentTable, pos: number): number {
+  let lo = 0;
+  let hi = t.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (t.ends[mid] < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Freezes computed segments (their consumer lists included) for memoisation: every caller then
  * shares one result, and a caller that tried to change it could not corrupt the next one's.
