@@ -81,7 +81,15 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       source: () => io.stdin.source(),
     };
     // cwd is read only where a command needs it (the process's fails in a deleted folder).
-    const commandIo: CliIo = { stdin, stdout: io.stdout, stderr: io.stderr, env: io.env, get cwd() { return io.cwd; } };
+    const commandIo: CliIo = {
+      stdin,
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      get cwd() {
+        return io.cwd;
+      },
+    };
     await spec.run(args, out.write, commandIo);
     out.end();
     return 0;
