@@ -62,15 +62,24 @@ function readStdin(buf: Uint8Array): number {
   }
 }
 
+/**
+ * process.cwd(), or `.` where the folder was deleted (process.cwd() throws there): relative paths
+ * then go to the system as given, and only a settings lookup fails, as it did before main took a cwd.
+ */
+function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '.';
+  }
+}
+
 const io: CliIo = {
   stdin: { isTTY: isatty(0), read: readStdin, text: () => readFileSync(0, 'utf8'), source: stdinSource },
   stdout: { isTTY: isatty(1), write: writeStdout },
   stderr: { isTTY: isatty(2), write: (text) => void process.stderr.write(text) },
   env: process.env,
-  // Read where a command needs it: process.cwd() fails in a deleted folder, where other commands work.
-  get cwd() {
-    return process.cwd();
-  },
+  cwd: currentFolder(),
 };
 
 // A reader of stderr that goes away (`2>&1 | head`) must not turn notes into a crash.

@@ -3,7 +3,7 @@
  * `node dist/cli.js` passes the process's own (src/cli.ts), and the unit tests run `main` in their
  * own process with text in and strings out, as a pipe would carry them.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ChunkSource } from '../analyze/run';
 
 /** stdout or stderr. */
@@ -37,5 +37,5 @@ export interface CliIo {
 
 /** A FILE argument as the run's working folder sees it (messages still name it as given). */
 export function inCwd(io: CliIo, path: string): string {
-  return isAbsolute(path) ? path : resolve(io.cwd, path);
+  return isAbsolute(path) ? path : join(io.cwd, path);
 }

@@ -80,17 +80,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       text: () => io.stdin.text(),
       source: () => io.stdin.source(),
     };
-    // cwd is read only where a command needs it (the process's fails in a deleted folder).
-    const commandIo: CliIo = {
-      stdin,
-      stdout: io.stdout,
-      stderr: io.stderr,
-      env: io.env,
-      get cwd() {
-        return io.cwd;
-      },
-    };
-    await spec.run(args, out.write, commandIo);
+    await spec.run(args, out.write, { stdin, stdout: io.stdout, stderr: io.stderr, env: io.env, cwd: io.cwd });
     out.end();
     return 0;
   } catch (e) {
