@@ -1,8 +1,13 @@
 // Checks a packaged .vsix (or, from the unit tests, the list `vsce ls` prints): at most 200 KB, only
-// the files the extension runs or shows (no source maps, sources, tests or screenshots), and every
-// file the manifest points at. `npm run package` runs it on the package it built.
+// the files the extension runs or shows (no source maps, sources, tests or screenshots), every file
+// the manifest points at, and that the packaged script (minified twice: esbuild.js) still routes
+// keys to the known answers of the real clients. `npm run package` runs it on the package it built.
 //   node scripts/check-vsix.mjs [FILE.vsix]    (default: the package of this version)
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { inflateRawSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -81,7 +86,24 @@ export function checkEntries(paths, bytes, required = requiredFiles()) {
 
 /** The file names in a zip, from its central directory. */
 export function zipEntries(file) {
+  return centralDirectory(readFileSync(file), file).map((e) => e.name);
+}
+
+/** One file of a zip, uncompressed (stored or deflated, as vsce writes them). */
+export function zipFile(file, name) {
   const b = readFileSync(file);
+  const e = centralDirectory(b, file).find((x) => x.name === name);
+  if (!e) throw new Error(`${file} has no ${name}`);
+  // Local header: the name and extra field lengths at 26 and 28, the data after them.
+  const data = e.offset + 30 + b.readUInt16LE(e.offset + 26) + b.readUInt16LE(e.offset + 28);
+  const raw = b.subarray(data, data + e.compressedSize);
+  if (e.method === 0) return raw;
+  if (e.method === 8) return inflateRawSync(raw);
+  throw new Error(`${file}: ${name} uses compression method ${e.method}`);
+}
+
+/** The entries of a zip's central directory (`b`: the zip's bytes, read from `file`). */
+function centralDirectory(b, file) {
   // End of central directory: signature 0x06054b50, at most 64 KB of comment after it.
   let eocd = -1;
   for (let i = b.length - 22; i >= Math.max(0, b.length - 22 - 0xffff); i--) {
@@ -93,16 +115,83 @@ export function zipEntries(file) {
   if (eocd < 0) throw new Error(`${file} is not a zip file`);
   const count = b.readUInt16LE(eocd + 10);
   let at = b.readUInt32LE(eocd + 16);
-  const names = [];
+  const entries = [];
   for (let i = 0; i < count; i++) {
     if (b.readUInt32LE(at) !== 0x02014b50) throw new Error(`${file}: bad central directory entry ${i}`);
     const nameLength = b.readUInt16LE(at + 28);
     const extra = b.readUInt16LE(at + 30);
     const comment = b.readUInt16LE(at + 32);
-    names.push(b.toString('utf8', at + 46, at + 46 + nameLength));
+    entries.push({
+      name: b.toString('utf8', at + 46, at + 46 + nameLength),
+      method: b.readUInt16LE(at + 10),
+      compressedSize: b.readUInt32LE(at + 20),
+      offset: b.readUInt32LE(at + 42),
+    });
     at += 46 + nameLength + extra + comment;
   }
-  return names;
+  return entries;
+}
+
+/**
+ * Known answers (shared/reference ALGORITHMS.md, from the real clients' code): the Java client's
+ * murmur2 puts user-1..user-6 on partitions 2 2 5 1 4 5 of 6; Pulsar's Murmur3_32Hash of
+ * Order-3459134 is 964695987 (partition 964695987 % 7 = 3; slot 6067, which the AUTO_SPLIT ranges
+ * of C1..C4 joining in that order give to C3: C3 holds [0, 16384]).
+ */
+const KNOWN = {
+  settings: {
+    'keyRouting.topics': [
+      { name: 'orders', system: 'kafka', partitions: 6 },
+      { name: 'payments', system: 'pulsar', partitions: 7, hashingScheme: 'Murmur3_32Hash', subscription: { keySharedMode: 'AUTO_SPLIT', consumers: ['C1', 'C2', 'C3', 'C4'] } },
+    ],
+  },
+  routes: {
+    'user-1': { orders: 2 },
+    'user-2': { orders: 2 },
+    'user-3': { orders: 5 },
+    'user-4': { orders: 1 },
+    'user-5': { orders: 4 },
+    'user-6': { orders: 5 },
+    'Order-3459134': { payments: 3, consumer: 'C3' },
+  },
+};
+
+/**
+ * Runs a packaged dist/extension.js as the analysis worker (a Node worker thread, as the extension
+ * host starts it) on the known keys, and returns the differences from the known answers.
+ */
+export async function checkPackagedScript(script) {
+  const dir = mkdtempSync(join(tmpdir(), 'key-routing-check-vsix-'));
+  try {
+    const file = join(dir, 'extension.js');
+    writeFileSync(file, script);
+    const keys = join(dir, 'keys.txt');
+    writeFileSync(keys, Object.keys(KNOWN.routes).join('\n') + '\n');
+    const { parseSettings } = createRequire(import.meta.url)(join(root, 'dist/engine.js'));
+    const settings = parseSettings(KNOWN.settings).settings;
+    const result = await new Promise((resolve, reject) => {
+      const w = new Worker(file, { workerData: { type: 'start', path: keys, options: { settings } } });
+      w.on('message', (m) => {
+        if (m.type === 'done') resolve(m.result);
+        else if (m.type === 'error') reject(new Error(`the packaged script's analysis failed: ${m.message}`));
+      });
+      w.on('error', reject);
+      w.on('exit', (code) => reject(new Error(`the packaged script's analysis worker ended (exit ${code}) without a result`)));
+    });
+    const problems = [];
+    for (const [key, want] of Object.entries(KNOWN.routes)) {
+      const routes = result.heavyKeys.keys.find((k) => k.key === key)?.routes ?? [];
+      for (const [topic, partition] of Object.entries(want)) {
+        if (topic === 'consumer') continue;
+        const r = routes.find((x) => x.topic === topic);
+        if (r?.partition !== partition) problems.push(`the packaged script routes ${key} to partition ${r?.partition} of ${topic}, not ${partition}`);
+        if (want.consumer && r?.consumer !== want.consumer) problems.push(`the packaged script gives ${key} to consumer ${r?.consumer} of ${topic}, not ${want.consumer}`);
+      }
+    }
+    return problems;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Checks a .vsix file: its size and the files under `extension/`. */
@@ -116,11 +205,11 @@ export function checkVsix(file) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const file = process.argv[2] ?? join(root, `${pkg.name}-${pkg.version}.vsix`);
-  const problems = checkVsix(file);
+  const problems = [...checkVsix(file), ...(await checkPackagedScript(zipFile(file, 'extension/dist/extension.js')))];
   const size = statSync(file).size;
   if (problems.length) {
     console.error(`${basename(file)}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);
     process.exit(1);
   }
-  console.log(`${basename(file)}: ${(size / 1024).toFixed(2)} KB of ${MAX_VSIX_BYTES / 1024} KB, ${zipEntries(file).length} entries, nothing that should not ship`);
+  console.log(`${basename(file)}: ${(size / 1024).toFixed(2)} KB of ${MAX_VSIX_BYTES / 1024} KB, ${zipEntries(file).length} entries, nothing that should not ship; its script gives the known routes`);
 }

@@ -10,10 +10,15 @@
  * keeps the host's `module` as KEY_ROUTING_MODULE (undefined elsewhere) and its footer sets
  * `module.exports`.
  * One script instead of three: the engine (every assignor, client hash and Key_Shared selector)
- * is most of each, and the .vsix then holds it once. Each part is required only in its branch, so
- * nothing of the others runs (esbuild evaluates a required module when it is first required).
+ * is most of each, and the .vsix then holds it once. The panel and the worker are imported and
+ * started by a call (their modules define things and touch nothing at load); the extension is
+ * required only in its branch, because its modules load `vscode`, which exists only in an extension
+ * host (esbuild evaluates a required module when it is first required). Imports cost less than
+ * requires: esbuild wraps every module reached only through a require in a lazy initialiser.
  */
 import type * as Extension from './extension/extension';
+import { startWebview } from './webview/main';
+import { startWorker } from './analyze/worker';
 
 /** The CommonJS module the extension host loads this script as; undefined in a webview or web worker. */
 declare const KEY_ROUTING_MODULE: { exports: unknown } | undefined;
@@ -34,10 +39,8 @@ function role(): Role {
 
 let extension: typeof Extension | undefined;
 const here = role();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-if (here === 'webview') require('./webview/main');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-else if (here === 'worker') require('./analyze/worker');
+if (here === 'webview') startWebview();
+else if (here === 'worker') startWorker();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 else extension = require('./extension/extension') as typeof Extension;
 

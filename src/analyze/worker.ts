@@ -45,6 +45,9 @@ function inWorkerThread(): void {
   if (workerData !== undefined && workerData !== null) handle(workerData);
 }
 
-const scope = globalThis as unknown as WebWorkerScope;
-if (typeof scope.importScripts === 'function') inWebWorker(scope);
-else inWorkerThread();
+/** Serves the analysis in this worker (src/main.ts calls it in a worker thread or web worker). */
+export function startWorker(): void {
+  const scope = globalThis as unknown as WebWorkerScope;
+  if (typeof scope.importScripts === 'function') inWebWorker(scope);
+  else inWorkerThread();
+}

@@ -1,5 +1,5 @@
 // The package as a user installs it: builds the .vsix as `npm run package` does (production
-// bundles, vsce), checks it (scripts/check-vsix.mjs: size budget, nothing that should not ship),
+// bundles, scripts/pack-vsix.mjs), checks it (scripts/check-vsix.mjs: size budget, nothing that should not ship),
 // restores the development bundles, then installs the .vsix into a clean code-server with its own
 // CLI and runs the UI suite against it (the side bar, the walkthrough and the commands).
 // Prints "N passed, N failed" (the check counts as one test).
@@ -19,9 +19,9 @@ let passed = 0;
 let failed = 0;
 try {
   const vsix = join(tmp, 'key-routing-inspector.vsix');
-  log('packaging (node esbuild.js --production, vsce package)');
+  log('packaging (node esbuild.js --production, scripts/pack-vsix.mjs)');
   let r = run(process.execPath, ['esbuild.js', '--production']);
-  if (r.status === 0) r = run(process.execPath, [join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--out', vsix]);
+  if (r.status === 0) r = run(process.execPath, [join(root, 'scripts/pack-vsix.mjs'), '--out', vsix]);
   const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /WARNING/i.test(l));
   // The development bundles (source maps, tests) come back whatever happened.
   const dev = run(process.execPath, ['esbuild.js']);

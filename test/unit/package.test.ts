@@ -159,4 +159,41 @@ describe('package.json for the Marketplace', () => {
     // The checker itself refuses what must not ship.
     assert.equal(checkEntries([...files, 'dist/extension.js.map', 'test-artifacts/ui/01-shot.png', 'src/cli.ts'], 250 * 1024).length, 4);
   });
+
+  test('the Marketplace README: README.md without the sections marked repository only, and a link to them', async () => {
+    const { marketplaceReadme, repositoryOnly } = (await import(pathToFileURL(join(root, 'scripts/marketplace-readme.mjs')).href)) as {
+      marketplaceReadme(readme: string, homepage: string): string;
+      repositoryOnly(readme: string): Array<{ heading: string; holds: string }>;
+    };
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const left = repositoryOnly(readme);
+    assert.deepEqual(
+      left.map((s) => s.heading.replace(/ \(.*$/, '')),
+      ['## Two commands', '## Command line', '## Speed', '## Layout'],
+    );
+    const shipped = marketplaceReadme(readme, pkg.homepage);
+    const headings = (t: string) => t.split('\n').filter((l) => /^#{2,3} /.test(l));
+    // Every other heading stays, in order; the marked sections go with their subsections.
+    const kept = headings(readme).filter((h) => !left.some((s) => s.heading === h) && !/^### (Consumer groups|import|analyze)/.test(h));
+    assert.deepEqual(headings(shipped), kept);
+    assert.ok(!/key-routing route --config|npm ci && npm test|src\/engine\/ +pure TypeScript/.test(shipped));
+    for (const s of ['What it answers', 'In VS Code', 'Settings', 'Exactness']) assert.ok(shipped.includes(`## ${s}`), s);
+    for (const img of readme.matchAll(/!\[[^\]]*\]\(docs\/images\/[^)]+\)/g)) assert.ok(shipped.includes(img[0]), img[0]);
+    assert.ok(shipped.trimEnd().endsWith(`In the [repository's README](${pkg.homepage}): ${left.slice(0, -1).map((s) => s.holds).join(', ')} and ${left[left.length - 1].holds}.`));
+    assert.ok(shipped.length < readme.length * 0.6, `${shipped.length} of ${readme.length} characters`);
+    // A mark must stand right above a section heading.
+    assert.throws(() => marketplaceReadme('# T\n<!-- repository only: x -->\ntext\n', pkg.homepage), /right above a "## " heading/);
+  });
+
+  test('the packaged-script check: the known routes pass, a script that hashes wrong is named', async () => {
+    const { checkPackagedScript } = (await import(pathToFileURL(join(root, 'scripts/check-vsix.mjs')).href)) as {
+      checkPackagedScript(script: Buffer | string): Promise<string[]>;
+    };
+    const script = readFileSync(join(root, 'dist/extension.js'), 'utf8');
+    assert.deepEqual(await checkPackagedScript(script), []);
+    // murmur2's and Murmur3's multiplications off by a bit: every known route is then wrong.
+    const broken = await checkPackagedScript(script.replace(/Math\.imul\(/g, 'Math.imul(1 ^ '));
+    assert.ok(broken.some((p) => /routes user-1 to partition \d+ of orders, not 2/.test(p)), broken.join('\n'));
+    assert.ok(broken.some((p) => /Order-3459134 to partition \d+ of payments, not 3/.test(p)), broken.join('\n'));
+  });
 });

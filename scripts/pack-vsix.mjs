@@ -1,0 +1,78 @@
+// `npm run package` after the production build (esbuild.js --production): assembles the package in
+// dist/pack/ and has vsce build the .vsix from there, then recompresses it.
+// - dist/pack/ holds what `vsce ls` lists here (this folder's .vscodeignore decides what ships), with
+//   the JSON files and the CSS minified (VS Code reads them as data: their indentation only costs
+//   download), the manifest without the fields only development uses (scripts, devDependencies, and
+//   the command line's bin, which the .vsix does not hold), and the Marketplace README
+//   (scripts/marketplace-readme.mjs).
+// - The archive is then recompressed with zopfli's deflate (advzip, from Debian's advancecomp): the
+//   same zip, read by any unzip and by VS Code, about 4% smaller than the zlib deflate vsce writes.
+//   Without advzip the package stays as vsce wrote it and this says so (scripts/check-vsix.mjs then
+//   judges its size).
+//   node scripts/pack-vsix.mjs [--out FILE.vsix]    (default: NAME-VERSION.vsix here)
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
+import { marketplaceReadme } from './marketplace-readme.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+
+/** Fields of package.json that VS Code does not read and the .vsix has no use for. */
+const DEVELOPMENT_ONLY = ['scripts', 'devDependencies', 'bin'];
+
+/** The shipped form of a file: minified where that changes nothing but its size. */
+function shipped(path, bytes) {
+  if (path === 'package.json') {
+    const pkg = JSON.parse(bytes.toString('utf8'));
+    for (const f of DEVELOPMENT_ONLY) delete pkg[f];
+    return JSON.stringify(pkg);
+  }
+  if (path.endsWith('.json')) return JSON.stringify(JSON.parse(bytes.toString('utf8')));
+  if (path.endsWith('.css')) return transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code;
+  return bytes;
+}
+
+export function packVsix(out) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const listed = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+  if (listed.status !== 0) throw new Error(`vsce ls failed:\n${listed.stderr}`);
+  const files = listed.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+
+  const pack = join(root, 'dist/pack');
+  rmSync(pack, { recursive: true, force: true });
+  for (const f of files) {
+    mkdirSync(dirname(join(pack, f)), { recursive: true });
+    const data = shipped(f, readFileSync(join(root, f)));
+    if (typeof data === 'string') writeFileSync(join(pack, f), data);
+    else copyFileSync(join(root, f), join(pack, f));
+  }
+  writeFileSync(join(pack, 'README.md'), marketplaceReadme(readFileSync(join(root, 'README.md'), 'utf8'), pkg.homepage));
+  // Everything in dist/pack ships; an empty ignore file says so to vsce.
+  writeFileSync(join(pack, '.vscodeignore'), '');
+
+  const built = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--out', out], { cwd: pack, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error(`vsce package failed (exit ${built.status})`);
+
+  const before = statSync(out).size;
+  // -z: recompress every entry; -4: zopfli; -i 15: its iterations (more gain little and take longer).
+  const r = spawnSync('advzip', ['-z', '-4', '-i', '15', out], { encoding: 'utf8' });
+  if (r.error) return `advzip not found (Debian: apt-get install advancecomp): ${relative(root, out)} stays as vsce wrote it, ${kb(before)}`;
+  if (r.status !== 0) throw new Error(`advzip failed on ${out} (exit ${r.status}):\n${r.stderr}`);
+  return `${relative(root, out)}: ${kb(before)} as vsce wrote it, ${kb(statSync(out).size)} recompressed by advzip (zopfli)`;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const at = process.argv.indexOf('--out');
+  const out = at > 0 ? process.argv[at + 1] : join(root, `${pkg.name}-${pkg.version}.vsix`);
+  try {
+    console.log(packVsix(out));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  }
+}
