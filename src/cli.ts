@@ -1,86 +1,90 @@
 /**
- * `key-routing`: the engine without VS Code. Output is JSON for scripts or a table for people;
- * exit 2 on a usage or configuration error, with one line on stderr naming the option or setting.
- * The commands are listed in `src/cli/commands.ts`, each described by the spec its file exports.
+ * `key-routing` (`node dist/cli.js`, the package's `bin`): runs `main` (src/cli/main.ts) against
+ * this process's stdin, stdout, stderr, environment and working folder, and exits with its code.
  */
-import { findCommand, parseArgs, UsageError } from './cli/args';
-import { COMMANDS } from './cli/commands';
-import type { CommandSpec } from './cli/command';
-import { commandHelp, commandOptions, generalHelp, VERSION } from './cli/help';
-import { chooseFormat, Output, PipeClosed, writeStdout } from './cli/output';
-import { didYouMean } from './cli/suggest';
+import { readFileSync, readSync, writeSync } from 'node:fs';
+import { isatty } from 'node:tty';
+import { stdinSource } from './analyze/nodeSource';
+import { UsageError } from './cli/args';
+import type { CliIo } from './cli/cliIo';
+import { main } from './cli/main';
+import { PipeClosed } from './cli/output';
 
-function lookup(name: string): CommandSpec {
-  const spec = COMMANDS.find((c) => c.name === name);
-  if (spec) return spec;
-  const names = COMMANDS.map((c) => c.name);
-  throw new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name, names)} (commands: ${names.join(', ')})`);
-}
+/*
+ * stdout is fd 1 with blocking writes rather than `process.stdout`: a blocking write waits while
+ * the reader is busy (no output piles up in memory) and fails at once with EPIPE when the reader
+ * has gone, so a long run stops there instead of computing everything first. That is also why
+ * `process.stdout` is never touched (opening it would make fd 1 non-blocking). If fd 1 is
+ * non-blocking anyway (EAGAIN: it shares a pipe with stderr, `2>&1 |`), the rest goes through
+ * `process.stdout`, whose EPIPE arrives as an event.
+ */
+let viaStream = false;
 
-/** Options that take a value in any command: needed to find the command among the arguments. */
-const takesValue = (name: string): boolean => COMMANDS.some((c) => commandOptions(c).some((o) => o.name === name && o.value !== undefined));
-
-export async function main(argv: string[]): Promise<number> {
-  let output: Output | undefined;
-  try {
-    const at = findCommand(argv, takesValue);
-    if (at < 0) {
-      if (argv.includes('--version') || argv.includes('-V')) writeStdout(`key-routing ${VERSION}\n`);
-      else if (argv.includes('--help') || argv.includes('-h')) writeStdout(generalHelp(COMMANDS));
-      else {
-        process.stderr.write(generalHelp(COMMANDS));
-        return 2;
-      }
-      return 0;
-    }
-    const name = argv[at];
-    const rest = [...argv.slice(0, at), ...argv.slice(at + 1)];
-    if (name === 'help') {
-      const topic = rest.find((a) => !a.startsWith('-'));
-      writeStdout(topic === undefined ? generalHelp(COMMANDS) : commandHelp(lookup(topic)));
-      return 0;
-    }
-    const spec = lookup(name);
-    // Help is shown whatever else the line holds (a typo there is often why help was asked for).
-    const flags = rest.slice(0, rest.includes('--') ? rest.indexOf('--') : rest.length);
-    if (flags.includes('--help') || flags.includes('-h')) {
-      writeStdout(commandHelp(spec));
-      return 0;
-    }
-    const version = { name: 'version', description: '' };
-    const args = parseArgs(rest, { command: spec.name, options: [...commandOptions(spec), version], operands: spec.operands !== undefined });
-    if (args.options.has('version')) {
-      writeStdout(`key-routing ${VERSION}\n`);
-      return 0;
-    }
-    output = new Output(spec.table ? chooseFormat(args.options.get('format')?.[0]) : 'json', spec.table);
-    await spec.run(args, output.write);
-    output.end();
-    return 0;
-  } catch (e) {
-    if (e instanceof PipeClosed) return 0;
+/** Writes all of `text` to stdout, blocking until it is taken. Throws `PipeClosed` on EPIPE. */
+function writeStdout(text: string): void {
+  if (text === '') return;
+  if (viaStream) {
+    process.stdout.write(text);
+    return;
+  }
+  const data = Buffer.from(text, 'utf8');
+  let off = 0;
+  while (off < data.length) {
     try {
-      output?.end();
-    } catch (e2) {
-      if (!(e2 instanceof PipeClosed)) throw e2;
+      off += writeSync(1, data, off);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') throw new PipeClosed();
+      if (code !== 'EAGAIN') throw e;
+      viaStream = true;
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') process.stderr.write(`key-routing: stdout: ${err.message}\n`);
+        process.exit(err.code === 'EPIPE' ? 0 : 1);
+      });
+      process.stdout.write(data.subarray(off));
+      return;
     }
-    if (e instanceof UsageError) {
-      process.stderr.write(`key-routing: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
   }
 }
+
+/** One read of fd 0: the byte count, 0 at the end (or where stdin is closed). */
+function readStdin(buf: Uint8Array): number {
+  for (;;) {
+    try {
+      return readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EOF' || code === 'EBADF') return 0;
+      if (code !== 'EAGAIN') throw new UsageError(`stdin: cannot read it (${code ?? (e as Error).message})`);
+      // fd 0 was left non-blocking by whoever started us: wait a little for input, then read again.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+}
+
+/**
+ * process.cwd(), or `.` where the folder was deleted (process.cwd() throws there): relative paths
+ * then go to the system as given, and only a settings lookup fails, as it did before main took a cwd.
+ */
+function currentFolder(): string {
+  try {
+    return process.cwd();
+  } catch {
+    return '.';
+  }
+}
+
+const io: CliIo = {
+  stdin: { isTTY: isatty(0), read: readStdin, text: () => readFileSync(0, 'utf8'), source: stdinSource },
+  stdout: { isTTY: isatty(1), write: writeStdout },
+  stderr: { isTTY: isatty(2), write: (text) => void process.stderr.write(text) },
+  env: process.env,
+  cwd: currentFolder(),
+};
 
 // A reader of stderr that goes away (`2>&1 | head`) must not turn notes into a crash.
 process.stderr.on('error', () => {});
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e) => {
-    process.stderr.write(`key-routing: internal error: ${(e as Error).stack ?? e}\n`);
-    process.exitCode = 1;
-  },
-);
+void main(process.argv.slice(2), io).then((code) => {
+  process.exitCode = code;
+});

@@ -7,13 +7,13 @@
  * keys per partition, consumer and bundle, hash-space share against key share, skew, the heaviest
  * keys, the lines that gave no key, and with --then the same figures after the events.
  */
-import { isatty } from 'node:tty';
 import { parseEvent, type TopologyEvent } from '../engine/events';
 import { AnalyzeInputError, type InputSpec } from '../analyze/analyzer';
-import { fileSource, stdinSource } from '../analyze/nodeSource';
+import { fileSource } from '../analyze/nodeSource';
 import { parseColumn } from '../analyze/readers';
 import { analyzeKeys, type AnalyzeProgress, type ChunkSource } from '../analyze/run';
 import { single, UsageError, type ParsedArgs } from './args';
+import { inCwd, type CliIo, type TextSink } from './cliIo';
 import { keyFormat, loadSettings, reportProblems } from './io';
 import { configPath as settingsPath } from './settingsFile';
 import { resolveTopicName } from './topicArg';
@@ -21,9 +21,9 @@ import type { CommandSpec } from './command';
 import { CONFIG, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
 import { analyzeTable } from './tableViews';
 
-export async function analyzeCommand(args: ParsedArgs, write: (s: string) => void): Promise<void> {
-  const configPath = settingsPath(args);
-  const settings = loadSettings(configPath);
+export async function analyzeCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): Promise<void> {
+  const configPath = settingsPath(io, args);
+  const settings = loadSettings(io, configPath);
   const format = keyFormat(single(args, 'key-format'));
   const given = single(args, 'topic');
   const topic = given === undefined ? undefined : resolveTopicName(given, settings.topics.map((t) => t.name), configPath);
@@ -43,15 +43,15 @@ export async function analyzeCommand(args: ParsedArgs, write: (s: string) => voi
   let source: ChunkSource;
   if (inputPath !== undefined) {
     try {
-      source = fileSource(inputPath);
+      source = fileSource(inCwd(io, inputPath));
     } catch (e) {
       throw new UsageError(`--input ${inputPath}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   } else {
-    source = stdinSource();
+    source = io.stdin.source();
   }
 
-  const progress = progressLine();
+  const progress = progressLine(io.stderr);
   let result;
   try {
     result = await analyzeKeys(source, { settings, topic, events, input, keyFormat: format }, { onProgress: progress.show, progressIntervalMs: 200 });
@@ -63,9 +63,9 @@ export async function analyzeCommand(args: ParsedArgs, write: (s: string) => voi
   } finally {
     progress.clear();
   }
-  reportProblems(result.configProblems);
+  reportProblems(io.stderr, result.configProblems);
   for (const o of result.whatIf?.events ?? []) {
-    if (o.error !== undefined) process.stderr.write(`key-routing: --then ${o.event}: ${o.topic}: ${o.error}\n`);
+    if (o.error !== undefined) io.stderr.write(`key-routing: --then ${o.event}: ${o.topic}: ${o.error}\n`);
   }
   write(JSON.stringify(result) + '\n');
 }
@@ -99,8 +99,8 @@ function inputSpec(column: string | undefined, field: string | undefined, path: 
  */
 const PROGRESS_AFTER_MS = 1000;
 
-function progressLine(): { show?: (p: AnalyzeProgress) => void; clear: () => void } {
-  if (!isatty(2)) return { clear: () => {} };
+function progressLine(stderr: TextSink): { show?: (p: AnalyzeProgress) => void; clear: () => void } {
+  if (!stderr.isTTY) return { clear: () => {} };
   let shown = false;
   return {
     show: (p) => {
@@ -108,10 +108,10 @@ function progressLine(): { show?: (p: AnalyzeProgress) => void; clear: () => voi
       shown = true;
       const pct = p.totalBytes ? ` ${Math.floor((100 * p.bytes) / p.totalBytes)}%,` : '';
       const phase = p.phase === 'exact' ? 'counting the heaviest keys exactly' : 'analysing';
-      process.stderr.write(`\r\x1b[Kkey-routing: ${phase}${pct} ${p.keys.toLocaleString('en-US')} keys`);
+      stderr.write(`\r\x1b[Kkey-routing: ${phase}${pct} ${p.keys.toLocaleString('en-US')} keys`);
     },
     clear: () => {
-      if (shown) process.stderr.write('\r\x1b[K');
+      if (shown) stderr.write('\r\x1b[K');
     },
   };
 }

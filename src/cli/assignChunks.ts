@@ -4,15 +4,16 @@
  * Output: `{"rounds": [{"assigned": {consumer: [ids]}, "unassigned": [ids], "uuidToConsumer": {uuid: consumer}}]}`.
  */
 import { required, UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { readJsonFile } from './io';
 import { array, fail, isRecord, javaInt, record, string } from './inputCheck';
 import { show } from '../engine/settings';
 import { SharedConsumerAssignor, type AssignorConsumer, type ChunkEntry, type EntryId } from '../engine/pulsar/sharedConsumerAssignor';
 import type { CommandSpec } from './command';
 
-export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void): void {
+export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const file = required(args, 'input');
-  const input = readJsonFile(file, '--input');
+  const input = readJsonFile(io, file, '--input');
   if (!isRecord(input)) throw new UsageError(`--input ${file}: must be a JSON object {"consumers", "rounds"} (got ${show(input)})`);
   const consumers = parseConsumers(input.consumers);
   const rounds = array(input.rounds, 'rounds', 'of {"entries": [...]}').map((r, i) => parseEntries(r, `rounds[${i}]`));
@@ -21,7 +22,7 @@ export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void
   const out = rounds.map((entries, i) => {
     const r = assignor.assign(entries);
     if (r.released.length > 0) {
-      process.stderr.write(
+      io.stderr.write(
         `key-routing: note: rounds[${i}]: no consumer has permits, so the broker (3.0) releases all ${r.released.length} entries without assigning them or queueing them for replay\n`,
       );
     }

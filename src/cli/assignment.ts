@@ -4,14 +4,15 @@
  * an unowned partition). Without events and with an `observed` block: the observed owners.
  */
 import { UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { groupArgs } from './groups';
 import { KafkaTopicState } from '../engine/topology';
 import type { CommandSpec } from './command';
 import { CONFIG, GROUP, TOPIC } from './commonOptions';
 import { assignmentTable } from './groupTables';
 
-export function assignmentCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const { topology, group, events } = groupArgs(args);
+export function assignmentCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
+  const { topology, group, events } = groupArgs(io, args);
   for (const { text, event: e } of events) {
     if (e.kind === 'partitions') {
       // The topic itself grows first; Kafka refuses a shrink there already.
@@ -19,13 +20,13 @@ export function assignmentCommand(args: ParsedArgs, write: (s: string) => void):
       if (t instanceof KafkaTopicState) {
         const r = t.apply({ kind: 'partitions', count: e.count });
         if (!r.ok) {
-          process.stderr.write(`key-routing: --then ${text}: ${t.name}: ${r.error}\n`);
+          io.stderr.write(`key-routing: --then ${text}: ${t.name}: ${r.error}\n`);
           continue;
         }
       }
     }
     const r = group.apply(e);
-    if (!r.ok) process.stderr.write(`key-routing: --then ${text}: group ${group.name}: ${r.error}\n`);
+    if (!r.ok) io.stderr.write(`key-routing: --then ${text}: group ${group.name}: ${r.error}\n`);
   }
   const owners = group.owners();
   if (typeof owners === 'string') throw new UsageError(`assignment: ${owners}`);

@@ -5,6 +5,7 @@
  * configured, gives `{"topic": <line>, "error": ...}` and the run goes on.
  */
 import { type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { inputLines, loadSettings } from './io';
 import { configPath } from './settingsFile';
 import { namespaceBundles, NAMESPACES } from '../engine/settings';
@@ -14,13 +15,13 @@ import type { CommandSpec } from './command';
 import { CONFIG } from './commonOptions';
 import { bundleTable } from './tableViews';
 
-export function bundleCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const settings = loadSettings(configPath(args));
+export function bundleCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
+  const settings = loadSettings(io, configPath(io, args));
   const layouts = new Map<string, NamespaceBundles>();
   for (const ns of settings.namespaces) layouts.set(ns.name, namespaceBundles(ns));
   const configured = settings.namespaces.length > 0 ? settings.namespaces.map((n) => n.name).join(', ') : 'none';
   const decoder = new TextDecoder();
-  for (const line of inputLines(args, 'topic names')) {
+  for (const line of inputLines(io, args, 'topic names')) {
     const text = decoder.decode(line);
     let namespace: string;
     try {

@@ -4,6 +4,7 @@
  * usage lines, option checking and "did you mean" are all derived from these specs.
  */
 import type { ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import type { Style } from './table';
 
 /** Where a command prints its output: JSON text, one line per record. */
@@ -40,5 +41,6 @@ export interface CommandSpec {
    * once). Absent: the command prints JSON only and has no `--format` option.
    */
   table?: (records: unknown[], style: Style) => string;
-  run: (args: ParsedArgs, write: Write) => void | Promise<void>;
+  /** `io`: stdin, stderr (notes) and the working folder; stdout is `write`. */
+  run: (args: ParsedArgs, write: Write, io: CliIo) => void | Promise<void>;
 }

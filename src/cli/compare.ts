@@ -5,12 +5,13 @@
 import { compareStrategies } from '../engine/strategyComparison';
 import { PulsarTopicState } from '../engine/topology';
 import { UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { topologyArgs } from './topologyArgs';
 import type { CommandSpec } from './command';
 import { CONFIG, THEN, TOPIC } from './commonOptions';
 
-export function compareCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const { topics, events } = topologyArgs(args, true);
+export function compareCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
+  const { topics, events } = topologyArgs(io, args, true);
   const topic = topics[0];
   if (!(topic instanceof PulsarTopicState) || !topic.config.subscription) {
     throw new UsageError(`--topic ${topic.name}: compare needs a Pulsar topic with a Key_Shared subscription`);

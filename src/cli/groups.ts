@@ -4,6 +4,7 @@ import { applyGroupEvent } from '../engine/kafka/groupTopology';
 import type { Problem } from '../engine/settings';
 import { Topology } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
+import type { CliIo, TextSink } from './cliIo';
 import { loadSettings, reportProblems } from './io';
 import { configPath } from './settingsFile';
 import { resolveTopicName } from './topicArg';
@@ -18,11 +19,11 @@ export interface GroupArgs {
 }
 
 /** Reads `--config`, `--group`, `--topic` and `--then`; a bad one is a usage error. */
-export function groupArgs(args: ParsedArgs): GroupArgs {
-  const path = configPath(args);
+export function groupArgs(io: CliIo, args: ParsedArgs): GroupArgs {
+  const path = configPath(io, args);
   const problems: Problem[] = [];
-  const topology = new Topology(loadSettings(path), problems);
-  reportProblems(problems);
+  const topology = new Topology(loadSettings(io, path), problems);
+  reportProblems(io.stderr, problems);
   const group = groupArg(args, topology, path);
   const given = single(args, 'topic');
   const topic = given === undefined ? undefined : resolveTopicName(given, topology.topics.map((t) => t.name), path);
@@ -53,15 +54,15 @@ function groupArg(args: ParsedArgs, topology: Topology, path: string): ConsumerG
  * Applies a `--then` event to the groups it concerns (see `applyGroupEvent`); each refusal goes to
  * stderr in one line and the run goes on. Returns how many groups the event concerned.
  */
-export function applyToGroupsReported(groups: readonly ConsumerGroupState[], text: string, topic?: string): number {
+export function applyToGroupsReported(stderr: TextSink, groups: readonly ConsumerGroupState[], text: string, topic?: string): number {
   const results = applyGroupEvent(groups, text, topic, topic);
   for (const { group, outcome } of results) {
-    if (!outcome.ok) process.stderr.write(`key-routing: --then ${text}: group ${group.name}: ${outcome.error}\n`);
+    if (!outcome.ok) stderr.write(`key-routing: --then ${text}: group ${group.name}: ${outcome.error}\n`);
   }
   const mine = groups.filter((g) => topic === undefined || g.config.topics.includes(topic));
   const e = parseGroupEvent(text, topic);
   if (results.length === 0 && mine.length > 0 && typeof e !== 'string' && e.kind === 'leave') {
-    process.stderr.write(`key-routing: --then ${text}: no group${topic ? ` of ${topic}` : ''} has a member ${e.id} (groups: ${mine.map((g) => g.name).join(', ')})\n`);
+    stderr.write(`key-routing: --then ${text}: no group${topic ? ` of ${topic}` : ''} has a member ${e.id} (groups: ${mine.map((g) => g.name).join(', ')})\n`);
   }
   return results.length;
 }

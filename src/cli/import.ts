@@ -10,10 +10,11 @@ import { readFileSync } from 'node:fs';
 import { importReport, ImportError, IMPORT_KINDS, isImportKind, mergeImported } from '../import';
 import { ASSIGNORS } from '../import/kafkaGroups';
 import { single, UsageError, type ParsedArgs } from './args';
+import { inCwd, type CliIo } from './cliIo';
 import type { CommandSpec, Write } from './command';
 import { readSettingsFile } from './settingsFile';
 
-export function importCommand(args: ParsedArgs, write: Write): void {
+export function importCommand(args: ParsedArgs, write: Write, io: CliIo): void {
   const [kind, file, ...rest] = args.operands;
   if (!isImportKind(kind)) throw new UsageError(`import: KIND must be one of ${IMPORT_KINDS.join(', ')} (got ${kind === undefined ? 'nothing' : JSON.stringify(kind)})`);
   if (file === undefined) throw new UsageError(`import ${kind}: give the FILE to import (- for stdin)`);
@@ -21,13 +22,13 @@ export function importCommand(args: ParsedArgs, write: Write): void {
   const configPath = single(args, 'config');
   let base: Record<string, unknown> | undefined;
   if (configPath !== undefined) {
-    const raw = readSettingsFile(configPath);
+    const raw = readSettingsFile(inCwd(io, configPath), `--config ${configPath}`);
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`--config ${configPath}: must be a JSON object of settings`);
     base = raw as Record<string, unknown>;
   }
   let text: string;
   try {
-    text = readFileSync(file === '-' ? 0 : file, 'utf8');
+    text = file === '-' ? io.stdin.text() : readFileSync(inCwd(io, file), 'utf8');
   } catch (e) {
     throw new UsageError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
@@ -44,7 +45,7 @@ export function importCommand(args: ParsedArgs, write: Write): void {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   }
-  for (const n of imported.notes) process.stderr.write(`key-routing: note: ${n}\n`);
+  for (const n of imported.notes) io.stderr.write(`key-routing: note: ${n}\n`);
   write(JSON.stringify(mergeImported(base, imported), null, 2) + '\n');
 }
 

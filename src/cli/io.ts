@@ -1,17 +1,16 @@
 /** Input for the CLI: the config file, and the keys as arguments or on stdin. */
-import { readFileSync, readSync } from 'node:fs';
-import { isatty } from 'node:tty';
+import { readFileSync } from 'node:fs';
 import { bytesKey, type MessageKey } from '../engine/key';
 import { parseHex } from '../engine/bytes';
 import { parseSettings, type Problem, type Settings } from '../engine/settings';
 import { UsageError, type ParsedArgs } from './args';
-import { flushBeforeRead } from './output';
+import { inCwd, type CliIo, type CliStdin, type TextSink } from './cliIo';
 import { readSettingsFile } from './settingsFile';
 
-export function readJsonFile(path: string, option: string): unknown {
+export function readJsonFile(io: CliIo, path: string, option: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(inCwd(io, path), 'utf8');
   } catch (e) {
     throw new UsageError(`${option} ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }
@@ -23,8 +22,8 @@ export function readJsonFile(path: string, option: string): unknown {
 }
 
 /** The settings in the `--config` file; any problem is a configuration error (the CLI is strict). */
-export function loadSettings(path: string): Settings {
-  const { settings, problems } = parseSettings(readSettingsFile(path));
+export function loadSettings(io: CliIo, path: string): Settings {
+  const { settings, problems } = parseSettings(readSettingsFile(inCwd(io, path), `--config ${path}`));
   if (problems.length > 0) {
     const p = problems[0];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
@@ -33,21 +32,20 @@ export function loadSettings(path: string): Settings {
   return settings;
 }
 
-export function reportProblems(problems: Problem[]): void {
-  for (const p of problems) process.stderr.write(`key-routing: ${p.path}: ${p.message}\n`);
+export function reportProblems(stderr: TextSink, problems: Problem[]): void {
+  for (const p of problems) stderr.write(`key-routing: ${p.path}: ${p.message}\n`);
 }
 
 /**
  * Lines of stdin as bytes: split on LF, a trailing CR dropped, no key after a final newline.
  * Read as they arrive (blocking reads of 64 KB), so output can follow input (`tail -f log | key-routing
- * route`) and a run whose reader has gone stops reading; output held back is written before each read.
+ * route`) and a run whose reader has gone stops reading (`main` writes output held back before each read).
  */
-export function* readStdinLines(): Generator<Uint8Array> {
-  const buf = Buffer.allocUnsafe(1 << 16);
+export function* readStdinLines(stdin: CliStdin): Generator<Uint8Array> {
+  const buf = new Uint8Array(1 << 16);
   let carry: Uint8Array | undefined;
   for (;;) {
-    flushBeforeRead();
-    const n = readStdin(buf);
+    const n = stdin.read(buf);
     if (n === 0) break;
     // Lines are handed out as views of `chunk`, which the next read does not overwrite.
     let chunk: Uint8Array = buf.subarray(0, n);
@@ -74,32 +72,17 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-/** One read of fd 0: the byte count, 0 at the end (or where stdin is closed). */
-function readStdin(buf: Buffer): number {
-  for (;;) {
-    try {
-      return readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EOF' || code === 'EBADF') return 0;
-      if (code !== 'EAGAIN') throw new UsageError(`stdin: cannot read it (${code ?? (e as Error).message})`);
-      // fd 0 was left non-blocking by whoever started us: wait a little for input, then read again.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-    }
-  }
-}
-
 /**
  * The input lines of a command that takes keys (or names) as arguments or on stdin: the arguments
  * when there are any (stdin is then not read), else stdin's lines.
  */
-export function inputLines(args: ParsedArgs, what: string): Iterable<Uint8Array> {
+export function inputLines(io: CliIo, args: ParsedArgs, what: string): Iterable<Uint8Array> {
   if (args.operands.length > 0) {
     const enc = new TextEncoder();
     return args.operands.map((a) => enc.encode(a));
   }
-  if (isatty(0)) process.stderr.write(`key-routing: reading ${what} from the terminal, one per line; end with Ctrl-D (or give them as arguments)\n`);
-  return readStdinLines();
+  if (io.stdin.isTTY) io.stderr.write(`key-routing: reading ${what} from the terminal, one per line; end with Ctrl-D (or give them as arguments)\n`);
+  return readStdinLines(io.stdin);
 }
 
 export type KeyFormat = 'utf8' | 'hex';

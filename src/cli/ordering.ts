@@ -7,12 +7,13 @@
  */
 import { explainOrderingSteps, parseScenario, parseSteps, ScenarioError, ORDERING_GENERATIONS, type OrderingGeneration } from '../engine/ordering';
 import { required, single, UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { readJsonFile } from './io';
 import type { CommandSpec } from './command';
 
-export function orderingCommand(args: ParsedArgs, write: (s: string) => void): void {
+export function orderingCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const path = required(args, 'input');
-  const raw = readJsonFile(path, '--input');
+  const raw = readJsonFile(io, path, '--input');
   const g = single(args, 'generation');
   if (g !== undefined && !ORDERING_GENERATIONS.includes(g as OrderingGeneration)) {
     throw new UsageError(`--generation must be one of ${ORDERING_GENERATIONS.join(', ')} (got ${JSON.stringify(g)})`);

@@ -1,18 +1,19 @@
 /** `key-routing ranges`: the selector's assignment of the key hash space, as one JSON object. */
 import { UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { PulsarTopicState } from '../engine/topology';
 import { applyReported, topologyArgs } from './topologyArgs';
 import type { CommandSpec } from './command';
 import { CONFIG, THEN, TOPIC } from './commonOptions';
 import { rangesTable } from './tableViews';
 
-export function rangesCommand(args: ParsedArgs, write: (s: string) => void): void {
-  const { topics, events } = topologyArgs(args, true);
+export function rangesCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
+  const { topics, events } = topologyArgs(io, args, true);
   const topic = topics[0];
   if (!(topic instanceof PulsarTopicState) || !topic.subscription) {
     throw new UsageError(`--topic ${topic.name}: ranges needs a Pulsar topic with a Key_Shared subscription`);
   }
-  for (const { text, event } of events) applyReported(topics, text, event);
+  for (const { text, event } of events) applyReported(io.stderr, topics, text, event);
   // Partition 0's selector: the reported layout while the subscription is as the broker reported it.
   const selector = topic.selectorFor(topic.partitions > 0 ? 0 : null);
   const out: Record<string, unknown> = {

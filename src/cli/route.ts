@@ -1,5 +1,6 @@
 /** `key-routing route`: one JSON line per key per topic. */
 import { single, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { inputLines, keyFormat, lineKey } from './io';
 import { applyReported, topologyArgs } from './topologyArgs';
 import { routeLine } from '../engine/topology';
@@ -9,16 +10,18 @@ import type { CommandSpec } from './command';
 import { CONFIG, KEY_FORMAT, KEYS_OPERAND, THEN, TOPIC } from './commonOptions';
 import { routeTable } from './tableViews';
 
-export function routeCommand(args: ParsedArgs, write: (s: string) => void): void {
+export function routeCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const format = keyFormat(single(args, 'key-format'));
-  const { topology, topics, events } = topologyArgs(args, false);
+  const { topology, topics, events } = topologyArgs(io, args, false);
   const topic = single(args, 'topic') === undefined ? undefined : topics[0].name;
   for (const { text, event } of events) {
     // A member event on a Kafka topic that groups consume is the groups' (reported there), not the topic's.
-    applyToGroupsReported(topology.groups, text, topic);
-    applyReported(event.kind === 'partitions' ? topics : topics.filter((t) => t.config.system === 'pulsar' || !hasGroups(topology.groups, t.name)), text, event);
+    applyToGroupsReported(io.stderr, topology.groups, text, topic);
+    applyReported(
+      io.stderr,
+      event.kind === 'partitions' ? topics : topics.filter((t) => t.config.system === 'pulsar' || !hasGroups(topology.groups, t.name)), text, event);
   }
-  for (const line of inputLines(args, 'keys')) {
+  for (const line of inputLines(io, args, 'keys')) {
     let parsed;
     try {
       parsed = lineKey(line, format);

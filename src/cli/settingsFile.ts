@@ -9,13 +9,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { single, UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 
 /** The settings file to use; a discovered one is named on stderr (stdout stays pure JSON). */
-export function configPath(args: ParsedArgs): string {
+export function configPath(io: CliIo, args: ParsedArgs): string {
   const given = single(args, 'config');
   if (given !== undefined) return given;
-  const found = discoverSettings(process.cwd());
-  process.stderr.write(`key-routing: using ${found}\n`);
+  const found = discoverSettings(io.cwd);
+  io.stderr.write(`key-routing: using ${found}\n`);
   return found;
 }
 

@@ -5,6 +5,7 @@
  * with the broker's reason. Unset broker settings take the broker's defaults.
  */
 import { required, UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { readJsonFile } from './io';
 import { array, fail, finiteNumber, isRecord, javaInt, record, string } from './inputCheck';
 import { show } from '../engine/settings';
@@ -26,10 +27,10 @@ import type { CommandSpec } from './command';
 const LOAD_FIELDS = ['msgRateIn', 'msgRateOut', 'msgThroughputIn', 'msgThroughputOut'] as const;
 const LIMIT_FIELDS = Object.keys(DEFAULT_FLOW_OR_QPS_LIMITS) as (keyof FlowOrQpsLimits)[];
 
-export function splitCommand(args: ParsedArgs, write: (s: string) => void): void {
+export function splitCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const algorithm = parseAlgorithm(required(args, 'algorithm'));
   const file = required(args, 'input');
-  const input = readJsonFile(file, '--input');
+  const input = readJsonFile(io, file, '--input');
   if (!isRecord(input)) throw new UsageError(`--input ${file}: must be a JSON object {"bundle", "topics", ...} (got ${show(input)})`);
 
   const needsBundle = algorithm === 'range_equally_divide' || algorithm === 'specified_positions_divide';
@@ -58,7 +59,7 @@ export function splitCommand(args: ParsedArgs, write: (s: string) => void): void
   }
   if (result && bundle) {
     const refusal = splitRefusal(bundle, result);
-    if (refusal) process.stderr.write(`key-routing: note: NamespaceBundleFactory.splitBundles would refuse this split: ${refusal}\n`);
+    if (refusal) io.stderr.write(`key-routing: note: NamespaceBundleFactory.splitBundles would refuse this split: ${refusal}\n`);
   }
   write(JSON.stringify({ splitPositions: result }) + '\n');
 }

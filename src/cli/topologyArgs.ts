@@ -3,6 +3,7 @@ import { parseEvent, type TopologyEvent } from '../engine/events';
 import type { Problem } from '../engine/settings';
 import { Topology, type TopicState } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
+import type { CliIo, TextSink } from './cliIo';
 import { loadSettings, reportProblems } from './io';
 import { configPath } from './settingsFile';
 import { resolveTopicName } from './topicArg';
@@ -14,9 +15,9 @@ export interface TopologyArgs {
   events: Array<{ text: string; event: TopologyEvent }>;
 }
 
-export function topologyArgs(args: ParsedArgs, topicRequired: boolean): TopologyArgs {
-  const path = configPath(args);
-  const settings = loadSettings(path);
+export function topologyArgs(io: CliIo, args: ParsedArgs, topicRequired: boolean): TopologyArgs {
+  const path = configPath(io, args);
+  const settings = loadSettings(io, path);
   const events = (args.options.get('then') ?? []).map((text) => {
     try {
       return { text, event: parseEvent(text) };
@@ -26,7 +27,7 @@ export function topologyArgs(args: ParsedArgs, topicRequired: boolean): Topology
   });
   const problems: Problem[] = [];
   const topology = new Topology(settings, problems);
-  reportProblems(problems);
+  reportProblems(io.stderr, problems);
   const name = single(args, 'topic');
   if (name === undefined && topicRequired) throw new UsageError('--topic is required');
   let topics = topology.topics;
@@ -40,10 +41,10 @@ export function topologyArgs(args: ParsedArgs, topicRequired: boolean): Topology
 }
 
 /** Applies an event to the selected topics the way `route` and `ranges` do: refusals to stderr. */
-export function applyReported(topics: TopicState[], text: string, event: TopologyEvent): void {
+export function applyReported(stderr: TextSink, topics: TopicState[], text: string, event: TopologyEvent): void {
   for (const t of applicable(topics, event)) {
     const r = t.apply(event);
-    if (!r.ok) process.stderr.write(`key-routing: --then ${text}: ${t.name}: ${r.error}\n`);
+    if (!r.ok) stderr.write(`key-routing: --then ${text}: ${t.name}: ${r.error}\n`);
   }
 }
 

@@ -1,9 +1,9 @@
 /** `key-routing what-if`: what each event moves, and where the given keys go before and after. */
-import { isatty } from 'node:tty';
 import { runWhatIf } from '../engine/whatIf';
 import { explainWhatIf } from '../engine/ordering/whatIfExplain';
 import { PulsarTopicState, routeLine, type RouteFields } from '../engine/topology';
 import { single, UsageError, type ParsedArgs } from './args';
+import type { CliIo } from './cliIo';
 import { inputLines, keyFormat, lineKey } from './io';
 import { topologyArgs } from './topologyArgs';
 import { groupWhatIfCommand } from './groupWhatIf';
@@ -12,15 +12,15 @@ import { CONFIG, GROUP, KEY_FORMAT, THEN, TOPIC } from './commonOptions';
 import { whatIfTable } from './tableViews';
 import { groupWhatIfTable, isGroupWhatIf } from './groupTables';
 
-export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): void {
+export function whatIfCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const format = keyFormat(single(args, 'key-format'));
   if (single(args, 'group') !== undefined) {
-    groupWhatIfCommand(args, write, optionalKeys(args, format));
+    groupWhatIfCommand(io, args, write, optionalKeys(io, args, format));
     return;
   }
-  const { topics, events } = topologyArgs(args, true);
+  const { topics, events } = topologyArgs(io, args, true);
   if (events.length === 0) throw new UsageError('--then is required: what-if needs at least one event');
-  const keys = optionalKeys(args, format);
+  const keys = optionalKeys(io, args, format);
   const topic = topics[0];
   // --explain: the state before the events, for the ordering notes.
   const explain = args.options.has('explain');
@@ -45,14 +45,14 @@ export function whatIfCommand(args: ParsedArgs, write: (s: string) => void): voi
 }
 
 /** Keys are optional: the arguments, else stdin where it is not a terminal; a bad key is reported and skipped. */
-function optionalKeys(args: ParsedArgs, format: ReturnType<typeof keyFormat>): Array<ReturnType<typeof lineKey>> {
-  const lines = args.operands.length > 0 || !isatty(0) ? inputLines(args, 'keys') : [];
+function optionalKeys(io: CliIo, args: ParsedArgs, format: ReturnType<typeof keyFormat>): Array<ReturnType<typeof lineKey>> {
+  const lines = args.operands.length > 0 || !io.stdin.isTTY ? inputLines(io, args, 'keys') : [];
   const keys = [];
   for (const line of lines) {
     try {
       keys.push(lineKey(line, format));
     } catch (e) {
-      process.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
+      io.stderr.write(`key-routing: key ${JSON.stringify(new TextDecoder().decode(line))}: ${(e as Error).message}\n`);
     }
   }
   return keys;

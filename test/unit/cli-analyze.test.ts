@@ -42,9 +42,9 @@ const noTime = (r: AnalysisResult) => ({ ...r, elapsedMs: 0 });
 describe('key-routing analyze', () => {
   const text = keysText(1, 5000);
 
-  test('--input FILE: one JSON object, the figures of the library (with the exact heavy-key pass)', () => {
+  test('--input FILE: one JSON object, the figures of the library (with the exact heavy-key pass)', async () => {
     const file = tempFile('keys.txt', text);
-    const r = cli(['analyze', '--config', cfg, '--input', file]);
+    const r = await cli(['analyze', '--config', cfg, '--input', file]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.lines.length, 1);
     const got = r.lines[0] as AnalysisResult;
@@ -53,8 +53,8 @@ describe('key-routing analyze', () => {
     assert.deepEqual(got.topics.map((t) => t.topic), ['orders', 'payments', 'legacy']);
   });
 
-  test('keys on stdin (a pipe): the same figures; heavy keys from one pass', () => {
-    const r = cli(['analyze', '--config', cfg, '--topic', 'payments'], text);
+  test('keys on stdin (a pipe): the same figures; heavy keys from one pass', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--topic', 'payments'], text);
     assert.equal(r.code, 0, r.stderr);
     const got = r.lines[0] as AnalysisResult;
     const lib = analyzeBytes(text, { settings: SETTINGS, topic: 'payments' });
@@ -64,7 +64,7 @@ describe('key-routing analyze', () => {
     assert.deepEqual(got.heavyKeys.keys.slice(0, 5), lib.heavyKeys.keys.slice(0, 5));
   });
 
-  test('stdin redirected from a file is read again for the exact pass', () => {
+  test('stdin redirected from a file is read again for the exact pass', async () => {
     // More distinct keys than the summary holds, so that one pass alone would leave bounds.
     const big = keysText(4, 30000);
     const file = tempFile('keys.txt', big);
@@ -77,7 +77,7 @@ describe('key-routing analyze', () => {
       assert.ok(got.heavyKeys.exact && got.heavyKeys.complete);
       assert.deepEqual(noTime(got), noTime(analyzeBytes(big, { settings: SETTINGS })));
       // From a pipe the same input gets one pass: the counts it marks exact agree.
-      const piped = cli(['analyze', '--config', cfg], big).lines[0] as AnalysisResult;
+      const piped = (await cli(['analyze', '--config', cfg], big)).lines[0] as AnalysisResult;
       assert.equal(piped.heavyKeys.method, 'misra-gries');
       for (const k of piped.heavyKeys.keys.filter((x) => x.exact && x.key.startsWith('hot-'))) assert.equal(k.count, got.heavyKeys.keys.find((x) => x.key === k.key)?.count ?? -1);
     } finally {
@@ -85,8 +85,8 @@ describe('key-routing analyze', () => {
     }
   });
 
-  test('--then: figures after the events; a refused event is reported on stderr and in the output', () => {
-    const r = cli(['analyze', '--config', cfg, '--then', '+C4', '--then', '-B', '--then', '-nobody'], text);
+  test('--then: figures after the events; a refused event is reported on stderr and in the output', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--then', '+C4', '--then', '-B', '--then', '-nobody'], text);
     assert.equal(r.code, 0, r.stderr);
     const got = r.lines[0] as AnalysisResult;
     const lib = analyzeBytes(text, { settings: SETTINGS, events: ['+C4', '-B', '-nobody'].map(parseEvent) });
@@ -97,11 +97,11 @@ describe('key-routing analyze', () => {
     assert.ok(got.whatIf!.events.some((e) => e.event === '-B' && e.topic === 'legacy' && e.error === undefined));
   });
 
-  test('--column: a CSV column by number or header name; TSV by its extension; bad lines listed with numbers', () => {
+  test('--column: a CSV column by number or header name; TSV by its extension; bad lines listed with numbers', async () => {
     const csv = 'id,user\n1,alice\n2,"bob, jr"\n3,bad"q\n4\n5,alice\n';
     const file = tempFile('k.csv', csv);
     for (const column of ['2', 'user']) {
-      const r = cli(['analyze', '--config', cfg, '--topic', 'orders', '--input', file, '--column', column]);
+      const r = await cli(['analyze', '--config', cfg, '--topic', 'orders', '--input', file, '--column', column]);
       assert.equal(r.code, 0, r.stderr);
       const got = r.lines[0] as AnalysisResult;
       assert.equal(got.input.keys, column === '2' ? 4 : 3);
@@ -110,24 +110,24 @@ describe('key-routing analyze', () => {
       assert.equal(got.heavyKeys.keys[0].count, 2);
     }
     const tsv = tempFile('k.tsv', 'a,b\tc\nx,y\tz\n');
-    const t = cli(['analyze', '--config', cfg, '--topic', 'orders', '--input', tsv, '--column', '1']);
+    const t = await cli(['analyze', '--config', cfg, '--topic', 'orders', '--input', tsv, '--column', '1']);
     assert.deepEqual((t.lines[0] as AnalysisResult).heavyKeys.keys.map((k) => k.key).sort(), ['a,b', 'x,y']);
     assert.equal((t.lines[0] as AnalysisResult).input.delimiter, '\t');
   });
 
-  test('--field: a JSON Lines field; --key-format hex for binary keys', () => {
-    const r = cli(['analyze', '--config', cfg, '--topic', 'orders', '--field', 'k'], '{"k":"a"}\n{"x":1}\n{"k":"a"}\n');
+  test('--field: a JSON Lines field; --key-format hex for binary keys', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--topic', 'orders', '--field', 'k'], '{"k":"a"}\n{"x":1}\n{"k":"a"}\n');
     assert.equal(r.code, 0, r.stderr);
     const got = r.lines[0] as AnalysisResult;
     assert.equal(got.input.keys, 2);
     assert.deepEqual(got.problems.first, [{ line: 2, message: 'no field "k"' }]);
-    const h = cli(['analyze', '--config', cfg, '--topic', 'orders', '--key-format', 'hex'], '00ff\nxyz\n00FF\n');
+    const h = await cli(['analyze', '--config', cfg, '--topic', 'orders', '--key-format', 'hex'], '00ff\nxyz\n00FF\n');
     const gh = h.lines[0] as AnalysisResult;
     assert.deepEqual(gh.heavyKeys.keys.map((k) => [k.key, k.format, k.count]), [['00ff', 'hex', 2]]);
     assert.equal(gh.problems.first[0].line, 2);
   });
 
-  test('usage errors exit 2 with one line naming the option', () => {
+  test('usage errors exit 2 with one line naming the option', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['analyze', '--config', cfg, '--column', '0'], /--column counts from 1/],
       [['analyze', '--config', cfg, '--column', '1', '--field', 'k'], /--column .* or --field .*, not both/],
@@ -138,12 +138,12 @@ describe('key-routing analyze', () => {
       [['analyze'], /--config: not given, and no \.vscode\/settings\.json with keyRouting settings in .* or a folder above it; pass the settings file with --config FILE/],
     ];
     for (const [args, re] of cases) {
-      const r = cli(args, 'k\n');
+      const r = await cli(args, 'k\n');
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, re);
       assert.equal(r.stderr.trim().split('\n').length, 1);
     }
-    const noHeader = cli(['analyze', '--config', cfg, '--column', 'user'], 'a,b\n');
+    const noHeader = await cli(['analyze', '--config', cfg, '--column', 'user'], 'a,b\n');
     assert.equal(noHeader.code, 2);
     assert.match(noHeader.stderr, /--column "user": no such column in the header on line 1/);
   });

@@ -15,9 +15,9 @@ describe('key-routing bundle', () => {
     ],
   });
 
-  test('full and short names: the CRC-32 of the resolved full name and its bundle', () => {
+  test('full and short names: the CRC-32 of the resolved full name and its bundle', async () => {
     const names = ['persistent://public/default/orders', 'orders', 'orders-partition-3', 'tenant/three/x', 'non-persistent://tenant/ns/y'];
-    const r = cli(['bundle', '--config', cfg], names.join('\n') + '\n');
+    const r = await cli(['bundle', '--config', cfg], names.join('\n') + '\n');
     assert.equal(r.code, 0, r.stderr);
     const full = [
       'persistent://public/default/orders',
@@ -41,8 +41,8 @@ describe('key-routing bundle', () => {
     assert.equal(r.lines[4].bundle, r.lines[4].hash < 0x40000000 ? '0x00000000_0x40000000' : '0x40000000_0xffffffff');
   });
 
-  test('an unconfigured namespace or a bad name gives an error line and the run goes on', () => {
-    const r = cli(['bundle', '--config', cfg], 'other/ns/t\na/b\norders\n');
+  test('an unconfigured namespace or a bad name gives an error line and the run goes on', async () => {
+    const r = await cli(['bundle', '--config', cfg], 'other/ns/t\na/b\norders\n');
     assert.equal(r.code, 0);
     assert.equal(r.lines.length, 3);
     assert.deepEqual(Object.keys(r.lines[0]), ['topic', 'namespace', 'error']);
@@ -53,13 +53,13 @@ describe('key-routing bundle', () => {
     assert.equal(r.lines[2].hash, zlibCrc32('persistent://public/default/orders'));
   });
 
-  test('a bad namespace setting exits 2 with one line naming the setting path', () => {
+  test('a bad namespace setting exits 2 with one line naming the setting path', async () => {
     for (const [ns, path] of [
       [{ name: 'public/default', bundles: 0 }, 'keyRouting.pulsarNamespaces[0].bundles'],
       [{ name: 'x/y', boundaries: ['0x00000000', '0x7fffffff'] }, 'keyRouting.pulsarNamespaces[0].boundaries'],
       [{ name: 'x' }, 'keyRouting.pulsarNamespaces[0].name'],
     ] as const) {
-      const r = cli(['bundle', '--config', configFile({ 'keyRouting.pulsarNamespaces': [ns] })], 'orders\n');
+      const r = await cli(['bundle', '--config', configFile({ 'keyRouting.pulsarNamespaces': [ns] })], 'orders\n');
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '');
       assert.equal(r.stderr.trim().split('\n').length, 1);
@@ -85,64 +85,64 @@ describe('key-routing split', () => {
 
   const split = (algorithm: string, input: unknown) => cli(['split', '--algorithm', algorithm, '--input', configFile(input)]);
 
-  test('the PIP-169 example splits at 96', () => {
-    const r = split('flow_or_qps_equally_divide', pip169);
+  test('the PIP-169 example splits at 96', async () => {
+    const r = await split('flow_or_qps_equally_divide', pip169);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines, [{ splitPositions: [96] }]);
   });
 
-  test('the other algorithms on the same bundle', () => {
-    assert.deepEqual(split('range_equally_divide', pip169).lines, [{ splitPositions: [0x20000000] }]);
-    assert.deepEqual(split('topic_count_equally_divide', pip169).lines, [{ splitPositions: [85] }]);
-    assert.deepEqual(split('specified_positions_divide', { ...pip169, positions: [50, '0x40000000', 15] }).lines, [{ splitPositions: [15, 50] }]);
+  test('the other algorithms on the same bundle', async () => {
+    assert.deepEqual((await split('range_equally_divide', pip169)).lines, [{ splitPositions: [0x20000000] }]);
+    assert.deepEqual((await split('topic_count_equally_divide', pip169)).lines, [{ splitPositions: [85] }]);
+    assert.deepEqual((await split('specified_positions_divide', { ...pip169, positions: [50, '0x40000000', 15] })).lines, [{ splitPositions: [15, 50] }]);
     // At the broker's default limits (30000 msg/s, 100 MB/s) only throughput counts: cuts after 100 MB/s and 50 + 60 MB/s.
-    assert.deepEqual(split('flow_or_qps_equally_divide', { bundle: pip169.bundle, topics: pip169.topics }).lines, [{ splitPositions: [96, 106] }]);
+    assert.deepEqual((await split('flow_or_qps_equally_divide', { bundle: pip169.bundle, topics: pip169.topics })).lines, [{ splitPositions: [96, 106] }]);
     const cool = pip169.topics.map((t) => ({ ...t, msgThroughputIn: 0, msgThroughputOut: MB }));
-    assert.deepEqual(split('flow_or_qps_equally_divide', { bundle: pip169.bundle, topics: cool }).lines, [{ splitPositions: null }]);
+    assert.deepEqual((await split('flow_or_qps_equally_divide', { bundle: pip169.bundle, topics: cool })).lines, [{ splitPositions: null }]);
   });
 
-  test('a topic without a hash is hashed by its name, as the broker hashes it', () => {
+  test('a topic without a hash is hashed by its name, as the broker hashes it', async () => {
     const names = ['persistent://public/default/a', 'b', 'persistent://public/default/c'];
-    const r = split('topic_count_equally_divide', { topics: names.map((name) => ({ name })) });
+    const r = await split('topic_count_equally_divide', { topics: names.map((name) => ({ name })) });
     const hashes = names.map((n) => zlibCrc32(n.includes('://') ? n : `persistent://public/default/${n}`)).sort((x, y) => x - y);
     assert.deepEqual(r.lines, [{ splitPositions: [hashes[0] + Math.floor((hashes[1] - hashes[0]) / 2)] }]);
   });
 
-  test('no split: one topic, or no position inside the bundle', () => {
-    assert.deepEqual(split('topic_count_equally_divide', { topics: [{ hash: 5 }] }).lines, [{ splitPositions: null }]);
-    assert.deepEqual(split('specified_positions_divide', { ...pip169, positions: [0x50000000] }).lines, [{ splitPositions: null }]);
+  test('no split: one topic, or no position inside the bundle', async () => {
+    assert.deepEqual((await split('topic_count_equally_divide', { topics: [{ hash: 5 }] })).lines, [{ splitPositions: null }]);
+    assert.deepEqual((await split('specified_positions_divide', { ...pip169, positions: [0x50000000] })).lines, [{ splitPositions: null }]);
   });
 
-  test('where the broker throws (no positions) it exits 2 with the broker\'s reason', () => {
+  test('where the broker throws (no positions) it exits 2 with the broker\'s reason', async () => {
     for (const positions of [undefined, []]) {
-      const r = split('specified_positions_divide', { ...pip169, positions });
+      const r = await split('specified_positions_divide', { ...pip169, positions });
       assert.equal(r.code, 2);
       assert.match(r.stderr, /^key-routing: specified_positions_divide: SplitBoundaries can't be empty/);
     }
   });
 
-  test('bad input exits 2 with one line naming the field', () => {
+  test('bad input exits 2 with one line naming the field', async () => {
     const bad = structuredClone(pip169) as { topics: Record<string, unknown>[] };
     bad.topics[2].msgRateIn = 'fast';
-    let r = split('flow_or_qps_equally_divide', bad);
+    let r = await split('flow_or_qps_equally_divide', bad);
     assert.equal(r.code, 2);
     assert.equal(r.stderr, 'key-routing: topics[2].msgRateIn: must be a number (got "fast")\n');
     delete bad.topics[2].msgRateIn;
-    assert.match(split('flow_or_qps_equally_divide', bad).stderr, /^key-routing: topics\[2\]\.msgRateIn: must be a number/);
-    r = split('range_equally_divide', { bundle: '0x40000000_0x00000000' });
+    assert.match((await split('flow_or_qps_equally_divide', bad)).stderr, /^key-routing: topics\[2\]\.msgRateIn: must be a number/);
+    r = await split('range_equally_divide', { bundle: '0x40000000_0x00000000' });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^key-routing: bundle: /);
-    assert.match(split('range_equally_divide', {}).stderr, /^key-routing: bundle: is required/);
-    assert.match(split('topic_count_equally_divide', { topics: [{ hash: -1 }, { hash: 2 }] }).stderr, /^key-routing: topics\[0\]\.hash: /);
-    assert.match(split('topic_count_equally_divide', { topics: [{}, { hash: 2 }] }).stderr, /^key-routing: topics\[0\]: needs a "name"/);
-    assert.match(split('topic_count_equally_divide', { topics: [{ name: 'a/b' }] }).stderr, /^key-routing: topics\[0\]\.name: invalid short topic name/);
-    assert.match(split('flow_or_qps_equally_divide', { ...pip169, flowOrQpsDifferenceThresholdPercentage: 1.5 }).stderr, /^key-routing: flowOrQpsDifferenceThresholdPercentage: must be an integer/);
-    assert.match(split('specified_positions_divide', { ...pip169, positions: [1.5] }).stderr, /^key-routing: positions\[0\]: must be an integer/);
-    assert.match(cli(['split', '--algorithm', 'halve', '--input', configFile(pip169)]).stderr, /--algorithm must be one of range_equally_divide, /);
+    assert.match((await split('range_equally_divide', {})).stderr, /^key-routing: bundle: is required/);
+    assert.match((await split('topic_count_equally_divide', { topics: [{ hash: -1 }, { hash: 2 }] })).stderr, /^key-routing: topics\[0\]\.hash: /);
+    assert.match((await split('topic_count_equally_divide', { topics: [{}, { hash: 2 }] })).stderr, /^key-routing: topics\[0\]: needs a "name"/);
+    assert.match((await split('topic_count_equally_divide', { topics: [{ name: 'a/b' }] })).stderr, /^key-routing: topics\[0\]\.name: invalid short topic name/);
+    assert.match((await split('flow_or_qps_equally_divide', { ...pip169, flowOrQpsDifferenceThresholdPercentage: 1.5 })).stderr, /^key-routing: flowOrQpsDifferenceThresholdPercentage: must be an integer/);
+    assert.match((await split('specified_positions_divide', { ...pip169, positions: [1.5] })).stderr, /^key-routing: positions\[0\]: must be an integer/);
+    assert.match((await cli(['split', '--algorithm', 'halve', '--input', configFile(pip169)])).stderr, /--algorithm must be one of range_equally_divide, /);
   });
 
-  test('a split the factory would refuse is noted on stderr', () => {
-    const r = split('range_equally_divide', { bundle: '0x00000010_0x00000011' });
+  test('a split the factory would refuse is noted on stderr', async () => {
+    const r = await split('range_equally_divide', { bundle: '0x00000010_0x00000011' });
     assert.equal(r.code, 0);
     assert.deepEqual(r.lines, [{ splitPositions: [16] }]);
     assert.match(r.stderr, /can't be split further/);
@@ -161,8 +161,8 @@ describe('key-routing assign-chunks', () => {
   ];
   const run = (input: unknown) => cli(['assign-chunks', '--input', configFile(input)]);
 
-  test('rounds carry the pins and the round-robin position', () => {
-    const r = run({
+  test('rounds carry the pins and the round-robin position', async () => {
+    const r = await run({
       consumers: [
         { consumer: 'A', availablePermits: 3 },
         { consumer: 'B', availablePermits: 4 },
@@ -180,14 +180,14 @@ describe('key-routing assign-chunks', () => {
     ]);
   });
 
-  test('rounds where no consumer has permits release their entries (noted on stderr)', () => {
-    const r = run({ consumers: [{ consumer: 'A', availablePermits: 0 }], rounds: [{ entries: [{ id: 1 }] }] });
+  test('rounds where no consumer has permits release their entries (noted on stderr)', async () => {
+    const r = await run({ consumers: [{ consumer: 'A', availablePermits: 0 }], rounds: [{ entries: [{ id: 1 }] }] });
     assert.equal(r.code, 0);
     assert.deepEqual(r.lines, [{ rounds: [{ assigned: {}, unassigned: [], uuidToConsumer: {} }] }]);
     assert.match(r.stderr, /rounds\[0\]: no consumer has permits/);
   });
 
-  test('bad input exits 2 with one line naming the field', () => {
+  test('bad input exits 2 with one line naming the field', async () => {
     const cases: [unknown, RegExp][] = [
       [{ consumers: [{ consumer: 'A', availablePermits: 'many' }], rounds: [] }, /^key-routing: consumers\[0\]\.availablePermits: must be an integer/],
       [{ consumers: [{ consumer: 'A', availablePermits: 1 }, { consumer: 'A', availablePermits: 1 }], rounds: [] }, /^key-routing: consumers\[1\]\.consumer: duplicate consumer "A"/],
@@ -196,7 +196,7 @@ describe('key-routing assign-chunks', () => {
       [{ consumers: [] }, /^key-routing: rounds: must be an array/],
     ];
     for (const [input, re] of cases) {
-      const r = run(input);
+      const r = await run(input);
       assert.equal(r.code, 2);
       assert.equal(r.stderr.trim().split('\n').length, 1);
       assert.match(r.stderr, re);

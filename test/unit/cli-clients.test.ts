@@ -30,8 +30,8 @@ const settings = {
 describe('key-routing route with client partitioners', () => {
   const cfg = configFile(settings);
 
-  test('librdkafka: user-1..user-6 go to 2 4 0 3 3 3 with the CRC-32 as the hash; the empty key has no fixed partition', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'rd'], USERS + '\n');
+  test('librdkafka: user-1..user-6 go to 2 4 0 3 3 3 with the CRC-32 as the hash; the empty key has no fixed partition', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'rd'], USERS + '\n');
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines.slice(0, 6).map((l) => l.partition), [2, 4, 0, 3, 3, 3]);
     for (const l of r.lines.slice(0, 6)) assert.deepEqual(Object.keys(l), ['key', 'topic', 'system', 'partition', 'hash']);
@@ -41,8 +41,8 @@ describe('key-routing route with client partitioners', () => {
     assert.match(empty.note, /librdkafka's default partitioner \(consistent_random\) does not hash an empty key/);
   });
 
-  test('producers: byProducer and disagree on every line', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'mixed'], USERS);
+  test('producers: byProducer and disagree on every line', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'mixed'], USERS);
     assert.deepEqual(r.lines.map((l) => l.byProducer), [
       { java: 2, librdkafka: 2, sarama: 0 },
       { java: 2, librdkafka: 4, sarama: 3 },
@@ -56,8 +56,8 @@ describe('key-routing route with client partitioners', () => {
     assert.deepEqual(Object.keys(r.lines[0]), ['key', 'topic', 'system', 'partition', 'hash', 'byProducer', 'disagree']);
   });
 
-  test('typed keys: keyHex, the hash of those bytes; a key the serializer refuses is {key, topic, error} and the run goes on', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'ids'], '42\nabc\n9223372036854775808\n-1\n');
+  test('typed keys: keyHex, the hash of those bytes; a key the serializer refuses is {key, topic, error} and the run goes on', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'ids'], '42\nabc\n9223372036854775808\n-1\n');
     assert.equal(r.code, 0, r.stderr);
     const b42 = Uint8Array.from([0, 0, 0, 0, 0, 0, 0, 42]);
     assert.deepEqual(r.lines[0], { key: '42', topic: 'ids', system: 'kafka', partition: (murmur2Reference(b42) & 0x7fffffff) % 12, hash: murmur2Reference(b42), keyHex: '000000000000002a' });
@@ -66,38 +66,38 @@ describe('key-routing route with client partitioners', () => {
     assert.equal(r.lines[3].keyHex, 'ffffffffffffffff');
   });
 
-  test('avro-int with schemaId 42 under Sarama; bytes keys from text or from --key-format hex', () => {
-    const a = cli(['route', '--config', cfg, '--topic', 'avro'], '-65\n2147483648\n');
+  test('avro-int with schemaId 42 under Sarama; bytes keys from text or from --key-format hex', async () => {
+    const a = await cli(['route', '--config', cfg, '--topic', 'avro'], '-65\n2147483648\n');
     assert.equal(a.lines[0].keyHex, '000000002a8101');
     assert.match(a.lines[1].error, /is not an int/);
-    const t = cli(['route', '--config', cfg, '--topic', 'raw'], 'deadBEEF\nxyz\n');
+    const t = await cli(['route', '--config', cfg, '--topic', 'raw'], 'deadBEEF\nxyz\n');
     assert.equal(t.lines[0].keyHex, 'deadbeef');
     assert.match(t.lines[1].error, /^"xyz" is not hex/);
-    const h = cli(['route', '--config', cfg, '--topic', 'raw', '--key-format', 'hex'], 'deadbeef\n');
+    const h = await cli(['route', '--config', cfg, '--topic', 'raw', '--key-format', 'hex'], 'deadbeef\n');
     assert.equal(h.lines[0].keyHex, 'deadbeef');
     assert.equal(h.lines[0].hash, murmur2Reference(Uint8Array.from([0xde, 0xad, 0xbe, 0xef])));
   });
 
-  test('2^31-1 partitions: Kafka (Sarama, the INT32_MIN key) and Pulsar route', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'huge'], ';K$25\nuser-1\n');
+  test('2^31-1 partitions: Kafka (Sarama, the INT32_MIN key) and Pulsar route', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'huge'], ';K$25\nuser-1\n');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.lines[0].partition, 1);
     assert.equal(r.lines[0].hash, -2147483648);
     assert.equal(r.lines[1].partition, A.SARAMA[at('user-1')][7]);
-    const p = cli(['route', '--config', cfg, '--topic', 'persistent://public/default/big'], 'polygenelubricants\nuser-1\n');
+    const p = await cli(['route', '--config', cfg, '--topic', 'persistent://public/default/big'], 'polygenelubricants\nuser-1\n');
     assert.equal(p.lines[0].partition, 0);
     assert.equal(p.lines[1].partition, (A.JAVA_HASH_CODE[at('user-1')] & 0x7fffffff) % 2147483647);
     assert.ok(['C1', 'C2'].includes(p.lines[1].consumer));
   });
 
-  test('kafka-go round-robin: no partition, a note, no hash', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'rr'], 'user-1\n');
+  test('kafka-go round-robin: no partition, a note, no hash', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'rr'], 'user-1\n');
     assert.deepEqual(Object.keys(r.lines[0]), ['key', 'topic', 'system', 'partition', 'note']);
     assert.match(r.lines[0].note, /RoundRobin/);
   });
 
-  test('Pulsar C++ BoostHash with producers: the client hash and each producer\'s partition', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'persistent://public/default/cpp'], USERS);
+  test('Pulsar C++ BoostHash with producers: the client hash and each producer\'s partition', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'persistent://public/default/cpp'], USERS);
     const boost = A.KEYS.slice(0, 6).map((_, i) => parseInt(A.BOOST_182[i].slice(8), 16) & 0x7fffffff);
     assert.deepEqual(r.lines.map((l) => l.partition), boost.map((h) => h % 6));
     assert.deepEqual(r.lines.map((l) => l.hash), boost);
@@ -105,7 +105,7 @@ describe('key-routing route with client partitioners', () => {
     assert.deepEqual(r.lines.map((l) => l.disagree), boost.map((h, i) => h % 6 !== [5, 0, 1, 2, 3, 4][i]));
   });
 
-  test('settings errors name the path: a partition count past int32, an unknown partitioner, a producer twice, a missing schemaId', () => {
+  test('settings errors name the path: a partition count past int32, an unknown partitioner, a producer twice, a missing schemaId', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ name: 'k', system: 'kafka', partitions: 2147483648 }, /keyRouting\.topics\[0\]\.partitions: must be an integer from 1 to 2147483647 \(got 2147483648\)/],
       [{ name: 'k', system: 'kafka', partitions: 0 }, /keyRouting\.topics\[0\]\.partitions: must be an integer from 1 to 2147483647/],
@@ -119,7 +119,7 @@ describe('key-routing route with client partitioners', () => {
       [{ name: 'k', system: 'kafka', partitions: 1, keySerializer: 'float' }, /keyRouting\.topics\[0\]\.keySerializer: must be one of "string", "short"/],
     ];
     for (const [topic, want] of cases) {
-      const r = cli(['route', '--config', configFile({ 'keyRouting.topics': [topic] })], 'a\n');
+      const r = await cli(['route', '--config', configFile({ 'keyRouting.topics': [topic] })], 'a\n');
       assert.equal(r.code, 2, JSON.stringify(topic));
       assert.equal(r.stderr.trim().split('\n').length, 1);
       assert.match(r.stderr, want);
@@ -130,9 +130,9 @@ describe('key-routing route with client partitioners', () => {
 describe('key-routing what-if with client partitioners', () => {
   const cfg = configFile(settings);
 
-  test('partitions=N uses the topic\'s partitioner: librdkafka 6 -> 7 moves the keys whose CRC-32 % 7 differs from % 6', () => {
+  test('partitions=N uses the topic\'s partitioner: librdkafka 6 -> 7 moves the keys whose CRC-32 % 7 differs from % 6', async () => {
     const keys = A.KEYS.filter((k) => k !== '');
-    const r = cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=7'], keys.join('\n') + '\n');
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=7'], keys.join('\n') + '\n');
     assert.equal(r.code, 0, r.stderr);
     const out = r.lines[0];
     const moved = keys.filter((k) => A.LIBRDKAFKA_CONSISTENT[at(k)][2] !== A.LIBRDKAFKA_CONSISTENT[at(k)][3]);
@@ -143,17 +143,17 @@ describe('key-routing what-if with client partitioners', () => {
     });
   });
 
-  test('growing to 2^31-1 partitions is accepted; past it is a usage error', () => {
-    const r = cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=2147483647'], 'user-1\n');
+  test('growing to 2^31-1 partitions is accepted; past it is a usage error', async () => {
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=2147483647'], 'user-1\n');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.lines[0].keys[0].after.partition, A.LIBRDKAFKA_CONSISTENT[at('user-1')][7]);
-    const past = cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=2147483648'], 'user-1\n');
+    const past = await cli(['what-if', '--config', cfg, '--topic', 'rd', '--then', 'partitions=2147483648'], 'user-1\n');
     assert.equal(past.code, 2);
     assert.match(past.stderr, /partitions=2147483648.*at most 2147483647/);
   });
 
-  test('typed keys: a refused key is {key, topic, error} before and after', () => {
-    const r = cli(['what-if', '--config', cfg, '--topic', 'ids', '--then', 'partitions=13'], 'abc\n7\n');
+  test('typed keys: a refused key is {key, topic, error} before and after', async () => {
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'ids', '--then', 'partitions=13'], 'abc\n7\n');
     const [bad, good] = r.lines[0].keys;
     assert.deepEqual(bad.before, { key: 'abc', topic: 'ids', error: '"abc" is not a long (-9223372036854775808..9223372036854775807)' });
     assert.equal(bad.moved, false);
@@ -167,8 +167,8 @@ describe('key-routing analyze with client partitioners', () => {
   const input = join(dir, 'keys.txt');
   writeFileSync(input, A.KEYS.join('\n') + '\n');
 
-  test('per topic: keys per partition by the topic\'s client, and the share of keys its producers disagree on', () => {
-    const r = cli(['analyze', '--config', cfg, '--input', input]);
+  test('per topic: keys per partition by the topic\'s client, and the share of keys its producers disagree on', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--input', input]);
     assert.equal(r.code, 0, r.stderr);
     const topic = (name: string) => r.lines[0].topics.find((t: any) => t.topic === name);
     const rd = topic('rd');
@@ -192,8 +192,8 @@ describe('key-routing analyze with client partitioners', () => {
     assert.equal(topic('rr').randomKeys, A.KEYS.length);
   });
 
-  test('2^31-1 partitions: only the partitions with keys are listed, in order; the skew counts them all', () => {
-    const r = cli(['analyze', '--config', cfg, '--topic', 'huge', '--input', input]);
+  test('2^31-1 partitions: only the partitions with keys are listed, in order; the skew counts them all', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--topic', 'huge', '--input', input]);
     assert.equal(r.code, 0, r.stderr);
     const t = r.lines[0].topics[0];
     assert.equal(t.partitions, 2147483647);
@@ -204,7 +204,7 @@ describe('key-routing analyze with client partitioners', () => {
     assert.equal(t.partitionSkew.units, 2147483647);
     assert.equal(t.partitionSkew.min, 0);
     assert.equal(t.partitionSkew.mean, A.KEYS.length / 2147483647);
-    const big = cli(['analyze', '--config', cfg, '--topic', 'persistent://public/default/big', '--input', input]);
+    const big = await cli(['analyze', '--config', cfg, '--topic', 'persistent://public/default/big', '--input', input]);
     assert.equal(big.code, 0, big.stderr);
     const b = big.lines[0].topics[0];
     assert.equal(b.partitionKeys.reduce((s: number, p: any) => s + p.keys, 0), A.KEYS.length);
@@ -212,8 +212,8 @@ describe('key-routing analyze with client partitioners', () => {
     assert.ok(Math.abs(b.consumers.reduce((s: number, c: any) => s + c.hashShare, 0) - 1) < 1e-12);
   });
 
-  test('murmur2 reference agrees on a Java-partitioned hex input', () => {
-    const r = cli(['analyze', '--config', cfg, '--topic', 'mixed', '--key-format', 'hex'], Buffer.from('user-1').toString('hex') + '\n');
+  test('murmur2 reference agrees on a Java-partitioned hex input', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--topic', 'mixed', '--key-format', 'hex'], Buffer.from('user-1').toString('hex') + '\n');
     assert.equal(r.lines[0].topics[0].partitionKeys[(murmur2Reference(enc('user-1')) & 0x7fffffff) % 6].keys, 1);
   });
 });

@@ -18,8 +18,8 @@ const keys = 'user-1\nuser-2\nuser-3\nuser-4\nuser-5\nuser-6\n';
 describe('key-routing route: Kafka lines name the member of each group', () => {
   const cfg = configFile(settings([billing, { name: 'audit', assignor: 'roundrobin', topics: ['orders'], members: [{ id: 'a1' }, { id: 'a2' }] }]));
 
-  test('"groups": {"billing": ..., "audit": ...} after the Kafka fields; Pulsar lines unchanged', () => {
-    const r = cli(['route', '--config', cfg], keys);
+  test('"groups": {"billing": ..., "audit": ...} after the Kafka fields; Pulsar lines unchanged', async () => {
+    const r = await cli(['route', '--config', cfg], keys);
     assert.equal(r.code, 0, r.stderr);
     for (const l of r.lines.filter((x) => x.system === 'kafka')) {
       assert.deepEqual(Object.keys(l), ['key', 'topic', 'system', 'partition', 'hash', 'groups']);
@@ -33,8 +33,8 @@ describe('key-routing route: Kafka lines name the member of each group', () => {
     assert.equal(pulsar.groups, undefined);
   });
 
-  test('--then events move the groups: +m4 joins, -a1 leaves; a member nobody has is reported', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'orders', '--then', '+m4', '--then', '-a1', '--then', '-zz'], 'user-1\n');
+  test('--then events move the groups: +m4 joins, -a1 leaves; a member nobody has is reported', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'orders', '--then', '+m4', '--then', '-a1', '--then', '-zz'], 'user-1\n');
     assert.equal(r.code, 0, r.stderr);
     // user-1 is on orders-2. Range over m1..m4 (6 partitions): m1 0-1, m2 2-3, m3 4, m4 5. Audit: a2 alone (and m4 joined it too).
     assert.deepEqual(r.lines[0].groups, { billing: 'm2', audit: 'a2' });
@@ -42,10 +42,10 @@ describe('key-routing route: Kafka lines name the member of each group', () => {
     assert.doesNotMatch(r.stderr, /Key_Shared/);
   });
 
-  test('observed owners: the member from the report, and "observed": true', () => {
+  test('observed owners: the member from the report, and "observed": true', async () => {
     const observed = { owners: { orders: ['m3', 'm3', 'm3', 'm3', 'm3', 'm3'], payments: ['m1', 'm1', null, 'm2'] } };
     const c = configFile(settings([{ ...billing, assignor: 'sticky', observed }]));
-    const r = cli(['route', '--config', c], 'user-1\n');
+    const r = await cli(['route', '--config', c], 'user-1\n');
     const p = kafkaPartition('user-1', 4);
     assert.deepEqual(r.lines.map((l) => [l.topic, l.groups?.billing, l.observed]), [
       ['orders', 'm3', true],
@@ -56,34 +56,34 @@ describe('key-routing route: Kafka lines name the member of each group', () => {
 });
 
 describe('key-routing assignment', () => {
-  test('{"group", "assignor", "owners"} after the events', () => {
+  test('{"group", "assignor", "owners"} after the events', async () => {
     const cfg = configFile(settings([{ ...billing, assignor: 'cooperative-sticky' }]));
-    const r = cli(['assignment', '--config', cfg, '--group', 'billing', '--then', '+m4']);
+    const r = await cli(['assignment', '--config', cfg, '--group', 'billing', '--then', '+m4']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines, [
       { group: 'billing', assignor: 'cooperative-sticky', owners: { orders: ['m1', 'm2', 'm3', 'm1', 'm2', 'm4'], payments: ['m1', 'm2', 'm3', 'm4'] } },
     ]);
   });
-  test('partitions=N with --topic; a refused event is one line on stderr and the run goes on', () => {
+  test('partitions=N with --topic; a refused event is one line on stderr and the run goes on', async () => {
     const cfg = configFile(settings([billing]));
-    const r = cli(['assignment', '--config', cfg, '--group', 'billing', '--topic', 'payments', '--then', 'partitions=6', '--then', '-nobody', '--then', '+m4:payments']);
+    const r = await cli(['assignment', '--config', cfg, '--group', 'billing', '--topic', 'payments', '--then', 'partitions=6', '--then', '-nobody', '--then', '+m4:payments']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^key-routing: --then -nobody: group billing: group billing has no member nobody\n$/);
     assert.deepEqual(r.lines[0].owners, { orders: ['m1', 'm1', 'm2', 'm2', 'm3', 'm3'], payments: ['m1', 'm1', 'm2', 'm2', 'm3', 'm4'] });
   });
-  test('without events, the observed owners, marked observed', () => {
+  test('without events, the observed owners, marked observed', async () => {
     const owners = { orders: ['m2', 'm2', 'm2', 'm1', null, 'm3'], payments: ['m1', 'm1', 'm1', 'm1'] };
-    const r = cli(['assignment', '--config', configFile(settings([{ ...billing, observed: { at: 'now', owners } }])), '--group', 'billing']);
+    const r = await cli(['assignment', '--config', configFile(settings([{ ...billing, observed: { at: 'now', owners } }])), '--group', 'billing']);
     assert.deepEqual(r.lines, [{ group: 'billing', assignor: 'range', owners, observed: true }]);
   });
-  test('uniform without topic ids: a note', () => {
+  test('uniform without topic ids: a note', async () => {
     const c = configFile({ ...settings([]), 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 3 }], 'keyRouting.kafkaGroups': [{ name: 'g', assignor: 'uniform', topics: ['orders'], members: ['m1'] }] });
-    const r = cli(['assignment', '--config', c, '--group', 'g']);
+    const r = await cli(['assignment', '--config', c, '--group', 'g']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines[0].owners, { orders: ['m1', 'm1', 'm1'] });
     assert.match(r.lines[0].note, /depends on topic ids, which the settings do not give for orders/);
   });
-  test('usage errors exit 2 with one line', () => {
+  test('usage errors exit 2 with one line', async () => {
     const cfg = configFile(settings([billing]));
     for (const [args, msg] of [
       [['assignment', '--config', cfg], /--group is required/],
@@ -92,28 +92,28 @@ describe('key-routing assignment', () => {
       [['assignment', '--config', cfg, '--group', 'billing', '--topic', 'persistent://public/default/p'], /--topic: group billing does not subscribe to/],
       [['assignment', '--config', configFile(settings([{ ...billing, assignor: 'bogus' }])), '--group', 'billing'], /keyRouting\.kafkaGroups\[0\]\.assignor: must be one of/],
     ] as const) {
-      const r = cli([...args]);
+      const r = await cli([...args]);
       assert.equal(r.code, 2, String(args));
       assert.match(r.stderr, msg);
       assert.equal(r.stderr.trim().split('\n').length, 1);
     }
   });
-  test('a range group too large to list: exit 2, while route still names the member', () => {
+  test('a range group too large to list: exit 2, while route still names the member', async () => {
     const big = { 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 60000 }, { name: 'b', system: 'kafka', partitions: 60000 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a', 'b'], members: ['m1', 'm2'] }] };
     const cfg = configFile(big);
-    const r = cli(['assignment', '--config', cfg, '--group', 'g']);
+    const r = await cli(['assignment', '--config', cfg, '--group', 'g']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /assignment: group g has 120000 partitions over its topics; listing every owner stops at 50000 \(route a key to see its member\)/);
-    const route = cli(['route', '--config', cfg, '--topic', 'a'], 'user-1\n');
+    const route = await cli(['route', '--config', cfg, '--topic', 'a'], 'user-1\n');
     const p = kafkaPartition('user-1', 60000);
     assert.deepEqual(route.lines[0].groups, { g: p < 30000 ? 'm1' : 'm2' });
   });
 });
 
 describe('key-routing what-if --group', () => {
-  test('steps with the moved partitions, the moved keys and the rebalance; keys before and after', () => {
+  test('steps with the moved partitions, the moved keys and the rebalance; keys before and after', async () => {
     const cfg = configFile(settings([{ ...billing, assignor: 'cooperative-sticky' }]));
-    const r = cli(['what-if', '--config', cfg, '--group', 'billing', '--then', '+m4', '--then', '-m1'], keys);
+    const r = await cli(['what-if', '--config', cfg, '--group', 'billing', '--then', '+m4', '--then', '-m1'], keys);
     assert.equal(r.code, 0, r.stderr);
     const out = r.lines[0];
     assert.deepEqual(Object.keys(out), ['group', 'assignor', 'protocol', 'steps', 'keys']);
@@ -125,12 +125,12 @@ describe('key-routing what-if --group', () => {
     assert.equal(out.keys.length, 12, 'one per key per topic of the group');
     assert.deepEqual(Object.keys(out.keys[0]), ['key', 'topic', 'before', 'after', 'moved']);
   });
-  test('--group takes no --topic but for partitions=N; what-if without --then is a usage error', () => {
+  test('--group takes no --topic but for partitions=N; what-if without --then is a usage error', async () => {
     const cfg = configFile(settings([billing]));
-    const ok = cli(['what-if', '--config', cfg, '--group', 'billing', '--topic', 'orders', '--then', 'partitions=12']);
+    const ok = await cli(['what-if', '--config', cfg, '--group', 'billing', '--topic', 'orders', '--then', 'partitions=12']);
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.lines[0].steps[0].added.length, 6);
-    const bad = cli(['what-if', '--config', cfg, '--group', 'billing']);
+    const bad = await cli(['what-if', '--config', cfg, '--group', 'billing']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--then is required/);
   });
@@ -146,8 +146,8 @@ describe('groups next to the clients: a key with no fixed partition has no membe
     'keyRouting.kafkaGroups': [{ name: 'billing', assignor: 'range', topics: ['orders', 'ids'], members: [{ id: '1' }, { id: '2' }] }],
   });
 
-  test('route: "groups": {"billing": null} with the client\'s note; a refused key is its error line only', () => {
-    const r = cli(['route', '--config', cfg], 'user-1\n42\n');
+  test('route: "groups": {"billing": null} with the client\'s note; a refused key is its error line only', async () => {
+    const r = await cli(['route', '--config', cfg], 'user-1\n42\n');
     assert.equal(r.code, 0, r.stderr);
     const [orders1, ids1, orders42, ids42] = r.lines;
     assert.equal(orders1.partition, null);
@@ -160,8 +160,8 @@ describe('groups next to the clients: a key with no fixed partition has no membe
     assert.deepEqual(ids42.groups, { billing: ids42.partition < 3 ? '1' : '2' });
   });
 
-  test('what-if --group: such keys say why they have no member, before and after', () => {
-    const r = cli(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', 'user-1'], '');
+  test('what-if --group: such keys say why they have no member, before and after', async () => {
+    const r = await cli(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', 'user-1'], '');
     assert.equal(r.code, 0, r.stderr);
     const [orders, ids] = r.lines[0].keys;
     assert.equal(orders.before.member, null);
@@ -170,15 +170,15 @@ describe('groups next to the clients: a key with no fixed partition has no membe
     assert.equal(ids.moved, false);
   });
 
-  test('--format table: assignment lists partition owners; what-if --group its moves and keys', () => {
-    const a = cliText(['assignment', '--config', cfg, '--group', 'billing', '--format', 'table']);
+  test('--format table: assignment lists partition owners; what-if --group its moves and keys', async () => {
+    const a = await cliText(['assignment', '--config', cfg, '--group', 'billing', '--format', 'table']);
     assert.equal(a.code, 0, a.stderr);
     const rows = a.stdout.split('\n');
     assert.equal(rows[0], 'group billing (range)');
     assert.match(rows[1], /^TOPIC\s+PARTITION\s+MEMBER$/);
     assert.match(rows[2], /^orders\s+0\s+1$/);
     assert.match(rows[13], /^ids\s+5\s+2$/);
-    const w = cliText(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', '--format', 'table', '42']);
+    const w = await cliText(['what-if', '--config', cfg, '--group', 'billing', '--then', '+3', '--format', 'table', '42']);
     assert.equal(w.code, 0, w.stderr);
     assert.match(w.stdout, /^group billing \(range, eager\)\n\+3: 6 partitions changed owner \(50\.00%\)\n/);
     assert.match(w.stdout, /\n42\s+orders\s+no fixed partition\s+no fixed partition\s+no\n/);

@@ -10,17 +10,17 @@ const COMMANDS = ['route', 'ranges', 'what-if', 'assignment', 'bundle', 'analyze
 const pkg = JSON.parse(readFileSync(resolve(__dirname, '../../../package.json'), 'utf8')) as { version: string };
 
 describe('key-routing help and version', () => {
-  test('--version and -V print the package version', () => {
+  test('--version and -V print the package version', async () => {
     for (const args of [['--version'], ['-V'], ['route', '--version']]) {
-      const r = cliText(args);
+      const r = await cliText(args);
       assert.equal(r.code, 0, args.join(' '));
       assert.equal(r.stdout, `key-routing ${pkg.version}\n`);
       assert.equal(r.stderr, '');
     }
   });
 
-  test('--help lists every command with its summary; no command at all prints it on stderr and exits 2', () => {
-    const h = cliText(['--help']);
+  test('--help lists every command with its summary; no command at all prints it on stderr and exits 2', async () => {
+    const h = await cliText(['--help']);
     assert.equal(h.code, 0);
     assert.match(h.stdout, /^key-routing \d+\.\d+\.\d+: /);
     const listed = h.stdout
@@ -30,22 +30,22 @@ describe('key-routing help and version', () => {
       .filter((l) => /^  \S/.test(l))
       .map((l) => l.trim().split(/\s+/)[0]);
     assert.deepEqual(listed, COMMANDS);
-    assert.deepEqual(cliText(['-h']).stdout, h.stdout);
-    assert.deepEqual(cliText(['help']).stdout, h.stdout);
-    const bare = cliText([]);
+    assert.deepEqual((await cliText(['-h'])).stdout, h.stdout);
+    assert.deepEqual((await cliText(['help'])).stdout, h.stdout);
+    const bare = await cliText([]);
     assert.equal(bare.code, 2);
     assert.equal(bare.stdout, '');
     assert.equal(bare.stderr, h.stdout);
   });
 
   for (const name of COMMANDS) {
-    test(`${name}: help COMMAND, COMMAND --help and COMMAND -h agree; usage, every option described, examples`, () => {
-      const r = cliText(['help', name]);
+    test(`${name}: help COMMAND, COMMAND --help and COMMAND -h agree; usage, every option described, examples`, async () => {
+      const r = await cliText(['help', name]);
       assert.equal(r.code, 0);
-      assert.equal(cliText([name, '--help']).stdout, r.stdout);
-      assert.equal(cliText([name, '-h']).stdout, r.stdout);
+      assert.equal((await cliText([name, '--help'])).stdout, r.stdout);
+      assert.equal((await cliText([name, '-h'])).stdout, r.stdout);
       // --help wins over anything else on the line, even missing required options.
-      assert.equal(cliText([name, '--config', '/nonexistent', '--help']).stdout, r.stdout);
+      assert.equal((await cliText([name, '--config', '/nonexistent', '--help'])).stdout, r.stdout);
       const text = r.stdout;
       assert.ok(text.startsWith(`key-routing ${name}: `), text);
       const usage = /usage: (key-routing [^]*?)\n\n/.exec(text)?.[1].replace(/\n +/g, ' ');
@@ -63,7 +63,7 @@ describe('key-routing help and version', () => {
     });
   }
 
-  test('an unknown command or option exits 2 with one line and a suggestion', () => {
+  test('an unknown command or option exits 2 with one line and a suggestion', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['rotue'], /^key-routing: unknown command "rotue"; did you mean route\? \(commands: route, ranges, /],
       [['help', 'whatif'], /^key-routing: unknown command "whatif"; did you mean what-if\?/],
@@ -78,7 +78,7 @@ describe('key-routing help and version', () => {
       [['route', '--format', 'yaml', 'k', '--config', '/dev/null'], /^key-routing: --format must be table or json \(got "yaml"\)/],
     ];
     for (const [args, re] of cases) {
-      const r = cliText(args);
+      const r = await cliText(args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, re);
       assert.equal(r.stderr.split('\n').length, 2, r.stderr);
@@ -86,12 +86,12 @@ describe('key-routing help and version', () => {
     }
   });
 
-  test('options may come before the command', () => {
-    const r = cliText(['--topic', 'x', 'ranges', '--nope']);
+  test('options may come before the command', async () => {
+    const r = await cliText(['--topic', 'x', 'ranges', '--nope']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^key-routing: ranges: unknown option --nope/);
     // --format's value is not taken for the command.
-    const f = cliText(['--format', 'json', 'route', '--nope']);
+    const f = await cliText(['--format', 'json', 'route', '--nope']);
     assert.match(f.stderr, /^key-routing: route: unknown option --nope/);
   });
 });

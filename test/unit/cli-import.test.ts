@@ -6,21 +6,20 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { CLI, cli, configFile } from './cliRun';
+import { cli, cliText, configFile } from './cliRun';
 import { scratchDir } from './scratch';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const file = (f: string) => join(DATA, f);
 
-function runImport(args: string[], stdin = '') {
-  const r = spawnSync(process.execPath, [CLI, 'import', ...args], { input: stdin, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, settings: r.status === 0 ? JSON.parse(r.stdout) : undefined };
+async function runImport(args: string[], stdin = '') {
+  const r = await cliText(['import', ...args], stdin, { cwd: process.cwd() });
+  return { ...r, settings: r.code === 0 ? JSON.parse(r.stdout) : undefined };
 }
 
 describe('key-routing import', () => {
-  test('pulsar-stats into --config: the same-named topic replaced in place, the rest kept', () => {
+  test('pulsar-stats into --config: the same-named topic replaced in place, the rest kept', async () => {
     const base = {
       'keyRouting.topics': [
         { name: 'orders', system: 'kafka', partitions: 6 },
@@ -30,7 +29,7 @@ describe('key-routing import', () => {
       'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }],
       'editor.fontSize': 13,
     };
-    const r = runImport(['pulsar-stats', file('pulsar-4.0-partitioned.json'), '--config', configFile(base)]);
+    const r = await runImport(['pulsar-stats', file('pulsar-4.0-partitioned.json'), '--config', configFile(base)]);
     assert.equal(r.code, 0, r.stderr);
     const topics = r.settings['keyRouting.topics'];
     assert.deepEqual(topics.map((t: { name: string }) => t.name), ['orders', 'persistent://public/default/payments', 'clicks']);
@@ -42,11 +41,11 @@ describe('key-routing import', () => {
     assert.match(r.stderr, /^key-routing: note: hashingScheme Murmur3_32Hash kept from the settings/m);
   });
 
-  test('the printed settings route, list and what-if from the report', () => {
-    const r = runImport(['pulsar-stats', file('pulsar-4.0-auto-split-draining.json'), '--topic', 'persistent://public/default/orders']);
+  test('the printed settings route, list and what-if from the report', async () => {
+    const r = await runImport(['pulsar-stats', file('pulsar-4.0-auto-split-draining.json'), '--topic', 'persistent://public/default/orders']);
     assert.equal(r.code, 0, r.stderr);
     const config = configFile(r.stdout);
-    const route = cli(['route', '--config', config], 'order-0\norder-2\n');
+    const route = await cli(['route', '--config', config], 'order-0\norder-2\n');
     assert.equal(route.code, 0, route.stderr);
     assert.deepEqual(route.lines[0], {
       key: 'order-0',
@@ -60,7 +59,7 @@ describe('key-routing import', () => {
       draining: { consumer: 'C1', unackMsgs: 2 },
     });
     assert.equal(route.lines[1].draining, undefined);
-    const ranges = cli(['ranges', '--config', config, '--topic', 'persistent://public/default/orders']);
+    const ranges = await cli(['ranges', '--config', config, '--topic', 'persistent://public/default/orders']);
     assert.deepEqual(ranges.lines[0], {
       topic: 'persistent://public/default/orders',
       keyHashRange: [0, 65535],
@@ -72,24 +71,24 @@ describe('key-routing import', () => {
       observed: true,
     });
     // C3 leaving: its range merges into the consumer above it, C4 (not into the top).
-    const w = cli(['what-if', '--config', config, '--topic', 'persistent://public/default/orders', '--then', '-C3'], 'order-0\n');
+    const w = await cli(['what-if', '--config', config, '--topic', 'persistent://public/default/orders', '--then', '-C3'], 'order-0\n');
     assert.equal(w.code, 0, w.stderr);
     assert.deepEqual(w.lines[0].steps[0].lost, { C3: [[0, 16384]] });
     assert.deepEqual(w.lines[0].steps[0].gained, { C4: [[0, 16384]] });
     assert.equal(w.lines[0].keys[0].before.observed, true);
     assert.equal(w.lines[0].keys[0].after.observed, undefined);
-    const after = cli(['ranges', '--config', config, '--topic', 'persistent://public/default/orders', '--then', '+C5']);
+    const after = await cli(['ranges', '--config', config, '--topic', 'persistent://public/default/orders', '--then', '+C5']);
     assert.equal(after.lines[0].observed, undefined);
   });
 
-  test('a 4.x ring with a single consumer: the note says what the rebuild assumes', () => {
+  test('a 4.x ring with a single consumer: the note says what the rebuild assumes', async () => {
     const stats = JSON.parse(require('node:fs').readFileSync(file('pulsar-4.0-ring.json'), 'utf8'));
     const consumers = stats.subscriptions.sub.consumers;
     stats.subscriptions.sub.consumers = [{ ...consumers[0], keyHashRangeArrays: [[1, 65535]] }];
-    const r = runImport(['pulsar-stats', '-', '--topic', 't'], JSON.stringify(stats));
+    const r = await runImport(['pulsar-stats', '-', '--topic', 't'], JSON.stringify(stats));
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /key-routing: note: the report does not show c0's name index \(none of its ranges ends at one of its points\); the rebuilt ring gives it 0/);
-    const w = cli(['what-if', '--config', configFile(r.stdout), '--topic', 't', '--then', '+d']);
+    const w = await cli(['what-if', '--config', configFile(r.stdout), '--topic', 't', '--then', '+d']);
     assert.match(w.lines[0].note, /What-if steps start from the rebuilt ring/);
   });
 
@@ -109,8 +108,8 @@ describe('key-routing import', () => {
     [['kafka-topics', file('kafka-topics-describe.txt'), '--group', 'g'], /^key-routing: import: unknown option --group/],
   ];
   for (const [args, message] of bad) {
-    test(`exit 2: ${args.map((a) => a.replace(DATA + '/', '')).join(' ')}`, () => {
-      const r = runImport(args);
+    test(`exit 2: ${args.map((a) => a.replace(DATA + '/', '')).join(' ')}`, async () => {
+      const r = await runImport(args);
       assert.equal(r.code, 2);
       assert.equal(r.stdout, '', 'nothing printed from a report that failed');
       const lines = r.stderr.trimEnd().split('\n');
@@ -156,11 +155,11 @@ describe('key-routing import: bad reports name the file and write nothing', () =
   ];
   const base = { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 6 }] };
   for (const [what, kind, path, message] of cases) {
-    test(`${kind}: ${what}`, () => {
+    test(`${kind}: ${what}`, async () => {
       const config = configFile(base);
       const before = readFileSync(config, 'utf8');
       const topic = kind === 'pulsar-stats' ? ['--topic', 'persistent://public/default/orders'] : [];
-      const r = runImport([kind, path, ...topic, '--config', config]);
+      const r = await runImport([kind, path, ...topic, '--config', config]);
       assert.equal(r.code, 2, r.stderr);
       assert.equal(r.stdout, '', 'no settings printed from a report that failed');
       const lines = r.stderr.trimEnd().split('\n');

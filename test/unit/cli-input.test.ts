@@ -21,10 +21,10 @@ const enc = (s: string) => new TextEncoder().encode(s);
 describe('keys and names as arguments', () => {
   const cfg = configFile(settings);
 
-  test('route: keys as arguments give the lines stdin gives; with arguments stdin is not read', () => {
+  test('route: keys as arguments give the lines stdin gives; with arguments stdin is not read', async () => {
     const keys = ['user-1', 'Order-3459134', 'ключ', ''];
-    const fromStdin = cli(['route', '--config', cfg], keys.join('\n') + '\n');
-    const fromArgs = cli(['route', '--config', cfg, ...keys], 'not-a-key\n');
+    const fromStdin = await cli(['route', '--config', cfg], keys.join('\n') + '\n');
+    const fromArgs = await cli(['route', '--config', cfg, ...keys], 'not-a-key\n');
     assert.equal(fromArgs.code, 0, fromArgs.stderr);
     assert.equal(fromArgs.lines.length, keys.length * 4);
     assert.deepEqual(fromArgs.lines, fromStdin.lines);
@@ -33,35 +33,35 @@ describe('keys and names as arguments', () => {
     assert.deepEqual(orders.map((l) => l.partition), keys.map((k) => (murmur2Reference(enc(k)) & 0x7fffffff) % 6));
   });
 
-  test('keys that start with - go after --; options may follow keys', () => {
-    const r = cli(['route', 'a', '--topic', 'orders', '--config', cfg, '--', '-1', '--topic']);
+  test('keys that start with - go after --; options may follow keys', async () => {
+    const r = await cli(['route', 'a', '--topic', 'orders', '--config', cfg, '--', '-1', '--topic']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines.map((l) => l.key), ['a', '-1', '--topic']);
-    assert.deepEqual(r.lines, cli(['route', '--config', cfg, '--topic', 'orders'], 'a\n-1\n--topic\n').lines);
+    assert.deepEqual(r.lines, (await cli(['route', '--config', cfg, '--topic', 'orders'], 'a\n-1\n--topic\n')).lines);
   });
 
-  test('hex keys as arguments, bad hex an error line', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex', '757365722d31', 'zz']);
+  test('hex keys as arguments, bad hex an error line', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex', '757365722d31', 'zz']);
     assert.equal(r.code, 0, r.stderr);
     // The key shows as given (its hex); where it goes is where `user-1` goes.
-    assert.deepEqual(r.lines[0], { ...cli(['route', '--config', cfg, '--topic', 'orders'], 'user-1\n').lines[0], key: '757365722d31' });
+    assert.deepEqual(r.lines[0], { ...(await cli(['route', '--config', cfg, '--topic', 'orders'], 'user-1\n')).lines[0], key: '757365722d31' });
     assert.equal(r.lines[1].key, 'zz');
     assert.ok(r.lines[1].error);
   });
 
-  test('what-if follows argument keys as it follows stdin keys', () => {
+  test('what-if follows argument keys as it follows stdin keys', async () => {
     const args = ['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'];
-    const a = cli([...args, 'a', 'b', 'c']);
+    const a = await cli([...args, 'a', 'b', 'c']);
     assert.equal(a.code, 0, a.stderr);
-    assert.deepEqual(a.lines, cli(args, 'a\nb\nc\n').lines);
+    assert.deepEqual(a.lines, (await cli(args, 'a\nb\nc\n')).lines);
     assert.deepEqual(a.lines[0].keys.map((k: { key: string }) => k.key), ['a', 'b', 'c']);
   });
 
-  test('bundle takes topic names as arguments', () => {
+  test('bundle takes topic names as arguments', async () => {
     const names = ['persistent://public/default/orders', 'other/ns/t'];
-    const r = cli(['bundle', '--config', cfg, ...names]);
+    const r = await cli(['bundle', '--config', cfg, ...names]);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.lines, cli(['bundle', '--config', cfg], names.join('\n') + '\n').lines);
+    assert.deepEqual(r.lines, (await cli(['bundle', '--config', cfg], names.join('\n') + '\n')).lines);
     assert.equal(r.lines.length, 2);
   });
 
@@ -88,23 +88,23 @@ describe('keys and names as arguments', () => {
 describe('--topic by the end of its name', () => {
   const cfg = configFile(settings);
 
-  test('a unique last segment (or more of the path) selects the topic in every command', () => {
-    assert.deepEqual(cli(['route', '--config', cfg, '--topic', 'shipments', 'k']).lines.map((l) => l.topic), ['persistent://public/default/shipments']);
-    assert.deepEqual(cli(['route', '--config', cfg, '--topic', 'default/payments', 'k']).lines.map((l) => l.topic), ['persistent://public/default/payments']);
-    assert.equal(cli(['ranges', '--config', cfg, '--topic', 'shipments']).lines[0].topic, 'persistent://public/default/shipments');
+  test('a unique last segment (or more of the path) selects the topic in every command', async () => {
+    assert.deepEqual((await cli(['route', '--config', cfg, '--topic', 'shipments', 'k'])).lines.map((l) => l.topic), ['persistent://public/default/shipments']);
+    assert.deepEqual((await cli(['route', '--config', cfg, '--topic', 'default/payments', 'k'])).lines.map((l) => l.topic), ['persistent://public/default/payments']);
+    assert.equal((await cli(['ranges', '--config', cfg, '--topic', 'shipments'])).lines[0].topic, 'persistent://public/default/shipments');
     assert.deepEqual(
-      cli(['what-if', '--config', cfg, '--topic', 'shipments', '--then', '+W3']).lines,
-      cli(['what-if', '--config', cfg, '--topic', 'persistent://public/default/shipments', '--then', '+W3']).lines,
+      (await cli(['what-if', '--config', cfg, '--topic', 'shipments', '--then', '+W3'])).lines,
+      (await cli(['what-if', '--config', cfg, '--topic', 'persistent://public/default/shipments', '--then', '+W3'])).lines,
     );
-    assert.equal(cli(['compare', '--config', cfg, '--topic', 'shipments', '--then', '+W3']).lines[0].topic, 'persistent://public/default/shipments');
-    const a = cli(['analyze', '--config', cfg, '--topic', 'shipments'], 'k\n');
+    assert.equal((await cli(['compare', '--config', cfg, '--topic', 'shipments', '--then', '+W3'])).lines[0].topic, 'persistent://public/default/shipments');
+    const a = await cli(['analyze', '--config', cfg, '--topic', 'shipments'], 'k\n');
     assert.equal(a.code, 0, a.stderr);
     assert.deepEqual(a.lines[0].topics.map((t: { topic: string }) => t.topic), ['persistent://public/default/shipments']);
   });
 
-  test('an ambiguous end exits 2 naming the candidates', () => {
+  test('an ambiguous end exits 2 naming the candidates', async () => {
     for (const cmd of [['route', 'k'], ['ranges'], ['analyze']]) {
-      const r = cli([cmd[0], '--config', cfg, '--topic', 'payments', ...cmd.slice(1)], 'k\n');
+      const r = await cli([cmd[0], '--config', cfg, '--topic', 'payments', ...cmd.slice(1)], 'k\n');
       assert.equal(r.code, 2, cmd[0]);
       assert.equal(
         r.stderr,
@@ -114,10 +114,10 @@ describe('--topic by the end of its name', () => {
     }
   });
 
-  test('an exact name wins over an end that matches another topic; a near miss gets a suggestion', () => {
+  test('an exact name wins over an end that matches another topic; a near miss gets a suggestion', async () => {
     const both = configFile({ 'keyRouting.topics': [{ name: 'persistent://public/default/invoices', system: 'pulsar' }, { name: 'invoices', system: 'kafka', partitions: 3 }] });
-    assert.deepEqual(cli(['route', '--config', both, '--topic', 'invoices', 'k']).lines.map((l) => l.system), ['kafka']);
-    const typo = cli(['route', '--config', cfg, '--topic', 'shipmetns', 'k']);
+    assert.deepEqual((await cli(['route', '--config', both, '--topic', 'invoices', 'k'])).lines.map((l) => l.system), ['kafka']);
+    const typo = await cli(['route', '--config', cfg, '--topic', 'shipmetns', 'k']);
     assert.equal(typo.code, 2);
     assert.match(typo.stderr, /^key-routing: --topic: no topic named "shipmetns" in .*; did you mean "shipments"\? \(topics: "orders", /);
   });
@@ -154,83 +154,83 @@ describe('settings: --config defaults to the nearest .vscode/settings.json', () 
     ],
   });
 
-  test('found from a nested folder, read with its comments and trailing commas, and named on stderr', () => {
+  test('found from a nested folder, read with its comments and trailing commas, and named on stderr', async () => {
     const root = tree({ '.vscode/settings.json': COMMENTED });
-    const r = cli(['route', 'user-1', 'user-2'], '', { cwd: join(root, 'src/deep/er') });
+    const r = await cli(['route', 'user-1', 'user-2'], '', { cwd: join(root, 'src/deep/er') });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, `key-routing: using ${join(root, '.vscode/settings.json')}\n`);
-    assert.deepEqual(r.lines, cli(['route', '--config', plain, 'user-1', 'user-2']).lines);
+    assert.deepEqual(r.lines, (await cli(['route', '--config', plain, 'user-1', 'user-2'])).lines);
     assert.equal(r.lines.length, 4);
   });
 
-  test('the same file given with --config reads the same, and is not announced', () => {
+  test('the same file given with --config reads the same, and is not announced', async () => {
     const root = tree({ '.vscode/settings.json': COMMENTED });
-    const r = cli(['route', '--config', join(root, '.vscode/settings.json'), 'user-1']);
+    const r = await cli(['route', '--config', join(root, '.vscode/settings.json'), 'user-1']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    assert.deepEqual(r.lines, cli(['route', '--config', plain, 'user-1']).lines);
+    assert.deepEqual(r.lines, (await cli(['route', '--config', plain, 'user-1'])).lines);
   });
 
-  test('a nearer settings.json without keyRouting settings is passed over; a nearer one with them wins', () => {
+  test('a nearer settings.json without keyRouting settings is passed over; a nearer one with them wins', async () => {
     const root = tree({ '.vscode/settings.json': COMMENTED, 'src/.vscode/settings.json': '{ "editor.tabSize": 4, }' });
-    const r = cli(['route', '--topic', 'orders', 'k'], '', { cwd: join(root, 'src/deep') });
+    const r = await cli(['route', '--topic', 'orders', 'k'], '', { cwd: join(root, 'src/deep') });
     assert.equal(r.stderr, `key-routing: using ${join(root, '.vscode/settings.json')}\n`);
     const near = tree({
       '.vscode/settings.json': COMMENTED,
       'src/deep/.vscode/settings.json': JSON.stringify({ 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 2 }] }),
     });
-    const n = cli(['route', '--topic', 'orders', 'user-1'], '', { cwd: join(near, 'src/deep/er') });
+    const n = await cli(['route', '--topic', 'orders', 'user-1'], '', { cwd: join(near, 'src/deep/er') });
     assert.equal(n.stderr, `key-routing: using ${join(near, 'src/deep/.vscode/settings.json')}\n`);
     assert.equal(n.lines[0].partition, (murmur2Reference(enc('user-1')) & 0x7fffffff) % 2);
   });
 
-  test("a .code-workspace file's settings, found or given", () => {
+  test("a .code-workspace file's settings, found or given", async () => {
     const ws = JSON.stringify({ folders: [{ path: '.' }], settings: { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 3 }] } });
     const root = tree({ 'demo.code-workspace': ws, 'src/.vscode/settings.json': '{}' });
-    const r = cli(['route', 'user-1'], '', { cwd: join(root, 'src/deep') });
+    const r = await cli(['route', 'user-1'], '', { cwd: join(root, 'src/deep') });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, `key-routing: using ${join(root, 'demo.code-workspace')}\n`);
     assert.equal(r.lines[0].partition, (murmur2Reference(enc('user-1')) & 0x7fffffff) % 3);
-    assert.deepEqual(cli(['route', '--config', join(root, 'demo.code-workspace'), 'user-1']).lines, r.lines);
+    assert.deepEqual((await cli(['route', '--config', join(root, 'demo.code-workspace'), 'user-1'])).lines, r.lines);
     const two = tree({ 'a.code-workspace': ws, 'b.code-workspace': ws });
-    const t = cli(['route', 'k'], '', { cwd: two });
+    const t = await cli(['route', 'k'], '', { cwd: two });
     assert.equal(t.code, 2);
     assert.match(t.stderr, /^key-routing: --config: several workspace files with keyRouting settings in .* \(.*a\.code-workspace, .*b\.code-workspace\); pass one with --config FILE\n$/);
   });
 
-  test('none found: exit 2 with one line saying how to pass --config', () => {
+  test('none found: exit 2 with one line saying how to pass --config', async () => {
     const root = tree({ '.vscode/settings.json': '{ "editor.tabSize": 2 }' });
-    const r = cli(['route', 'k'], '', { cwd: join(root, 'src') });
+    const r = await cli(['route', 'k'], '', { cwd: join(root, 'src') });
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
       `key-routing: --config: not given, and no .vscode/settings.json with keyRouting settings in ${join(root, 'src')} or a folder above it (${join(root, '.vscode/settings.json')}: no keyRouting settings); pass the settings file with --config FILE\n`,
     );
     for (const cmd of [['ranges', '--topic', 'x'], ['what-if', '--topic', 'x', '--then', '+A'], ['bundle', 'x'], ['analyze'], ['compare', '--topic', 'x', '--then', '+A']]) {
-      const c = cli(cmd, 'k\n', { cwd: join(root, 'src') });
+      const c = await cli(cmd, 'k\n', { cwd: join(root, 'src') });
       assert.equal(c.code, 2, cmd[0]);
       assert.match(c.stderr, /^key-routing: --config: not given/);
     }
   });
 
-  test('a syntax error names the file, line and column', () => {
+  test('a syntax error names the file, line and column', async () => {
     const text = '{\n  // fine\n  "keyRouting.topics": [\n    { "name": "x" "system": "kafka" }\n  ]\n}\n';
     const line = 4;
     const column = text.split('\n')[line - 1].indexOf('"system"') + 1;
     const given = configFile(text);
-    const r = cli(['route', '--config', given, 'k']);
+    const r = await cli(['route', '--config', given, 'k']);
     assert.equal(r.code, 2);
     assert.equal(r.stderr, `key-routing: --config ${given}: not valid JSON at line ${line}, column ${column}: comma expected (comments and trailing commas are fine)\n`);
     const root = tree({ '.vscode/settings.json': text });
-    const d = cli(['route', 'k'], '', { cwd: root });
+    const d = await cli(['route', 'k'], '', { cwd: root });
     assert.equal(d.code, 2);
     assert.equal(d.stderr, `key-routing: ${join(root, '.vscode/settings.json')}: not valid JSON at line ${line}, column ${column}: comma expected (comments and trailing commas are fine)\n`);
   });
 
-  test('a byte order mark and an empty file read as VS Code reads them', () => {
+  test('a byte order mark and an empty file read as VS Code reads them', async () => {
     const bom = configFile('\ufeff' + JSON.stringify({ 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 6 }] }));
-    assert.deepEqual(cli(['route', '--config', bom, 'k']).lines, cli(['route', '--config', plain, '--topic', 'orders', 'k']).lines);
-    const empty = cli(['route', '--config', configFile(''), 'k']);
+    assert.deepEqual((await cli(['route', '--config', bom, 'k'])).lines, (await cli(['route', '--config', plain, '--topic', 'orders', 'k'])).lines);
+    const empty = await cli(['route', '--config', configFile(''), 'k']);
     assert.equal(empty.code, 0, empty.stderr);
     assert.deepEqual(empty.lines, []);
   });
@@ -238,21 +238,16 @@ describe('settings: --config defaults to the nearest .vscode/settings.json', () 
 
 describe('analyze --input from a pipe', () => {
   test('a FIFO (or <(zcat keys.gz)) is read once: the heavy keys come without the exact second pass', { timeout: 60_000 }, async () => {
-    const { spawnSync, spawn } = await import('node:child_process');
+    const { spawnSync } = await import('node:child_process');
     const { createWriteStream } = await import('node:fs');
-    const { CLI, cliEnv } = await import('./cliRun');
     const fifo = join(scratchDir('key-routing-fifo-'), 'keys');
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
     const cfg = configFile(settings);
-    const child = spawn(process.execPath, [CLI, 'analyze', '--config', cfg, '--topic', 'orders', '--input', fifo], { stdio: ['ignore', 'pipe', 'pipe'], env: cliEnv() });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
+    const run = cli(['analyze', '--config', cfg, '--topic', 'orders', '--input', fifo]);
     createWriteStream(fifo).end('a\nb\na\n');
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    assert.equal(code, 0, err);
-    const r = JSON.parse(out);
+    const { code, stderr, lines } = await run;
+    assert.equal(code, 0, stderr);
+    const r = lines[0];
     assert.equal(r.input.keys, 3);
     assert.equal(r.heavyKeys.method, 'misra-gries');
     assert.deepEqual(r.heavyKeys.keys.map((k: { key: string; count: number }) => [k.key, k.count]), [['a', 2], ['b', 1]]);

@@ -46,9 +46,9 @@ function readTable(text: string, columns: Array<[header: string, right?: boolean
 describe('--format table and JSON', () => {
   const cfg = configFile(settings);
 
-  test('route: the table holds the JSON lines’ values in aligned columns', () => {
-    const json = cli(['route', '--config', cfg, ...KEYS]);
-    const table = cliText(['route', '--config', cfg, '--format', 'table', ...KEYS]);
+  test('route: the table holds the JSON lines’ values in aligned columns', async () => {
+    const json = await cli(['route', '--config', cfg, ...KEYS]);
+    const table = await cliText(['route', '--config', cfg, '--format', 'table', ...KEYS]);
     assert.equal(table.code, 0, table.stderr);
     assert.equal(json.lines.length, KEYS.length * 4);
     const rows = readTable(table.stdout, [['KEY'], ['TOPIC'], ['PARTITION', true], ['HASH', true], ['STICKY HASH', true], ['CONSUMER'], ['RANGE']]);
@@ -66,22 +66,22 @@ describe('--format table and JSON', () => {
       });
     });
     // JSON stays the default into a pipe, and --format json forces it.
-    assert.deepEqual(cli(['route', '--config', cfg, '--format', 'json', ...KEYS]).lines, json.lines);
+    assert.deepEqual((await cli(['route', '--config', cfg, '--format', 'json', ...KEYS])).lines, json.lines);
   });
 
-  test('route: a column nobody fills is left out; errors get their own column', () => {
-    const r = cliText(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex', '6b', 'zz', '--format', 'table']);
+  test('route: a column nobody fills is left out; errors get their own column', async () => {
+    const r = await cliText(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex', '6b', 'zz', '--format', 'table']);
     const head = r.stdout.split('\n')[0];
     assert.deepEqual(head.split(/ {2,}/), ['KEY', 'TOPIC', 'PARTITION', 'HASH', 'ERROR']);
     const [ok, bad] = readTable(r.stdout, [['KEY'], ['PARTITION', true], ['ERROR']]);
-    assert.deepEqual([ok.KEY, ok.PARTITION, ok.ERROR], ['6b', String(cli(['route', '--config', cfg, '--topic', 'orders', 'k']).lines[0].partition), '']);
+    assert.deepEqual([ok.KEY, ok.PARTITION, ok.ERROR], ['6b', String((await cli(['route', '--config', cfg, '--topic', 'orders', 'k'])).lines[0].partition), '']);
     assert.equal(bad.KEY, 'zz');
     assert.ok(bad.ERROR.length > 0);
   });
 
-  test('ranges: one row per assignment with its size and share of the key hash range', () => {
-    const [json] = cli(['ranges', '--config', cfg, '--topic', 'payments', '--then', '+C4']).lines;
-    const t = cliText(['ranges', '--config', cfg, '--topic', 'payments', '--then', '+C4', '--format', 'table']);
+  test('ranges: one row per assignment with its size and share of the key hash range', async () => {
+    const [json] = (await cli(['ranges', '--config', cfg, '--topic', 'payments', '--then', '+C4'])).lines;
+    const t = await cliText(['ranges', '--config', cfg, '--topic', 'payments', '--then', '+C4', '--format', 'table']);
     const [title, ...rest] = t.stdout.split('\n');
     assert.equal(title, `persistent://public/default/payments: key hash range ${json.keyHashRange[0]}-${json.keyHashRange[1]}, ${json.assignments.length} segments`);
     const rows = readTable(rest.join('\n'), [['START', true], ['END', true], ['SIZE', true], ['SHARE', true], ['CONSUMERS']]);
@@ -98,10 +98,10 @@ describe('--format table and JSON', () => {
     );
   });
 
-  test('what-if: each step’s moved share and every consumer’s lost and gained hashes, then the keys', () => {
+  test('what-if: each step’s moved share and every consumer’s lost and gained hashes, then the keys', async () => {
     const args = ['what-if', '--config', cfg, '--topic', 'payments', '--then', '+C4', '--then', '-C1', ...KEYS];
-    const [json] = cli(args).lines;
-    const t = cliText([...args, '--format', 'table']).stdout;
+    const [json] = (await cli(args)).lines;
+    const t = (await cliText([...args, '--format', 'table'])).stdout;
     const size = (rs: number[][]) => rs.reduce((n, [s, e]) => n + e - s + 1, 0);
     for (const step of json.steps) {
       assert.ok(t.includes(`${step.event}: ${(100 * step.movedFraction).toFixed(2)}% moved\n`), step.event);
@@ -120,20 +120,20 @@ describe('--format table and JSON', () => {
     );
   });
 
-  test('bundle: the hash in hex beside the bundle', () => {
+  test('bundle: the hash in hex beside the bundle', async () => {
     const names = ['persistent://public/default/orders', 'persistent://public/default/t2'];
-    const json = cli(['bundle', '--config', cfg, ...names]).lines;
-    const rows = readTable(cliText(['bundle', '--config', cfg, '--format', 'table', ...names]).stdout, [['TOPIC'], ['HASH', true], ['BUNDLE']]);
+    const json = (await cli(['bundle', '--config', cfg, ...names])).lines;
+    const rows = readTable((await cliText(['bundle', '--config', cfg, '--format', 'table', ...names])).stdout, [['TOPIC'], ['HASH', true], ['BUNDLE']]);
     assert.deepEqual(
       rows,
       json.map((l) => ({ TOPIC: l.topic, HASH: `0x${l.hash.toString(16).padStart(8, '0')}`, BUNDLE: l.bundle })),
     );
   });
 
-  test('analyze: per topic a table of keys per unit, and the heaviest keys', () => {
+  test('analyze: per topic a table of keys per unit, and the heaviest keys', async () => {
     const input = ['a', 'b', 'a', 'c', 'a', 'b'].join('\n') + '\n';
-    const [json] = cli(['analyze', '--config', cfg, '--topic', 'shipments'], input).lines;
-    const t = cliText(['analyze', '--config', cfg, '--topic', 'shipments', '--format', 'table'], input).stdout;
+    const [json] = (await cli(['analyze', '--config', cfg, '--topic', 'shipments'], input)).lines;
+    const t = (await cliText(['analyze', '--config', cfg, '--topic', 'shipments', '--format', 'table'], input)).stdout;
     assert.ok(t.startsWith('6 keys from 6 lines (12 bytes)\n'), t);
     const consumers = readTable(t.slice(t.indexOf('CONSUMER')).split('\n\n')[0].replace(/\nskew.*$/, ''), [['CONSUMER'], ['KEYS', true]]);
     assert.deepEqual(
@@ -147,19 +147,19 @@ describe('--format table and JSON', () => {
     );
   });
 
-  test('no colour into a pipe, even for a table; FORCE_COLOR colours it, NO_COLOR wins', () => {
+  test('no colour into a pipe, even for a table; FORCE_COLOR colours it, NO_COLOR wins', async () => {
     const args = ['route', '--config', cfg, '--format', 'table', 'user-1'];
-    assert.ok(!cliText(args).stdout.includes('\x1b'));
-    assert.ok(cliText(args, '', { env: { FORCE_COLOR: '1' } }).stdout.startsWith('\x1b[1mKEY\x1b[22m'));
-    assert.ok(!cliText(args, '', { env: { FORCE_COLOR: '0' } }).stdout.includes('\x1b'));
-    assert.ok(!cliText(args, '', { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout.includes('\x1b'));
+    assert.ok(!(await cliText(args)).stdout.includes('\x1b'));
+    assert.ok((await cliText(args, '', { env: { FORCE_COLOR: '1' } })).stdout.startsWith('\x1b[1mKEY\x1b[22m'));
+    assert.ok(!(await cliText(args, '', { env: { FORCE_COLOR: '0' } })).stdout.includes('\x1b'));
+    assert.ok(!(await cliText(args, '', { env: { FORCE_COLOR: '1', NO_COLOR: '1' } })).stdout.includes('\x1b'));
     // JSON is never coloured.
-    assert.ok(!cliText(['route', '--config', cfg, 'user-1'], '', { env: { FORCE_COLOR: '1' } }).stdout.includes('\x1b'));
+    assert.ok(!(await cliText(['route', '--config', cfg, 'user-1'], '', { env: { FORCE_COLOR: '1' } })).stdout.includes('\x1b'));
   });
 
-  test('a key holding control characters cannot reach the terminal raw', () => {
+  test('a key holding control characters cannot reach the terminal raw', async () => {
     const key = 'evil\x1b[2J\x07';
-    const t = cliText(['route', '--config', cfg, '--topic', 'orders', '--format', 'table', key]).stdout;
+    const t = (await cliText(['route', '--config', cfg, '--topic', 'orders', '--format', 'table', key])).stdout;
     assert.ok(!/[\x00-\x09\x0b-\x1f\x7f]/.test(t), JSON.stringify(t));
     assert.ok(t.includes('evil\\u001b[2J\\u0007'));
   });
@@ -169,9 +169,9 @@ describe('on a terminal (a pseudo-terminal from util-linux script)', () => {
   const cfg = configFile(settings);
   const hasScript = spawnSync('script', ['--version']).status === 0;
 
-  test('a table by default, in colour; NO_COLOR and TERM=dumb turn colour off; --format json gives JSON', { skip: !hasScript && 'util-linux script is not installed' }, () => {
+  test('a table by default, in colour; NO_COLOR and TERM=dumb turn colour off; --format json gives JSON', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
     const args = ['route', '--config', cfg, '--topic', 'orders', 'user-1', 'user-2'];
-    const json = cli(args).lines;
+    const json = (await cli(args)).lines;
     const colour = cliPty(args);
     assert.equal(colour.code, 0);
     assert.ok(colour.output.startsWith('\x1b[1mKEY\x1b[22m'), JSON.stringify(colour.output));
@@ -214,7 +214,7 @@ describe('on a terminal (a pseudo-terminal from util-linux script)', () => {
     const result = JSON.parse(shown.slice(erase + 4).trim());
     assert.equal(result.input.keys, n);
     // Into a pipe there is no progress at all.
-    const piped = cli(['analyze', '--config', cfg, '--topic', 'orders'], 'a\n'.repeat(1000));
+    const piped = await cli(['analyze', '--config', cfg, '--topic', 'orders'], 'a\n'.repeat(1000));
     assert.equal(piped.stderr, '');
   });
 });

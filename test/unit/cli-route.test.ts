@@ -41,8 +41,8 @@ const settings = {
 describe('key-routing route', () => {
   const cfg = configFile(settings);
 
-  test('Kafka: user-1..6 on 6 partitions, with the signed murmur2 hash', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'orders'], 'user-1\nuser-2\nuser-3\nuser-4\nuser-5\nuser-6\n');
+  test('Kafka: user-1..6 on 6 partitions, with the signed murmur2 hash', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'orders'], 'user-1\nuser-2\nuser-3\nuser-4\nuser-5\nuser-6\n');
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines.map((l) => l.partition), [2, 2, 5, 1, 4, 5]);
     for (const l of r.lines) {
@@ -51,8 +51,8 @@ describe('key-routing route', () => {
     }
   });
 
-  test('one line per key per topic, topics in settings order; the refused STICKY consumer is reported on stderr', () => {
-    const r = cli(['route', '--config', cfg], 'Order-3459134\n');
+  test('one line per key per topic, topics in settings order; the refused STICKY consumer is reported on stderr', async () => {
+    const r = await cli(['route', '--config', cfg], 'Order-3459134\n');
     assert.equal(r.code, 0);
     assert.deepEqual(r.lines.map((l) => l.topic), ['orders', 'persistent://public/default/payments', 'ring4', 'sticky']);
     assert.match(r.stderr, /keyRouting\.topics\[3\]\.subscription\.consumers\[1\]: .*Range conflict with consumer E1/);
@@ -68,7 +68,7 @@ describe('key-routing route', () => {
     assert.deepEqual(sticky.range, [0, 16383]);
   });
 
-  test('an unowned STICKY hash routes to nobody', () => {
+  test('an unowned STICKY hash routes to nobody', async () => {
     // Find a key whose slot falls in the gap [16384, 32767].
     let key = '';
     for (let i = 0; ; i++) {
@@ -78,16 +78,16 @@ describe('key-routing route', () => {
         break;
       }
     }
-    const r = cli(['route', '--config', cfg, '--topic', 'sticky'], key + '\n');
+    const r = await cli(['route', '--config', cfg, '--topic', 'sticky'], key + '\n');
     assert.equal(r.lines[0].consumer, null);
     assert.equal(r.lines[0].range, null);
   });
 
-  test('hex keys: UTF-8 text routes as that string, other bytes as a byte key; bad hex is an error line and the run goes on', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments', '--key-format', 'hex'], `${hex('user-1')}\nff00\nzz\n\n`);
+  test('hex keys: UTF-8 text routes as that string, other bytes as a byte key; bad hex is an error line and the run goes on', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments', '--key-format', 'hex'], `${hex('user-1')}\nff00\nzz\n\n`);
     assert.equal(r.code, 0);
     const [text, bytes, bad, empty] = r.lines;
-    const plain = cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments'], 'user-1\n').lines[0];
+    const plain = (await cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments'], 'user-1\n')).lines[0];
     assert.deepEqual({ ...text, key: 'user-1' }, plain);
     // The Java client routes a byte key on its base64 text; the broker hashes the raw bytes.
     assert.equal(bytes.partition, (javaHashCodeReference(Buffer.from([0xff, 0]).toString('base64')) & 0x7fffffff) % 4);
@@ -98,14 +98,14 @@ describe('key-routing route', () => {
     assert.equal(empty.stickyKeyHash, 0);
   });
 
-  test('Kafka hex keys hash the raw bytes, empty key included', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex'], 'c328\n\n');
+  test('Kafka hex keys hash the raw bytes, empty key included', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'orders', '--key-format', 'hex'], 'c328\n\n');
     assert.equal(r.lines[0].hash, murmur2Reference(new Uint8Array([0xc3, 0x28])));
     assert.equal(r.lines[1].hash, 275646681);
   });
 
-  test('--then events change the consumers before routing; a refused event is reported and skipped', () => {
-    const r = cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments', '--then', '-C3', '--then', '-nobody'], 'Order-3459134\n');
+  test('--then events change the consumers before routing; a refused event is reported and skipped', async () => {
+    const r = await cli(['route', '--config', cfg, '--topic', 'persistent://public/default/payments', '--then', '-C3', '--then', '-nobody'], 'Order-3459134\n');
     assert.equal(r.code, 0);
     // Without C3, its range [0, 16384] merges into C2 above it.
     assert.equal(r.lines[0].consumer, 'C2');
@@ -113,37 +113,37 @@ describe('key-routing route', () => {
     assert.match(r.stderr, /--then -nobody: .*no connected consumer/);
   });
 
-  test('partitions=N: more partitions move keys; fewer are refused as Kafka refuses them', () => {
+  test('partitions=N: more partitions move keys; fewer are refused as Kafka refuses them', async () => {
     const keys = Array.from({ length: 200 }, (_, i) => `key-${i}`);
-    const r = cli(['route', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'], keys.join('\n'));
+    const r = await cli(['route', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'], keys.join('\n'));
     assert.deepEqual(r.lines.map((l) => l.partition), keys.map((k) => (murmur2Reference(enc(k)) & 0x7fffffff) % 7));
-    const down = cli(['route', '--config', cfg, '--topic', 'orders', '--then', 'partitions=3'], 'a\n');
+    const down = await cli(['route', '--config', cfg, '--topic', 'orders', '--then', 'partitions=3'], 'a\n');
     assert.equal(down.lines[0].partition, (murmur2Reference(enc('a')) & 0x7fffffff) % 6);
     assert.match(down.stderr, /Topic currently has 6 partitions, which is higher than the requested 3\./);
   });
 
-  test('configuration errors exit 2 with one line naming the setting path', () => {
+  test('configuration errors exit 2 with one line naming the setting path', async () => {
     const bad = configFile({ 'keyRouting.topics': [{ name: 'x', system: 'kafka', partitions: 0 }] });
-    const r = cli(['route', '--config', bad], 'a\n');
+    const r = await cli(['route', '--config', bad], 'a\n');
     assert.equal(r.code, 2);
     assert.equal(r.stderr.trim().split('\n').length, 1);
     assert.match(r.stderr, /keyRouting\.topics\[0\]\.partitions: must be an integer from 1/);
-    const notJson = cli(['route', '--config', configFile('{ nope')], 'a\n');
+    const notJson = await cli(['route', '--config', configFile('{ nope')], 'a\n');
     assert.equal(notJson.code, 2);
     assert.match(notJson.stderr, /--config .*not valid JSON/);
-    assert.equal(cli(['route', '--config', cfg, '--topic', 'nope'], 'a\n').code, 2);
-    assert.equal(cli(['route', '--config', cfg, '--then', 'partitions=9'], 'a\n').code, 2);
-    assert.equal(cli(['route', '--config', cfg, '--key-format', 'base64'], 'a\n').code, 2);
-    assert.equal(cli(['route', '--config', cfg, '--bogus'], 'a\n').code, 2);
-    assert.equal(cli(['route'], 'a\n').code, 2);
+    assert.equal((await cli(['route', '--config', cfg, '--topic', 'nope'], 'a\n')).code, 2);
+    assert.equal((await cli(['route', '--config', cfg, '--then', 'partitions=9'], 'a\n')).code, 2);
+    assert.equal((await cli(['route', '--config', cfg, '--key-format', 'base64'], 'a\n')).code, 2);
+    assert.equal((await cli(['route', '--config', cfg, '--bogus'], 'a\n')).code, 2);
+    assert.equal((await cli(['route'], 'a\n')).code, 2);
   });
 });
 
 describe('key-routing ranges', () => {
   const cfg = configFile(settings);
 
-  test('auto-split covers [0, 65535] ascending', () => {
-    const r = cli(['ranges', '--config', cfg, '--topic', 'persistent://public/default/payments', '--then', '+C4']);
+  test('auto-split covers [0, 65535] ascending', async () => {
+    const r = await cli(['ranges', '--config', cfg, '--topic', 'persistent://public/default/payments', '--then', '+C4']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines[0], {
       topic: 'persistent://public/default/payments',
@@ -157,21 +157,21 @@ describe('key-routing ranges', () => {
     });
   });
 
-  test('STICKY gaps are listed with no consumers; the ring covers [1, 65535] with its wrap-around', () => {
-    const s = cli(['ranges', '--config', cfg, '--topic', 'sticky']).lines[0];
+  test('STICKY gaps are listed with no consumers; the ring covers [1, 65535] with its wrap-around', async () => {
+    const s = (await cli(['ranges', '--config', cfg, '--topic', 'sticky'])).lines[0];
     assert.deepEqual(s.assignments, [
       { start: 0, end: 16383, consumers: ['E1'] },
       { start: 16384, end: 32767, consumers: [] },
       { start: 32768, end: 65535, consumers: ['E3'] },
     ]);
-    const ring = cli(['ranges', '--config', cfg, '--topic', 'ring4']).lines[0];
+    const ring = (await cli(['ranges', '--config', cfg, '--topic', 'ring4'])).lines[0];
     assert.deepEqual(ring.keyHashRange, [1, 65535]);
     assert.equal(ring.assignments[0].start, 1);
     assert.equal(ring.assignments.at(-1).end, 65535);
   });
 
-  test('needs a Pulsar topic with a subscription', () => {
-    const r = cli(['ranges', '--config', cfg, '--topic', 'orders']);
+  test('needs a Pulsar topic with a subscription', async () => {
+    const r = await cli(['ranges', '--config', cfg, '--topic', 'orders']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--topic orders: ranges needs a Pulsar topic/);
   });

@@ -25,8 +25,8 @@ describe('key-routing what-if', () => {
   const cfg = configFile(settings);
 
   for (const [topic, v] of [['split4', '4.0'], ['split3', '3.0']] as const) {
-    test(`auto-split ${v}: the C1..C4 scenario as CONTRACT.md prints it`, () => {
-      const r = cli(['what-if', '--config', cfg, '--topic', topic, '--then', '+C2', '--then', '+C3', '--then', '+C4', '--then', '-C4', '--then', '-C1']);
+    test(`auto-split ${v}: the C1..C4 scenario as CONTRACT.md prints it`, async () => {
+      const r = await cli(['what-if', '--config', cfg, '--topic', topic, '--then', '+C2', '--then', '+C3', '--then', '+C4', '--then', '-C4', '--then', '-C1']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.lines.length, 1, 'one JSON object');
       const out = r.lines[0];
@@ -44,9 +44,9 @@ describe('key-routing what-if', () => {
     });
   }
 
-  test('Kafka 6 -> 7: the keys whose murmur2 % 7 differs from % 6 move', () => {
+  test('Kafka 6 -> 7: the keys whose murmur2 % 7 differs from % 6 move', async () => {
     const keys = Array.from({ length: 300 }, (_, i) => `user-${i}`);
-    const r = cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'], keys.join('\n') + '\n');
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=7'], keys.join('\n') + '\n');
     assert.equal(r.code, 0, r.stderr);
     const out = r.lines[0];
     let moved = 0;
@@ -61,9 +61,9 @@ describe('key-routing what-if', () => {
     assert.deepEqual(out.steps, [{ event: 'partitions=7', lost: {}, gained: {}, movedFraction: moved / keys.length }]);
   });
 
-  test('hex keys, a rejected event in its step, and a Pulsar partition change', () => {
+  test('hex keys, a rejected event in its step, and a Pulsar partition change', async () => {
     const hex = (s: string) => Buffer.from(s).toString('hex');
-    const r = cli(['what-if', '--config', cfg, '--topic', 'split3', '--key-format', 'hex', '--then', 'partitions=2', '--then', '-nobody', '--then', 'partitions=5'], `${hex('a')}\n${hex('b')}\nzz\n`);
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'split3', '--key-format', 'hex', '--then', 'partitions=2', '--then', '-nobody', '--then', 'partitions=5'], `${hex('a')}\n${hex('b')}\nzz\n`);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /zz/, 'the bad hex line is reported and skipped');
     const out = r.lines[0];
@@ -74,17 +74,17 @@ describe('key-routing what-if', () => {
     for (const k of out.keys) assert.equal(k.after.consumer, 'C1');
   });
 
-  test('3.0 ring: a same-named consumer rejoining gains every shared point', () => {
-    const r = cli(['what-if', '--config', cfg, '--topic', 'ring3', '--then', '-C1#2', '--then', '+C1']);
+  test('3.0 ring: a same-named consumer rejoining gains every shared point', async () => {
+    const r = await cli(['what-if', '--config', cfg, '--topic', 'ring3', '--then', '-C1#2', '--then', '+C1']);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines[0].steps[1], { event: '+C1', lost: {}, gained: { 'C1#3': [[0, 2147483647]] }, movedFraction: 1 });
   });
 
-  test('--explain adds moves, notes and the ordering assumption, and changes no contract field', () => {
+  test('--explain adds moves, notes and the ordering assumption, and changes no contract field', async () => {
     const args = ['what-if', '--config', cfg, '--topic', 'ring4', '--then', '+C4', '--then', '-C1'];
     const keys = 'user-1\nuser-2\nuser-3\nuser-4\n';
-    const plain = cli(args, keys).lines[0];
-    const r = cli([...args, '--explain'], keys);
+    const plain = (await cli(args, keys)).lines[0];
+    const r = await cli([...args, '--explain'], keys);
     assert.equal(r.code, 0, r.stderr);
     const ex = r.lines[0];
     assert.deepEqual(Object.keys(ex), ['steps', 'keys', 'orderingGeneration', 'orderingAssumption']);
@@ -103,19 +103,19 @@ describe('key-routing what-if', () => {
       assert.equal(size(ranges), size(ex.steps[0].lost[c]));
     }
     assert.ok(ex.steps[1].explain.some((l: string) => l.startsWith('C1 leaves') || l.includes('move from C1')));
-    const kafka = cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=12', '--explain'], 'a\nb\n').lines[0];
+    const kafka = (await cli(['what-if', '--config', cfg, '--topic', 'orders', '--then', 'partitions=12', '--explain'], 'a\nb\n')).lines[0];
     assert.equal(kafka.steps[0].explain[0], 'The partition count becomes 12.');
     assert.equal(kafka.orderingGeneration, undefined);
   });
 
-  test('usage errors exit 2 with one line naming the option', () => {
+  test('usage errors exit 2 with one line naming the option', async () => {
     for (const [args, re] of [
       [['what-if', '--config', cfg, '--topic', 'orders'], /--then is required/],
       [['what-if', '--config', cfg, '--then', '+C'], /--topic is required/],
       [['what-if', '--config', cfg, '--topic', 'nope', '--then', '+C'], /--topic: no topic named "nope"/],
       [['what-if', '--config', cfg, '--topic', 'orders', '--then', 'x=1'], /--then: event "x=1"/],
     ] as const) {
-      const r = cli([...args]);
+      const r = await cli([...args]);
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, re);
       assert.equal(r.stderr.trim().split('\n').length, 1);
@@ -127,8 +127,8 @@ describe('key-routing what-if', () => {
 describe('key-routing compare', () => {
   const cfg = configFile(settings);
 
-  test('one change under the four strategies', () => {
-    const r = cli(['compare', '--config', cfg, '--topic', 'split4', '--then', '+C2']);
+  test('one change under the four strategies', async () => {
+    const r = await cli(['compare', '--config', cfg, '--topic', 'split4', '--then', '+C2']);
     assert.equal(r.code, 0, r.stderr);
     const out = r.lines[0];
     assert.equal(out.topic, 'split4');
@@ -139,13 +139,13 @@ describe('key-routing compare', () => {
     assert.match(out.strategies[3].note, /manual/);
   });
 
-  test('exactly one consumer event, on a topic with a subscription', () => {
+  test('exactly one consumer event, on a topic with a subscription', async () => {
     for (const [args, re] of [
       [['--topic', 'split4', '--then', '+C2', '--then', '+C3'], /exactly one event/],
       [['--topic', 'split4', '--then', 'partitions=3'], /not partitions=N/],
       [['--topic', 'orders', '--then', '+C2'], /needs a Pulsar topic with a Key_Shared subscription/],
     ] as const) {
-      const r = cli(['compare', '--config', cfg, ...args]);
+      const r = await cli(['compare', '--config', cfg, ...args]);
       assert.equal(r.code, 2);
       assert.match(r.stderr, re);
     }
@@ -171,8 +171,8 @@ describe('key-routing ordering', () => {
     steps: [{ ack: ['m0'] }],
   };
 
-  test('every generation without one given; one with --generation', () => {
-    const all = cli(['ordering', '--input', write('s.json', scenario)]);
+  test('every generation without one given; one with --generation', async () => {
+    const all = await cli(['ordering', '--input', write('s.json', scenario)]);
     assert.equal(all.code, 0, all.stderr);
     assert.deepEqual(Object.keys(all.lines[0]), ['3.0', '3.1', '4.0']);
     for (const g of ['3.0', '3.1', '4.0']) {
@@ -180,20 +180,20 @@ describe('key-routing ordering', () => {
       assert.equal(all.lines[0][g].initial.generation, g);
       assert.equal(all.lines[0][g].steps.length, 1);
     }
-    const one = cli(['ordering', '--input', write('s.json', scenario), '--generation', '3.1']);
+    const one = await cli(['ordering', '--input', write('s.json', scenario), '--generation', '3.1']);
     assert.equal(one.code, 0, one.stderr);
     assert.equal(one.lines[0].initial.generation, '3.1');
     assert.ok(one.lines[0].initial.explanation.length > 0);
   });
 
-  test('a bad scenario names the field', () => {
-    const r = cli(['ordering', '--input', write('bad.json', { ...scenario, pending: { C7: ['m0'] } })]);
+  test('a bad scenario names the field', async () => {
+    const r = await cli(['ordering', '--input', write('bad.json', { ...scenario, pending: { C7: ['m0'] } })]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /pending\.C7: no connected consumer has that id/);
-    const g = cli(['ordering', '--input', write('s.json', scenario), '--generation', '2.0']);
+    const g = await cli(['ordering', '--input', write('s.json', scenario), '--generation', '2.0']);
     assert.equal(g.code, 2);
     assert.match(g.stderr, /--generation must be one of 3\.0, 3\.1, 4\.0/);
-    const missing = cli(['ordering', '--input', join(dir, 'nope.json')]);
+    const missing = await cli(['ordering', '--input', join(dir, 'nope.json')]);
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--input .*nope\.json: cannot read it/);
   });

@@ -34,8 +34,8 @@ function describedOwners(file: string): Map<string, Map<number, string | null>> 
 }
 
 /** `key-routing import kafka-groups FILE --assignor A` written to a settings file. */
-function imported(file: string, assignor: string): string {
-  const r = cliText(['import', 'kafka-groups', join(DATA, file), '--assignor', assignor]);
+async function imported(file: string, assignor: string): Promise<string> {
+  const r = await cliText(['import', 'kafka-groups', join(DATA, file), '--assignor', assignor]);
   assert.equal(r.code, 0, r.stderr);
   return configFile(r.stdout);
 }
@@ -52,8 +52,8 @@ const A4 = 'consumer-audit-4';
 describe('import kafka-groups, then assignment and route', () => {
   for (const [file, group] of [['kafka-groups-describe.txt', 'billing'], ['kafka-groups-uneven.txt', 'audit']] as const) {
     const rows = describedOwners(file);
-    test(`${file}: assignment without events prints the described owners`, () => {
-      const r = cli(['assignment', '--config', imported(file, 'range'), '--group', group]);
+    test(`${file}: assignment without events prints the described owners`, async () => {
+      const r = await cli(['assignment', '--config', await imported(file, 'range'), '--group', group]);
       assert.equal(r.code, 0, r.stderr);
       const owners = r.lines[0].owners as Record<string, Array<string | null>>;
       assert.equal(r.lines[0].observed, true);
@@ -64,9 +64,9 @@ describe('import kafka-groups, then assignment and route', () => {
       }
     });
 
-    test(`${file}: route gives each key the member the describe output shows for its partition`, () => {
+    test(`${file}: route gives each key the member the describe output shows for its partition`, async () => {
       const keys = Array.from({ length: 40 }, (_, i) => `user-${i}`);
-      const r = cli(['route', '--config', imported(file, 'sticky')], keys.join('\n') + '\n');
+      const r = await cli(['route', '--config', await imported(file, 'sticky')], keys.join('\n') + '\n');
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.lines.length, keys.length * 2);
       for (const line of r.lines) {
@@ -105,16 +105,16 @@ describe('a rebalance from the observed owners equals the real sticky assignors'
   ];
   for (const assignor of ['sticky', 'cooperative-sticky']) {
     for (const [file, group, events, want] of cases) {
-      test(`${assignor}, ${file}: ${events.map((e) => e.slice(0, 18)).join(' ')}`, () => {
-        const config = imported(file, assignor);
+      test(`${assignor}, ${file}: ${events.map((e) => e.slice(0, 18)).join(' ')}`, async () => {
+        const config = await imported(file, assignor);
         // The same answers the two eager and cooperative classes gave, step by step.
-        events.forEach((_, i) => {
-          const r = cli(['assignment', '--config', config, '--group', group, ...events.slice(0, i + 1).flatMap((e) => ['--then', e])]);
+        for (let i = 0; i < events.length; i++) {
+          const r = await cli(['assignment', '--config', config, '--group', group, ...events.slice(0, i + 1).flatMap((e) => ['--then', e])]);
           assert.equal(r.code, 0, r.stderr);
           assert.deepEqual(r.lines[0].owners, want[i], `after ${events.slice(0, i + 1).join(', ')}`);
-        });
+        }
         // what-if from the observed owners moves exactly the partitions whose owner changed.
-        const w = cli(['what-if', '--config', config, '--group', group, ...events.flatMap((e) => ['--then', e])]);
+        const w = await cli(['what-if', '--config', config, '--group', group, ...events.flatMap((e) => ['--then', e])]);
         assert.equal(w.code, 0, w.stderr);
         let before = describedOwnersAsLists(file);
         w.lines[0].steps.forEach((step: { moved: Array<{ topic: string; partition: number; from: string; to: string }> }, i: number) => {
