@@ -44,10 +44,8 @@ export interface FrameLayouts {
  * The shown selector in as few bytes as the panel can rebuild it from: VS Code clones a message
  * into the webview more than once, and a ring of 100,000 points is megabytes as a segments model.
  * The model covers its space, so only the segment ends are sent (each start is the previous end +
- * 1); a ring's segments are not sent at all, being its points' arcs (each point owns the values
- * from the previous point up; the values above the last point go to the first), merged where
- * adjacent ones have one owner. Owners are sent as columns, and the 4.x queues not at all (a
- * tooltip reads them from the panel's own topology once it has one).
+ * 1). Owners are sent as columns, and the 4.x queues not at all (a tooltip reads them from the
+ * panel's own topology once it has one).
  */
 export interface SelectorFrame {
   algorithm: SelectorColumns['algorithm'];
@@ -61,9 +59,9 @@ export interface SelectorFrame {
   ownerIds: Array<[number, string[]]>;
   ownerColors: Int16Array;
   ownerValues: Float64Array;
-  /** Segment ends and owners; null for a ring. */
-  ends: Int32Array | null;
-  owner: Int32Array | null;
+  /** Segment ends and owners (a ring's too: rebuilding them from its points was most of the panel's first picture). */
+  ends: Int32Array;
+  owner: Int32Array;
   ring: { points: Int32Array; owner: Int32Array } | null;
 }
 
@@ -190,8 +188,8 @@ function selectorFrame(sel: SelectorColumns): SelectorFrame {
     ownerIds,
     ownerColors: Int16Array.from(owners, (o) => o.color),
     ownerValues: Float64Array.from(owners, (o) => o.values),
-    ends: sel.ring ? null : Int32Array.from(m.ends),
-    owner: sel.ring ? null : m.owner.slice(),
+    ends: Int32Array.from(m.ends),
+    owner: m.owner.slice(),
     ring: sel.ring ? { points: sel.ring.points, owner: sel.ring.owner } : null,
   };
 }
@@ -208,41 +206,10 @@ export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
     owners[i] = { ids: i === 0 ? [] : [label], label, color: f.ownerColors[i], values: f.ownerValues[i], share: f.ownerValues[i] / total };
   }
   for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
-  let ends: Float64Array;
-  let owner: Int32Array;
-  if (f.ring) {
-    const { points, owner: pointOwner } = f.ring;
-    if (!(points instanceof Int32Array) || !(pointOwner instanceof Int32Array) || points.length !== pointOwner.length) return undefined;
-    // The ring's arcs, merged where one owner holds adjacent ones (as the selector's table merges them).
-    const p = points.length;
-    ends = new Float64Array(p + 1);
-    owner = new Int32Array(p + 1);
-    let c = 0;
-    if (p === 0) {
-      ends[c] = hi;
-      owner[c++] = 0;
-    }
-    for (let i = 0; i < p; i++) {
-      if (c > 0 && owner[c - 1] === pointOwner[i]) ends[c - 1] = points[i];
-      else {
-        ends[c] = points[i];
-        owner[c++] = pointOwner[i];
-      }
-    }
-    if (p > 0 && points[p - 1] < hi) {
-      if (owner[c - 1] === pointOwner[0]) ends[c - 1] = hi;
-      else {
-        ends[c] = hi;
-        owner[c++] = pointOwner[0];
-      }
-    }
-    ends = ends.slice(0, c);
-    owner = owner.slice(0, c);
-  } else {
-    if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
-    ends = Float64Array.from(f.ends);
-    owner = f.owner;
-  }
+  if (f.ring && (!(f.ring.points instanceof Int32Array) || !(f.ring.owner instanceof Int32Array) || f.ring.points.length !== f.ring.owner.length)) return undefined;
+  if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
+  const ends = Float64Array.from(f.ends);
+  const owner = f.owner;
   const count = ends.length;
   const starts = new Float64Array(count);
   starts[0] = lo;

@@ -8,7 +8,7 @@
  * last` per run, bins as `bin, count, owner, mixed, first` per bin.
  */
 import { binPoints, type PointBin, type RingModel } from './ring';
-import { layoutSegments, type Run, type SegmentsModel, type ZoomWindow } from './segments';
+import { fullWindow, layoutSegments, zoomWindow, type Run, type SegmentsModel, type ZoomWindow } from './segments';
 
 /** Layouts kept per model (the full space at a width or two, and the last few zoom windows). */
 const KEEP = 8;
@@ -38,6 +38,23 @@ export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[]
   if (!map) binsCache.set(ring.points, (map = new Map()));
   const key = `${w.from}:${w.to}:${bins}:${ring.owner.length}`;
   return map.get(key) ?? remember(map, key, binPoints(ring, w, bins));
+}
+
+/**
+ * Throwaway layouts at a few zoom levels, for an idle moment after the first picture: the layout
+ * loops then run optimised code with feedback for every branch (wide and narrow columns) when the
+ * user first zooms, instead of cold code that deoptimises at each new zoom level. Once a page.
+ */
+let warmed = false;
+export function warmLayouts(m: SegmentsModel, ring: RingModel | null | undefined, width: number): void {
+  if (warmed) return;
+  warmed = true;
+  let w = fullWindow(m.space);
+  for (let i = 0; i < 12; i++) {
+    w = zoomWindow(w, m.space, 0.5, w.from + (w.to - w.from) * 0.3);
+    layoutSegments(m, w, width);
+    if (ring) binPoints(ring, w, width);
+  }
 }
 
 export function seedLayout(m: SegmentsModel, w: ZoomWindow, width: number, runs: Run[]): void {

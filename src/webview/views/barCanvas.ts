@@ -5,7 +5,7 @@
  * frame when the zoom window changes instead of being built again. Hover, click, wheel, drag and
  * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
  */
-import { binsOf, layoutOf } from '../../shared/view/layoutCache';
+import { binsOf, layoutOf, warmLayouts } from '../../shared/view/layoutCache';
 import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
@@ -326,6 +326,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
   chart.append(surface.canvas, axis, segmentsTable(spec, () => w));
   draw();
   register(handle);
+  if (spec.onWindow && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
   return {
     element: chart,
     window: () => w,
