@@ -35,7 +35,7 @@
 //   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV] [--renderer new|today] [--profile]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -130,7 +130,13 @@ function buildBaseline(rev) {
   execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src'], { stdio: 'inherit' });
   execFileSync('tar', ['-xf', tar, '-C', src]);
   const out = join(dir, 'baseline-panel.js');
-  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'node_modules/esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(join(src, 'src/webview/main.ts'))}], bundle: true, platform: 'browser', format: 'iife', outfile: ${JSON.stringify(out)}, logLevel: 'warning' })`], { stdio: 'inherit' });
+  // Since cf0320d the panel's module starts only when src/main.ts calls startWebview; before, on load.
+  let entry = join(src, 'src/webview/main.ts');
+  if (readFileSync(entry, 'utf8').includes('export function startWebview')) {
+    entry = join(src, 'baseline-entry.ts');
+    writeFileSync(entry, "import { startWebview } from './src/webview/main';\nstartWebview();\n");
+  }
+  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'node_modules/esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(entry)}], bundle: true, platform: 'browser', format: 'iife', outfile: ${JSON.stringify(out)}, logLevel: 'warning' })`], { stdio: 'inherit' });
   return out;
 }
 
