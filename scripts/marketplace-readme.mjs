@@ -54,9 +54,10 @@ export function marketplaceReadme(readme, homepage) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const text = marketplaceReadme(readFileSync(join(root, 'README.md'), 'utf8'), pkg.homepage);
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const text = marketplaceReadme(readme, pkg.homepage);
   mkdirSync(dirname(OUTPUT), { recursive: true });
   writeFileSync(OUTPUT, text);
-  const left = repositoryOnly(readFileSync(join(root, 'README.md'), 'utf8')).map((s) => s.heading);
+  const left = repositoryOnly(readme).map((s) => s.heading);
   console.log(`${OUTPUT.slice(root.length + 1)}: ${Buffer.byteLength(text)} bytes, README.md without: ${left.join('; ')}`);
 }

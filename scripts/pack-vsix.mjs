@@ -11,7 +11,7 @@
 //   judges its size).
 //   node scripts/pack-vsix.mjs [--out FILE.vsix]    (default: NAME-VERSION.vsix here)
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
@@ -36,8 +36,8 @@ function shipped(path, bytes) {
   return bytes;
 }
 
-export function packVsix(out) {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+/** Builds the .vsix at `out` from this folder (`pkg`: its package.json); returns a line saying its size. */
+export function packVsix(pkg, out) {
   const listed = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`vsce ls failed:\n${listed.stderr}`);
   const files = listed.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
@@ -46,9 +46,7 @@ export function packVsix(out) {
   rmSync(pack, { recursive: true, force: true });
   for (const f of files) {
     mkdirSync(dirname(join(pack, f)), { recursive: true });
-    const data = shipped(f, readFileSync(join(root, f)));
-    if (typeof data === 'string') writeFileSync(join(pack, f), data);
-    else copyFileSync(join(root, f), join(pack, f));
+    writeFileSync(join(pack, f), shipped(f, readFileSync(join(root, f))));
   }
   writeFileSync(join(pack, 'README.md'), marketplaceReadme(readFileSync(join(root, 'README.md'), 'utf8'), pkg.homepage));
   // Everything in dist/pack ships; an empty ignore file says so to vsce.
@@ -70,7 +68,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--out');
   const out = at > 0 ? process.argv[at + 1] : join(root, `${pkg.name}-${pkg.version}.vsix`);
   try {
-    console.log(packVsix(out));
+    console.log(packVsix(pkg, out));
   } catch (e) {
     console.error(e instanceof Error ? e.message : String(e));
     process.exit(1);

@@ -53,6 +53,13 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { cacheDir, ensureCodeServer, installStubLanguagePack, installVsix, launchChromium, linkExtension, remoteUri, root, scratchCopy, startCodeServer, withTimeout, workbenchUrl } from './codeServer.mjs';
 
+/** The "Key Routing" output channel's log files in an extension host's log folder. */
+function keyRoutingLogs(hostDir) {
+  return readdirSync(hostDir)
+    .filter((d) => d.startsWith('output_logging_'))
+    .flatMap((out) => readdirSync(join(hostDir, out)).filter((f) => f.endsWith('Key Routing.log')).map((f) => join(hostDir, out, f)));
+}
+
 const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
 // Visible rows only: the workbench keeps the rows of a quick pick it has hidden in the DOM (another
 // list instance, earlier in document order), so the first row matching a text may be a stale,
@@ -213,12 +220,8 @@ export class Workbench {
   /** The text of the "Key Routing" output channel in the newest extension host of this window, or ''. */
   keyRoutingOutput() {
     const dir = this.extensionHostDirs().at(-1);
-    if (!dir) return '';
-    for (const out of readdirSync(dir).filter((d) => d.startsWith('output_logging_'))) {
-      const f = readdirSync(join(dir, out)).find((x) => x.endsWith('Key Routing.log'));
-      if (f) return readFileSync(join(dir, out, f), 'utf8');
-    }
-    return '';
+    const file = dir && keyRoutingLogs(dir)[0];
+    return file ? readFileSync(file, 'utf8') : '';
   }
 
   /**
@@ -556,10 +559,8 @@ export class Workbench {
     for (const host of this.extensionHostDirs()) {
       const n = host.match(/exthost(\d+)$/)[1];
       await attempt(`exthost${n}.log`, () => copyFileSync(join(host, 'remoteexthost.log'), join(dir, `exthost${n}.log`)));
-      for (const out of readdirSync(host).filter((d) => d.startsWith('output_logging_'))) {
-        for (const f of readdirSync(join(host, out)).filter((f) => f.endsWith('Key Routing.log'))) {
-          await attempt(`key-routing-output-exthost${n}.log`, () => copyFileSync(join(host, out, f), join(dir, `key-routing-output-exthost${n}.log`)));
-        }
+      for (const f of keyRoutingLogs(host)) {
+        await attempt(`key-routing-output-exthost${n}.log`, () => copyFileSync(f, join(dir, `key-routing-output-exthost${n}.log`)));
       }
     }
     for (const d of existsSync(this.session.logsDir) ? readdirSync(this.session.logsDir) : []) {
