@@ -178,9 +178,14 @@ function changedRanges(
   for (let i = from; i < steps.length; i++) {
     if (events[i].kind === 'partitions') continue;
     if (steps[i].error !== undefined) return undefined;
-    for (const m of [steps[i].lost, steps[i].gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
+    pushStepRanges(all, steps[i]);
   }
   return mergeRanges(all, [-Infinity, Infinity]);
+}
+
+/** Adds the ranges a step's consumers lost and gained to `all`. */
+function pushStepRanges(all: Array<[number, number]>, step: WhatIfStep): void {
+  for (const m of [step.lost, step.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
 }
 
 /** The model of a what-if whose steps have run: `afterTopic` is the state after the last one. */
@@ -205,7 +210,7 @@ function finish(
     // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
     movedFraction = only.movedFraction;
     const all: Array<[number, number]> = [];
-    for (const m of [only.lost, only.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
+    pushStepRanges(all, only);
     movedRanges = mergeRanges(all, selector.keyHashRange);
   } else if (selector && snapBefore) {
     const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed);
