@@ -315,7 +315,7 @@ async function zoomPan(page, c, cdp, name) {
     const sorted = [...xs].sort((a, b) => a - b);
     return round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
   };
-  return { inputs: times.length, p50Ms: pct(times, 50), p95Ms: pct(times, 95), maxMs: pct(times, 100), cpuP50Ms: pct(cpu, 50), cpuP95Ms: pct(cpu, 95) };
+  return { inputs: times.length, p50Ms: pct(times, 50), p95Ms: pct(times, 95), maxMs: pct(times, 100), cpuP50Ms: pct(cpu, 50), cpuP95Ms: pct(cpu, 95), cpuPerInputMs: cpu.map(round) };
 }
 
 

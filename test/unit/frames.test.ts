@@ -15,7 +15,7 @@ import { buildFrames, groupOfFrame, viewOfFrame, type TopicFrame } from '../../s
 import { buildGroupView, groupsOf, type GroupViewModel } from '../../src/shared/view/groupView';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
 import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
-import { fullWindow, layoutSegments } from '../../src/shared/view/segments';
+import { fullWindow, layoutSegments, zoomWindow } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, layoutPartitions, type TopicViewModel } from '../../src/shared/view/topicView';
 import type { KeyInput } from '../../src/shared/protocol';
@@ -139,6 +139,31 @@ describe('frames: the view the panel makes from the host frame', () => {
         assert.deepEqual(binsOf(ring, full, 1164), binPoints(ring, full, 1164));
       } else assert.equal(f.layouts!.band, null);
     }
+  });
+
+  test('the full-space layouts stay cached through any number of zoom windows (the picture "0" returns to)', () => {
+    const f = frames.find((x) => x.name === 'ring3')!;
+    const v = viewOfFrame(f, entries)!;
+    const m = v.selector!.segments;
+    const ring = v.selector!.ring!;
+    const full = fullWindow(m.space);
+    const runs = layoutOf(m, full, 1164);
+    const bins = binsOf(ring, full, 1164);
+    let w = full;
+    for (let i = 0; i < 30; i++) {
+      w = zoomWindow(w, m.space, i < 15 ? 0.5 : 2, w.from + (w.to - w.from) * 0.4);
+      layoutOf(m, w, 1164);
+      binsOf(ring, w, 1164);
+    }
+    // The same objects: not laid out again.
+    assert.equal(layoutOf(m, full, 1164), runs);
+    assert.equal(binsOf(ring, full, 1164), bins);
+    // A zoom window is kept among the last few only.
+    const first = zoomWindow(full, m.space, 0.5, m.space[0] + 10);
+    const firstRuns = layoutOf(m, first, 1164);
+    for (let i = 0; i < 20; i++) layoutOf(m, { from: m.space[0] + i, to: m.space[0] + 1000 + i }, 1164);
+    assert.notEqual(layoutOf(m, first, 1164), firstRuns);
+    assert.deepEqual(layoutOf(m, first, 1164), firstRuns);
   });
 
   test('packed runs and bins that point outside the model are refused', () => {

@@ -10,34 +10,62 @@
 import { binPoints, type PointBin, type RingModel } from './ring';
 import { fullWindow, layoutSegments, zoomWindow, type Run, type SegmentsModel, type ZoomWindow } from './segments';
 
-/** Layouts kept per model (the full space at a width or two, and the last few zoom windows). */
+/**
+ * Layouts kept per model: the full space at each width for the model's life (the picture "0" and
+ * the ring's band come back to), and the last few zoom windows.
+ */
 const KEEP = 8;
 
-const runsCache = new WeakMap<SegmentsModel, Map<string, Run[]>>();
-const binsCache = new WeakMap<Int32Array, Map<string, PointBin[]>>();
+interface Kept<T> {
+  full: Map<string, T>;
+  recent: Map<string, T>;
+}
 
-function remember<T>(map: Map<string, T>, key: string, value: T): T {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > KEEP) map.delete(map.keys().next().value as string);
+const runsCache = new WeakMap<SegmentsModel, Kept<Run[]>>();
+const binsCache = new WeakMap<Int32Array, Kept<PointBin[]>>();
+
+function keptOf<K extends object, T>(cache: WeakMap<K, Kept<T>>, owner: K): Kept<T> {
+  let kept = cache.get(owner);
+  if (!kept) cache.set(owner, (kept = { full: new Map(), recent: new Map() }));
+  return kept;
+}
+
+function lookup<T>(kept: Kept<T>, key: string, full: boolean): T | undefined {
+  const map = full ? kept.full : kept.recent;
+  const value = map.get(key);
+  if (value !== undefined && !full) {
+    // Most recently used last: the first entry is the one to drop.
+    map.delete(key);
+    map.set(key, value);
+  }
   return value;
 }
 
+function remember<T>(kept: Kept<T>, key: string, full: boolean, value: T): T {
+  const map = full ? kept.full : kept.recent;
+  map.delete(key);
+  map.set(key, value);
+  if (!full && map.size > KEEP) map.delete(map.keys().next().value as string);
+  return value;
+}
+
+const isFull = (w: ZoomWindow, space: readonly [number, number]) => w.from === space[0] && w.to === space[1];
+
 /** `layoutSegments(m, w, width)`, from the cache where it was made (or seeded) before. */
 export function layoutOf(m: SegmentsModel, w: ZoomWindow, width: number): Run[] {
-  let map = runsCache.get(m);
-  if (!map) runsCache.set(m, (map = new Map()));
+  const kept = keptOf(runsCache, m);
   const key = `${w.from}:${w.to}:${width}`;
-  return map.get(key) ?? remember(map, key, layoutSegments(m, w, width));
+  const full = isFull(w, m.space);
+  return lookup(kept, key, full) ?? remember(kept, key, full, layoutSegments(m, w, width));
 }
 
 /** `binPoints(ring, w, bins)`, from the cache where it was made (or seeded) before. */
 export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[] {
   // Keyed by the point column, which ring models over the same points share.
-  let map = binsCache.get(ring.points);
-  if (!map) binsCache.set(ring.points, (map = new Map()));
+  const kept = keptOf(binsCache, ring.points);
   const key = `${w.from}:${w.to}:${bins}:${ring.owner.length}`;
-  return map.get(key) ?? remember(map, key, binPoints(ring, w, bins));
+  const full = isFull(w, ring.space);
+  return lookup(kept, key, full) ?? remember(kept, key, full, binPoints(ring, w, bins));
 }
 
 /**
@@ -45,10 +73,10 @@ export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[]
  * loops then run optimised code with feedback for every branch (wide and narrow columns) when the
  * user first zooms, instead of cold code that deoptimises at each new zoom level. Once a page.
  */
-let warmed = false;
+const warmed = new WeakSet<SegmentsModel>();
 export function warmLayouts(m: SegmentsModel, ring: RingModel | null | undefined, width: number): void {
-  if (warmed) return;
-  warmed = true;
+  if (warmed.has(m)) return;
+  warmed.add(m);
   let w = fullWindow(m.space);
   for (let i = 0; i < 12; i++) {
     w = zoomWindow(w, m.space, 0.5, w.from + (w.to - w.from) * 0.3);
@@ -58,15 +86,11 @@ export function warmLayouts(m: SegmentsModel, ring: RingModel | null | undefined
 }
 
 export function seedLayout(m: SegmentsModel, w: ZoomWindow, width: number, runs: Run[]): void {
-  let map = runsCache.get(m);
-  if (!map) runsCache.set(m, (map = new Map()));
-  remember(map, `${w.from}:${w.to}:${width}`, runs);
+  remember(keptOf(runsCache, m), `${w.from}:${w.to}:${width}`, isFull(w, m.space), runs);
 }
 
 export function seedBins(ring: RingModel, w: ZoomWindow, bins: number, list: PointBin[]): void {
-  let map = binsCache.get(ring.points);
-  if (!map) binsCache.set(ring.points, (map = new Map()));
-  remember(map, `${w.from}:${w.to}:${bins}:${ring.owner.length}`, list);
+  remember(keptOf(binsCache, ring.points), `${w.from}:${w.to}:${bins}:${ring.owner.length}`, isFull(w, ring.space), list);
 }
 
 export function packRuns(runs: readonly Run[]): Int32Array {

@@ -54,7 +54,9 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
   const from = h('span', { class: 'axis-from' });
   const note = h('span', { class: 'zoom-note' });
   const to = h('span', { class: 'axis-to' });
-  const axis = h('div', { class: 'axis-row', 'aria-hidden': 'true', style: `width:${width}px` }, from, note, to);
+  const axis = h('div', { class: 'axis-row', 'aria-hidden': 'true' }, from, note, to);
+  // Through the CSSOM: the panel's CSP refuses style attributes.
+  axis.style.width = `${width}px`;
   const chart = h('div', { class: 'chart chart-canvas', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
   let runs: Run[] = [];
   let runsFor: ZoomWindow | undefined;

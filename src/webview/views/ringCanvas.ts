@@ -2,14 +2,16 @@
  * The consistent-hashing ring drawn on a canvas (the picture of `ring.ts` for rings of many
  * points): the owned arcs as a band over 720 angular columns, the points as ticks outside it,
  * each key as a spoke with its number and the arc it travels to its point, and the zoom window as
- * a wedge. The band and ticks do not change with the zoom window, so they are drawn once into an
- * offscreen canvas and a zoom redraws only the wedge and the keys over it.
+ * a wedge. Nothing on the canvas changes with the zoom window, so the wedge is an SVG path over it:
+ * a zoom or pan changes one attribute, and the canvas (460 px square, copied to the compositor
+ * whenever it is drawn) is drawn only when the theme or the screen's resolution changes.
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
 import { angleOf, arcAngles, RING_COLUMNS as COLUMNS, type RingModel } from '../../shared/view/ring';
 import { fullWindow, segmentIndexAt, windowAround, type ZoomWindow } from '../../shared/view/segments';
-import { register, requestDraw, Surface } from '../canvas/surface';
+import { register, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
+import { h, px, svg } from '../dom';
 import { pct, range } from '../format';
 import type { ChartHandle } from './barCanvas';
 import type { RingSpec } from './ring';
@@ -29,18 +31,17 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     role: 'img',
     'aria-label': `${spec.label}: ${ring.points.length} points of ${m.owners.filter((o) => o.ids.length).length} owners; ${spec.markers.length} keys (listed in the keys table)`,
   });
+  const wedge = svg('path', { class: 'ring-wedge' });
+  const overlay = svg('svg', { class: 'ring-overlay', width: size, height: size, viewBox: `0 0 ${size} ${size}`, 'aria-hidden': 'true' }, wedge);
+  const element = h('div', { class: 'ring-canvas-box' }, surface.canvas, overlay);
+  element.style.width = `${size}px`;
+  element.style.height = `${size}px`;
   const handle = { alive: true, draw: () => draw() };
   let layer: { canvas: HTMLCanvasElement; version: number; dpr: number } | undefined;
 
   const pt = (a: number, r: number): [number, number] => [c + r * Math.sin(a), c - r * Math.cos(a)];
   // Canvas angles run clockwise from 3 o'clock; the ring's from 12 o'clock.
   const ca = (a: number) => a - Math.PI / 2;
-  const sector = (ctx: CanvasRenderingContext2D, a0: number, a1: number, r0: number, r1: number) => {
-    ctx.moveTo(...pt(a0, r1));
-    ctx.arc(c, c, r1, ca(a0), ca(a1));
-    ctx.arc(c, c, r0, ca(a1), ca(a0), true);
-    ctx.closePath();
-  };
 
   /** Band and ticks, for this theme and resolution. */
   function staticLayer(t: Theme, dpr: number): HTMLCanvasElement {
@@ -122,20 +123,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     surface.resize(size, size);
     const ctx = surface.ctx;
     ctx.drawImage(staticLayer(t, surface.dpr), 0, 0, size, size);
-    // The zoom window.
-    if (w.from !== full.from || w.to !== full.to) {
-      const a0 = angleOf(w.from, m.space);
-      const a1 = Math.max(a0 + 0.01, angleOf(w.to + 1, m.space));
-      ctx.beginPath();
-      sector(ctx, a0, a1, rInner - 22, rOuter + 12);
-      ctx.globalAlpha = t.wedgeAlpha;
-      ctx.fillStyle = t.wedgeFill;
-      ctx.fill();
-      ctx.globalAlpha = 1;
-      ctx.strokeStyle = t.wedgeStroke;
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    }
+    drawWedge(t);
     // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
     // Each kind of mark in one path (a style set per mark costs more than the drawing).
     const arcs = new Path2D();
@@ -178,6 +166,29 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
       ctx.fillText(String(k.n), tx, ty + 0.5);
     }
     ctx.textBaseline = 'alphabetic';
+  }
+
+  /** The zoom window as a sector from just inside the keys' arcs to just outside the ticks. */
+  function drawWedge(t: Theme): void {
+    if (w.from === full.from && w.to === full.to) {
+      wedge.setAttribute('d', '');
+      return;
+    }
+    const a0 = angleOf(w.from, m.space);
+    const a1 = Math.min(a0 + 2 * Math.PI - 1e-3, Math.max(a0 + 0.01, angleOf(w.to + 1, m.space)));
+    const mid = (a0 + a1) / 2;
+    const r0 = rInner - 22;
+    const r1 = rOuter + 12;
+    const at = (a: number, r: number) => pt(a, r).map(px).join(' ');
+    // Each arc in two halves: an SVG arc's end may not be its start, and a half is under half a turn.
+    wedge.setAttribute(
+      'd',
+      `M${at(a0, r1)}A${r1} ${r1} 0 0 1 ${at(mid, r1)}A${r1} ${r1} 0 0 1 ${at(a1, r1)}` +
+        `L${at(a1, r0)}A${r0} ${r0} 0 0 0 ${at(mid, r0)}A${r0} ${r0} 0 0 0 ${at(a0, r0)}Z`,
+    );
+    wedge.setAttribute('fill', t.wedgeFill);
+    wedge.setAttribute('fill-opacity', String(t.wedgeAlpha));
+    wedge.setAttribute('stroke', t.wedgeStroke);
   }
 
   const valueAt = (x: number, y: number): number | null => {
@@ -226,12 +237,12 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
   draw();
   register(handle);
   return {
-    element: surface.canvas,
+    element,
     window: () => w,
     setWindow(next: ZoomWindow) {
       if (next.from === w.from && next.to === w.to) return;
       w = next;
-      requestDraw(handle);
+      drawWedge(theme());
     },
   };
 }
