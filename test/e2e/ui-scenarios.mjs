@@ -88,7 +88,11 @@ export default async function uiScenarios({ wb, scenario }) {
     await wb.openFile('producer.ts');
     // TypeScript is not an activation event: the earlier scenarios (keys.txt) activated the extension.
     if (!wb.extensionActive()) throw new Error('the extension is not active; hovers in producer.ts need a plaintext, JSON or YAML file opened first');
-    await wb.hoverText('"user-2"');
+    // The cursor inside the literal "user-2", then the editor's hover there.
+    const lines = readFileSync(join(workspace, 'producer.ts'), 'utf8').split('\n');
+    const line = lines.findIndex((l) => l.includes('"user-2"'));
+    await wb.cursorTo(line + 1, lines[line].indexOf('"user-2"') + 4);
+    await wb.showHover();
     const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'Key Routing' }).first();
     await hover.waitFor();
     const r = engineRoutes('user-2');
@@ -98,7 +102,8 @@ export default async function uiScenarios({ wb, scenario }) {
     const text = await hover.innerText();
     assertContains(text, [pulsar.consumer, `${pulsar.range[0]}-${pulsar.range[1]}`], 'the hover');
     await wb.screenshot('hover');
-    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    await hover.waitFor({ state: 'hidden' });
   });
 
   await uiScenario('"Add Topic" writes a valid entry to the workspace settings', async () => {

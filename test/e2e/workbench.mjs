@@ -20,7 +20,7 @@
 //   await wb.webviewFrame()                            the same as a Playwright Frame (for evaluate)
 //   await wb.screenshot('panel', { of: wb.webviewElement() })   test-artifacts/<suite>/NN-panel.png
 //   await wb.setTheme('Light Modern')                  resolves once the workbench and webview have it
-//   await wb.hoverText('"user-2"')                     moves the mouse onto those characters in the editor
+//   await wb.cursorTo(7, 44); await wb.showHover()     Go to Line/Column, then the editor's hover at the cursor
 //   await wb.reload()                                  Developer: Reload Window, waits as for a new window
 //   await wb.until(() => cond, 'what')                 polls a condition the page cannot signal
 //   wb.extensionHostLog(), wb.extensionActive()        the window's extension host log, and what it says
@@ -343,48 +343,26 @@ export class Workbench {
   }
 
   /**
-   * Moves the mouse onto the middle of `text` on a rendered line of the active editor. The point
-   * is taken from the characters themselves (a DOM Range), not from the token element around
-   * them: until the tokenizer has split a line, one element holds the whole line, and its middle
-   * is somewhere else on the line.
+   * Puts the cursor of the active editor at `line`:`column` (1-based) with Go to Line/Column, and
+   * returns once the status bar shows it there.
    */
-  async hoverText(text) {
-    const line = this.editorLine(text);
-    await line.waitFor();
-    // The breadcrumbs bar comes after the first lines and pushes them down by a line.
-    await this.page.locator('.editor-group-container.active .breadcrumbs-control .monaco-breadcrumb-item').first().waitFor();
-    const measure = () => line.evaluate((el, wanted) => {
-      const nodes = [];
-      let joined = '';
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        nodes.push({ node: n, start: joined.length });
-        joined += n.data.replace(/\u00a0/g, ' ');
-      }
-      const at = joined.indexOf(wanted);
-      if (at < 0) return undefined;
-      const locate = (offset) => {
-        const i = nodes.findLastIndex((x) => x.start <= offset && offset <= x.start + x.node.data.length);
-        return [nodes[i].node, offset - nodes[i].start];
-      };
-      const range = document.createRange();
-      range.setStart(...locate(at));
-      range.setEnd(...locate(at + wanted.length));
-      const r = range.getBoundingClientRect();
-      return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
-    }, text);
-    // The editor may still be laying out when the line first renders (the breadcrumbs bar appears
-    // above it, a restored scroll): a point measured before that is over another line by the time
-    // the mouse gets there, and no hover of ours comes. So the mouse moves until the text is still
-    // where it went after the move.
-    await this.until(async () => {
-      const point = await measure();
-      if (!point) throw new Error(`${JSON.stringify(text)} is not on a rendered line`);
-      await this.page.mouse.move(point.x, point.y);
-      await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      const after = await measure();
-      return after && Math.abs(after.x - point.x) < 1 && Math.abs(after.y - point.y) < 1;
-    }, `${JSON.stringify(text)} to stay under the mouse`);
+  async cursorTo(line, column) {
+    await this.openQuickInput('Control+G', `:${line}:${column}`);
+    await this.page.keyboard.press('Enter');
+    await this.quickInput().waitFor({ state: 'hidden' });
+    await this.page.locator('[id="status.editor.selection"]', { hasText: `Ln ${line}, Col ${column}` }).waitFor();
+  }
+
+  /**
+   * Shows the editor's hover at the cursor: Show or Focus Hover (Ctrl+K Ctrl+I), which asks every
+   * hover provider for the cursor's position, as a mouse resting there does. The keyboard, not the
+   * mouse: VS Code's editor drops mouse moves while it counts a context menu as open (a menu an
+   * earlier scenario used), and hides a hover on any scroll or layout shift after the move, and
+   * none of that shows in the page, so a test could not wait for it to be over.
+   */
+  async showHover() {
+    await this.page.keyboard.press('Control+K');
+    await this.page.keyboard.press('Control+I');
   }
 
   /** The extension's status bar item. */
