@@ -163,7 +163,7 @@ export function addPoints(
     outKeys[r] = keys[i++];
     outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
   }
-  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists, sharedLead: shared.leads };
+  return { keys: outKeys.subarray(0, r), holder: outHolder.subarray(0, r), shared: shared.lists, sharedLead: shared.leads };
 }
 
 /**
@@ -211,7 +211,7 @@ export function changePoints(
       outHolder[r++] = hh >= 0 ? hh : shared.code(hh);
     }
   }
-  return { keys: outKeys.slice(0, r), holder: outHolder.slice(0, r), shared: shared.lists, sharedLead: shared.leads };
+  return { keys: outKeys.subarray(0, r), holder: outHolder.subarray(0, r), shared: shared.lists, sharedLead: shared.leads };
 }
 
 /** The shared lists carried into new columns, renumbered as they are met (dropped ones go). */
@@ -305,7 +305,7 @@ export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): Se
     owner[c++] = code;
     start = end + 1;
   }
-  return Object.freeze({ count: c, starts: starts.slice(0, c), ends: ends.slice(0, c), owner: owner.slice(0, c), owners: Object.freeze(owners.slice()) });
+  return Object.freeze({ count: c, starts: starts.subarray(0, c), ends: ends.subarray(0, c), owner: owner.subarray(0, c), owners: Object.freeze(owners.slice()) });
 }
 
 /** The index of the least key >= `hash`, or `keys.length`. */
