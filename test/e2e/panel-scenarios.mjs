@@ -10,6 +10,7 @@ import { WINDOW_MS } from './workbench.mjs';
 
 const PAYMENTS = 'persistent://public/default/payments';
 const SHIPMENTS = 'persistent://public/default/shipments';
+const DENSE = 'persistent://public/default/dense-ring';
 const KEY = 'Order-3459134';
 const MORE_KEYS = ['user-1', 'user-2', 'user-3', 'user-4', 'user-5', 'user-6', 'order:42'];
 
@@ -442,6 +443,78 @@ export default async function panelScenarios({ wb, scenario }) {
     if ((await marker.getAttribute('data-hash')) !== String(s.stickyKeyHash)) throw new Error('the restored panel marks the key at another hash');
     await shot('restored-after-reload');
   }, { timeout: WINDOW_MS + 60_000 }); // a reload is a window opening again
+
+  await scenario('panel: a dense ring is drawn on a canvas, and zooming the strip moves the ring\'s wedge to the strip\'s window', async () => {
+    await openWithKey();
+    const before = readFileSync(settingsFile, 'utf8');
+    const settings = JSON.parse(before);
+    // 40 consumers x 100 points: more points than the panel draws as SVG elements.
+    const consumers = Array.from({ length: 40 }, (_, i) => ({ name: `ring-${i + 1}` }));
+    settings['keyRouting.topics'] = [
+      ...settings['keyRouting.topics'],
+      { name: DENSE, system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: { name: 'dense-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers } },
+    ];
+    try {
+      await wb.writeSettings(JSON.stringify(settings, null, 2));
+      await tab(DENSE).click();
+      await view('ring').click();
+      const ringCanvas = frame().locator('.ring-canvas-box canvas');
+      await ringCanvas.waitFor();
+      await frame().locator('.chart[data-chart="detail"] canvas').waitFor();
+      const f = await wb.webviewFrame();
+      // The band is painted all the way round (every point has a consumer), on the canvas itself.
+      const unpainted = await f.evaluate(() => {
+        const canvas = document.querySelector('.ring-canvas-box canvas');
+        const ctx = canvas.getContext('2d');
+        const size = canvas.width / (window.devicePixelRatio || 1);
+        const c = size / 2;
+        const r = c - 42; // the middle of the band (ringCanvas.ts: outer radius c - 34, 16 px wide)
+        const out = [];
+        for (let i = 0; i < 72; i++) {
+          const a = (i / 72) * 2 * Math.PI;
+          const x = Math.round((c + r * Math.sin(a)) * (window.devicePixelRatio || 1));
+          const y = Math.round((c - r * Math.cos(a)) * (window.devicePixelRatio || 1));
+          if (ctx.getImageData(x, y, 1, 1).data[3] === 0) out.push(i * 5);
+        }
+        return out;
+      });
+      if (unpainted.length) throw new Error(`the ring's band is not painted at ${unpainted.join(', ')} degrees`);
+      const wedge = frame().locator('.ring-overlay .ring-wedge');
+      if ((await wedge.getAttribute('d')) !== '') throw new Error('the full ring shows a zoom wedge');
+      // "+" on the strip zooms it; the wedge then spans the strip's window, clockwise from the top.
+      await frame().locator('.chart[data-chart="detail"]').focus();
+      await page.keyboard.press('+');
+      await frame().locator('.chart[data-chart="detail"] .zoom-note', { hasText: /\S/ }).waitFor();
+      const from = Number(await frame().locator('.chart[data-chart="detail"] .axis-from').textContent());
+      const to = Number(await frame().locator('.chart[data-chart="detail"] .axis-to').textContent());
+      const segs = topology().topic(DENSE).subscription.selector.segments();
+      const lo = segs[0].start;
+      const span = segs[segs.length - 1].end - lo + 1;
+      if (!(to - from + 1 < span)) throw new Error(`the strip shows ${from}-${to} after "+"`);
+      const d = await wedge.getAttribute('d');
+      const nums = (d ?? '').match(/-?[\d.]+/g)?.map(Number) ?? [];
+      const size = await f.evaluate(() => document.querySelector('.ring-overlay').viewBox.baseVal.width);
+      const angleAt = (x, y) => {
+        const a = Math.atan2(x - size / 2, size / 2 - y);
+        return a < 0 ? a + 2 * Math.PI : a;
+      };
+      // M x y (the window's start, outer edge) ... L x y (its end, inner edge).
+      const start = angleAt(nums[0], nums[1]);
+      const lAt = d.indexOf('L');
+      const [ex, ey] = d.slice(lAt + 1).match(/-?[\d.]+/g).map(Number);
+      const end = angleAt(ex, ey);
+      const want = (v) => ((v - lo) / span) * 2 * Math.PI;
+      if (Math.abs(start - want(from)) > 0.01 || Math.abs(end - want(to + 1)) > 0.01) {
+        throw new Error(`the wedge runs ${start.toFixed(3)}-${end.toFixed(3)} rad, the strip's window ${from}-${to} is ${want(from).toFixed(3)}-${want(to + 1).toFixed(3)}`);
+      }
+      await shot('dense-ring-zoomed');
+      await frame().locator('.chart[data-chart="detail"]').focus();
+      await page.keyboard.press('0');
+      await frame().locator('.ring-overlay .ring-wedge[d=""]').waitFor({ state: 'attached' });
+    } finally {
+      await wb.writeSettings(before);
+    }
+  });
 }
 
 /**

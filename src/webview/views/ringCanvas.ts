@@ -37,20 +37,14 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
   element.style.width = `${size}px`;
   element.style.height = `${size}px`;
   const handle = { alive: true, draw: () => draw() };
-  let layer: { canvas: HTMLCanvasElement; version: number; dpr: number } | undefined;
+  let drawn = false;
 
   const pt = (a: number, r: number): [number, number] => [c + r * Math.sin(a), c - r * Math.cos(a)];
   // Canvas angles run clockwise from 3 o'clock; the ring's from 12 o'clock.
   const ca = (a: number) => a - Math.PI / 2;
 
-  /** Band and ticks, for this theme and resolution. */
-  function staticLayer(t: Theme, dpr: number): HTMLCanvasElement {
-    if (layer && layer.version === t.version && layer.dpr === dpr) return layer.canvas;
-    const canvas = document.createElement('canvas');
-    canvas.width = Math.round(size * dpr);
-    canvas.height = Math.round(size * dpr);
-    const ctx = canvas.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  /** Band and ticks. */
+  function drawBand(ctx: CanvasRenderingContext2D, t: Theme, dpr: number): void {
     const runs = layoutOf(m, full, COLUMNS);
     const groups = new Map<number, number[]>();
     runs.forEach((r, i) => {
@@ -110,20 +104,19 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     ctx.fillText(`${m.space[0]}–${m.space[1]}`, c, c - 4);
     ctx.fillStyle = t.muted;
     ctx.fillText(`${ring.points.length} points, clockwise from the top`, c, c + 12);
-    layer = { canvas, version: t.version, dpr };
-    return canvas;
   }
 
   function draw(): void {
-    if (!surface.canvas.isConnected && layer) {
+    if (!surface.canvas.isConnected && drawn) {
       handle.alive = false;
       return;
     }
     const t = theme();
     surface.resize(size, size);
     const ctx = surface.ctx;
-    ctx.drawImage(staticLayer(t, surface.dpr), 0, 0, size, size);
+    drawBand(ctx, t, surface.dpr);
     drawWedge(t);
+    drawn = true;
     // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
     // Each kind of mark in one path (a style set per mark costs more than the drawing).
     const arcs = new Path2D();
