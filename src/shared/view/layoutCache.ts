@@ -8,7 +8,7 @@
  * last` per run, bins as `bin, count, owner, mixed, first` per bin.
  */
 import { binPoints, type PointBin, type RingModel } from './ring';
-import { fullWindow, layoutSegments, zoomWindow, type Run, type SegmentsModel, type ZoomWindow } from './segments';
+import { fullWindow, isFullWindow, layoutSegments, zoomWindow, type Run, type SegmentsModel, type ZoomWindow } from './segments';
 
 /**
  * Layouts kept per model: the full space at each width for the model's life (the picture "0" and
@@ -49,13 +49,11 @@ function remember<T>(kept: Kept<T>, key: string, full: boolean, value: T): T {
   return value;
 }
 
-const isFull = (w: ZoomWindow, space: readonly [number, number]) => w.from === space[0] && w.to === space[1];
-
 /** `layoutSegments(m, w, width)`, from the cache where it was made (or seeded) before. */
 export function layoutOf(m: SegmentsModel, w: ZoomWindow, width: number): Run[] {
   const kept = keptOf(runsCache, m);
   const key = `${w.from}:${w.to}:${width}`;
-  const full = isFull(w, m.space);
+  const full = isFullWindow(w, m.space);
   return lookup(kept, key, full) ?? remember(kept, key, full, layoutSegments(m, w, width));
 }
 
@@ -64,7 +62,7 @@ export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[]
   // Keyed by the point column, which ring models over the same points share.
   const kept = keptOf(binsCache, ring.points);
   const key = `${w.from}:${w.to}:${bins}:${ring.owner.length}`;
-  const full = isFull(w, ring.space);
+  const full = isFullWindow(w, ring.space);
   return lookup(kept, key, full) ?? remember(kept, key, full, binPoints(ring, w, bins));
 }
 
@@ -86,11 +84,11 @@ export function warmLayouts(m: SegmentsModel, ring: RingModel | null | undefined
 }
 
 export function seedLayout(m: SegmentsModel, w: ZoomWindow, width: number, runs: Run[]): void {
-  remember(keptOf(runsCache, m), `${w.from}:${w.to}:${width}`, isFull(w, m.space), runs);
+  remember(keptOf(runsCache, m), `${w.from}:${w.to}:${width}`, isFullWindow(w, m.space), runs);
 }
 
 export function seedBins(ring: RingModel, w: ZoomWindow, bins: number, list: PointBin[]): void {
-  remember(keptOf(binsCache, ring.points), `${w.from}:${w.to}:${bins}:${ring.owner.length}`, isFull(w, ring.space), list);
+  remember(keptOf(binsCache, ring.points), `${w.from}:${w.to}:${bins}:${ring.owner.length}`, isFullWindow(w, ring.space), list);
 }
 
 export function packRuns(runs: readonly Run[]): Int32Array {

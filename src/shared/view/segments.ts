@@ -181,6 +181,11 @@ export function fullWindow(space: readonly [number, number]): ZoomWindow {
   return { from: space[0], to: space[1] };
 }
 
+/** Whether `w` shows the whole of `space` (not zoomed). */
+export function isFullWindow(w: ZoomWindow, space: readonly [number, number]): boolean {
+  return w.from === space[0] && w.to === space[1];
+}
+
 /** Narrows (factor < 1) or widens the window around `center`, kept inside the space and at least `minSpan` wide. */
 export function zoomWindow(w: ZoomWindow, space: readonly [number, number], factor: number, center = (w.from + w.to) / 2, minSpan = 16): ZoomWindow {
   const full = space[1] - space[0] + 1;

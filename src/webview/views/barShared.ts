@@ -5,6 +5,7 @@
 import { arcPieces, type RingModel } from '../../shared/view/ring';
 import {
   fullWindow,
+  isFullWindow,
   panWindow,
   segmentIndexAt,
   segmentInfo,
@@ -232,8 +233,7 @@ export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElem
 
 /** "zoomed: 1.23 % of the space", or nothing at the full space. */
 export function zoomNote(m: SegmentsModel, w: ZoomWindow): string {
-  const full = fullWindow(m.space);
-  return w.from !== full.from || w.to !== full.to ? `zoomed: ${pct((w.to - w.from + 1) / (full.to - full.from + 1))} of the space` : '';
+  return isFullWindow(w, m.space) ? '' : `zoomed: ${pct((w.to - w.from + 1) / (m.space[1] - m.space[0] + 1))} of the space`;
 }
 
 /**

@@ -5,7 +5,7 @@
  * there; the bar below (the "detail" strip) shows the window itself.
  */
 import { angleOf, arcAngles, binPoints, type RingModel } from '../../shared/view/ring';
-import { fullWindow, layoutSegments, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
+import { fullWindow, isFullWindow, layoutSegments, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
 import { px, svg } from '../dom';
 import { pct } from '../format';
 import type { Ui } from '../ui';
@@ -81,7 +81,7 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
 
   // The zoom window.
   const w = spec.window;
-  if (w.from !== full.from || w.to !== full.to) {
+  if (!isFullWindow(w, m.space)) {
     const a0 = angleOf(w.from, m.space);
     const a1 = Math.max(a0 + 0.01, angleOf(w.to + 1, m.space));
     root.append(svg('path', { class: 'zoom-wedge', d: sector(a0, a1, rInner - 22, rOuter + 12) }));
@@ -132,7 +132,7 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
   root.addEventListener('click', (ev) => {
     const v = valueAtPointer(root, ev, c, m.space);
     if (v === null) return;
-    const span = w.from === full.from && w.to === full.to ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
+    const span = isFullWindow(w, m.space) ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
     spec.onWindow(windowAround(v, m.space, span));
   });
   return root;

@@ -8,7 +8,7 @@
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
 import { angleOf, arcAngles, RING_COLUMNS as COLUMNS, type RingModel } from '../../shared/view/ring';
-import { fullWindow, segmentIndexAt, windowAround, type ZoomWindow } from '../../shared/view/segments';
+import { fullWindow, isFullWindow, segmentIndexAt, windowAround, type ZoomWindow } from '../../shared/view/segments';
 import { register, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h, px, svg } from '../dom';
@@ -163,7 +163,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
 
   /** The zoom window as a sector from just inside the keys' arcs to just outside the ticks. */
   function drawWedge(t: Theme): void {
-    if (w.from === full.from && w.to === full.to) {
+    if (isFullWindow(w, m.space)) {
       wedge.setAttribute('d', '');
       return;
     }
@@ -223,7 +223,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     const { x, y } = surface.at(ev);
     const v = valueAt(x, y);
     if (v === null) return;
-    const span = w.from === full.from && w.to === full.to ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
+    const span = isFullWindow(w, m.space) ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
     spec.onWindow(windowAround(v, m.space, span));
   });
 
