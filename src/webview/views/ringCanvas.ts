@@ -115,7 +115,11 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     surface.resize(size, size);
     const ctx = surface.ctx;
     drawBand(ctx, t, surface.dpr);
-    drawWedge(t);
+    // The wedge's colours change with the theme only; its outline with the zoom window.
+    wedge.setAttribute('fill', t.wedgeFill);
+    wedge.setAttribute('fill-opacity', String(t.wedgeAlpha));
+    wedge.setAttribute('stroke', t.wedgeStroke);
+    drawWedge();
     drawn = true;
     // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
     // Each kind of mark in one path (a style set per mark costs more than the drawing).
@@ -162,7 +166,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
   }
 
   /** The zoom window as a sector from just inside the keys' arcs to just outside the ticks. */
-  function drawWedge(t: Theme): void {
+  function drawWedge(): void {
     if (isFullWindow(w, m.space)) {
       wedge.setAttribute('d', '');
       return;
@@ -179,9 +183,6 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
       `M${at(a0, r1)}A${r1} ${r1} 0 0 1 ${at(mid, r1)}A${r1} ${r1} 0 0 1 ${at(a1, r1)}` +
         `L${at(a1, r0)}A${r0} ${r0} 0 0 0 ${at(mid, r0)}A${r0} ${r0} 0 0 0 ${at(a0, r0)}Z`,
     );
-    wedge.setAttribute('fill', t.wedgeFill);
-    wedge.setAttribute('fill-opacity', String(t.wedgeAlpha));
-    wedge.setAttribute('stroke', t.wedgeStroke);
   }
 
   const valueAt = (x: number, y: number): number | null => {
@@ -235,7 +236,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     setWindow(next: ZoomWindow) {
       if (next.from === w.from && next.to === w.to) return;
       w = next;
-      drawWedge(theme());
+      drawWedge();
     },
   };
 }
