@@ -313,7 +313,6 @@ async function zoomPan(page, c, cdp, name) {
   }, chartId);
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
-  if (process.env.DUMP) writeFileSync(process.env.DUMP, JSON.stringify(events));
   const cpu = times.map((_, i) => mainThreadCpu(events, `bench:z${i}a`, `bench:z${i}b`));
   const pct = (xs, p) => {
     const sorted = [...xs].sort((a, b) => a - b);

@@ -69,7 +69,8 @@ export function binsOf(ring: RingModel, w: ZoomWindow, bins: number): PointBin[]
 /**
  * Throwaway layouts at a few zoom levels, for an idle moment after the first picture: the layout
  * loops then run optimised code with feedback for every branch (wide and narrow columns) when the
- * user first zooms, instead of cold code that deoptimises at each new zoom level. Once a page.
+ * user first zooms, instead of cold code that deoptimises at each new zoom level. Once a model: a
+ * panel drawn again from a new message has new models, and its first zoom would meet cold code.
  */
 const warmed = new WeakSet<SegmentsModel>();
 export function warmLayouts(m: SegmentsModel, ring: RingModel | null | undefined, width: number): void {
