@@ -32,7 +32,7 @@ import { renderRing, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
 import { groupChooser, groupKeysTable, groupNote, membersTable, renderGroupWhatIf } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
-import { renderApplyDiffers, renderOrderingNote, renderWhatIf } from './views/whatIf';
+import { editorShape, renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
 
 export interface VsCodeApi {
   postMessage(message: FromWebviewMessage): void;
@@ -86,6 +86,10 @@ export class App {
   private saveQueued = false;
   /** Whether the keys past the first few are shown (kept across renders). */
   private moreKeysOpen = false;
+  /** The topic and view drawn last. */
+  private shown: { topic: string; kind: ViewKind } | undefined;
+  /** Each topic's what-if editor, kept from one drawing to the next (see `WhatIfEditor`). */
+  private readonly editors = new Map<string, WhatIfEditor>();
 
   constructor(
     private readonly root: HTMLElement,
@@ -259,12 +263,10 @@ export class App {
       this.main.setAttribute('aria-label', l10n.t('{0} of {1}', VIEW_LABELS[kind], topic.name));
       body.push(viewTabs, this.main);
       this.lastWidth = this.width();
-      try {
-        this.renderView(topic, kind);
-      } catch (e) {
-        this.main.append(h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message)));
-        this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
-      }
+      this.shown = { topic: topic.name, kind };
+      this.renderViewSafely(topic, kind, this.lastWidth);
+    } else {
+      this.shown = undefined;
     }
     const app = h('div', { id: 'app' }, header, ...body);
     keepUnchanged(app, this.root);
@@ -485,7 +487,16 @@ export class App {
 
   // -------------------------------------------------------------------------------------------
 
-  private renderView(topic: TopicConfig, kind: ViewKind): void {
+  private renderViewSafely(topic: TopicConfig, kind: ViewKind, width: number): void {
+    try {
+      this.renderView(topic, kind, width);
+    } catch (e) {
+      this.main.append(h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message)));
+      this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+    }
+  }
+
+  private renderView(topic: TopicConfig, kind: ViewKind, width: number): void {
     // Timings for the benchmark (test/bench/panel.mjs): building the models with the engine, then
     // the view. `performance.measure` entries, visible in the webview's developer tools too.
     const t1 = performance.now();
@@ -501,7 +512,6 @@ export class App {
       this.main.append(h('p', { class: 'error' }, l10n.t('Topic {0} could not be modelled.', topic.name)));
       return;
     }
-    const width = this.width();
     switch (kind) {
       case 'partitions':
         return this.partitionsView(v, width);
@@ -865,38 +875,42 @@ export class App {
     const update = (next: { events: TopologyEvent[]; cursor: number }) => {
       this.state.whatIf[topic.name] = next;
       this.applyStatus.delete(topic.name);
-      this.error = '';
-      this.save();
-      this.render();
+      this.stepTaken();
     };
-    this.main.append(
-      renderWhatIf({
-        topic: topic.name,
-        model,
-        state: ws,
-        width,
-        window: space ? this.zoomOf(zoomKey, space) : undefined,
-        note,
-        applyStatus: this.applyStatus.get(topic.name) ?? '',
-        ui: this.ui,
-        ...this.stepHandlers(ws, update),
-        onClear: () => update({ events: [], cursor: 0 }),
-        onWindow: (w) => this.setZoom(zoomKey, w),
-        onError: (m) => this.fail(m),
-        bar: (spec) => this.bar(spec, zoomKey),
-        partitions: (spec) => this.partitionsChart(spec),
-        onApply: () => {
-          const requestId = this.nextRequest++;
-          const msg: ApplyToSettingsMessage = { type: 'applyToSettings', requestId, topic: topic.name };
-          if (model.apply.partitions !== topic.partitions) msg.partitions = model.apply.partitions;
-          if (model.apply.consumers) msg.consumers = model.apply.consumers;
-          this.pendingApply.set(requestId, topic.name);
-          this.applyStatus.set(topic.name, l10n.t('Waiting for your confirmation…'));
-          this.post(msg);
-          this.render();
-        },
-      }),
-    );
+    const spec: WhatIfSpec = {
+      topic: topic.name,
+      model,
+      state: ws,
+      width,
+      window: space ? this.zoomOf(zoomKey, space) : undefined,
+      note,
+      applyStatus: this.applyStatus.get(topic.name) ?? '',
+      ui: this.ui,
+      ...this.stepHandlers(ws, update),
+      onClear: () => update({ events: [], cursor: 0 }),
+      onWindow: (w) => this.setZoom(zoomKey, w),
+      onError: (m) => this.fail(m),
+      bar: (spec) => this.bar(spec, zoomKey),
+      partitions: (spec) => this.partitionsChart(spec),
+      onApply: () => {
+        const requestId = this.nextRequest++;
+        const msg: ApplyToSettingsMessage = { type: 'applyToSettings', requestId, topic: topic.name };
+        if (model.apply.partitions !== topic.partitions) msg.partitions = model.apply.partitions;
+        if (model.apply.consumers) msg.consumers = model.apply.consumers;
+        this.pendingApply.set(requestId, topic.name);
+        this.applyStatus.set(topic.name, l10n.t('Waiting for your confirmation…'));
+        this.post(msg);
+        this.render();
+      },
+    };
+    const kept = this.editors.get(topic.name);
+    let editor = kept;
+    if (editor?.shape === editorShape(model)) editor.sync(spec);
+    else this.editors.set(topic.name, (editor = whatIfEditor(spec)));
+    // Kept in place by a step's redraw (`stepTaken`), which starts after it.
+    if (kept && kept !== editor && kept.element.parentNode === this.main) kept.element.replaceWith(editor.element);
+    if (editor.element.parentNode !== this.main) this.main.append(editor.element);
+    this.main.append(renderWhatIf(spec));
     if (note === undefined) {
       // After this paint, before anything else deferred: the ordering simulation.
       this.later(() => {
@@ -955,9 +969,7 @@ export class App {
     const update = (next: { events: string[]; cursor: number }) => {
       this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
       this.applyStatus.delete(key);
-      this.error = '';
-      this.save();
-      this.render();
+      this.stepTaken();
     };
     this.main.append(
       renderGroupWhatIf({
@@ -997,6 +1009,34 @@ export class App {
     const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${r.after.members.length} members…`));
     this.main.append(slot);
     this.later(() => slot.replaceWith(table()));
+  }
+
+  /**
+   * After a what-if step (or undo, redo, clear): the What-if view drawn again below its editor,
+   * which stays in the page as it is (see `WhatIfEditor`); the rest of the page (keys, tabs) does
+   * not depend on the steps. The whole page is drawn where the view is not the one shown, or an
+   * error shown above it must go.
+   */
+  private stepTaken(): void {
+    const hadError = this.error !== '';
+    this.error = '';
+    this.save();
+    const shown = this.shown;
+    const topic = shown && this.models.settings.topics.find((t) => t.name === shown.topic);
+    const editor = topic && this.editors.get(topic.name);
+    if (hadError || !topic || shown.kind !== 'whatif' || !editor || this.main.firstChild !== editor.element || !this.main.isConnected) return this.render();
+    const width = this.width();
+    this.generation++;
+    this.zoomGroups = new Map();
+    this.deferred = [];
+    const scrollY = window.scrollY;
+    const active = document.activeElement?.id;
+    this.ui.hideTip();
+    while (this.main.lastChild && this.main.lastChild !== editor.element) this.main.lastChild.remove();
+    this.renderViewSafely(topic, 'whatif', width);
+    if (active && document.activeElement?.id !== active) document.getElementById(active)?.focus();
+    window.scrollTo(0, scrollY);
+    this.afterPaint();
   }
 
   private fail(message: string): void {

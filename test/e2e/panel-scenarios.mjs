@@ -112,6 +112,9 @@ export default async function panelScenarios({ wb, scenario }) {
     }
     await tab(PAYMENTS).click();
     await view('whatif').click();
+    // The editor stays the same element through the steps (a step redraws what follows it), its
+    // remove list patched by the step's consumer and its name field emptied for the next.
+    await frame().locator('section.whatif-editor').evaluate((el) => el.setAttribute('data-test-mark', 'kept'));
     await frame().locator('#whatif-name').fill('C5');
     await frame().locator('#whatif-add').click();
     const keys = [KEY, ...MORE_KEYS];
@@ -132,6 +135,15 @@ export default async function panelScenarios({ wb, scenario }) {
     await movedShareBecomes(0, 'after undo');
     await frame().locator('#whatif-redo').click();
     await movedShareBecomes(expected.movedFraction, 'after redo');
+    const editor = await frame().locator('section.whatif-editor').evaluate((el) => ({
+      kept: el.getAttribute('data-test-mark'),
+      name: el.querySelector('#whatif-name').value,
+      removable: [...el.querySelectorAll('#whatif-remove-id option')].map((o) => o.value),
+    }));
+    const consumers = topology().topic(PAYMENTS).subscription.consumers.map((c) => c.id);
+    if (editor.kept !== 'kept') throw new Error('the what-if editor was made again by a step');
+    if (editor.name !== '') throw new Error(`the name field still reads ${editor.name} after its step`);
+    if (JSON.stringify(editor.removable) !== JSON.stringify([...consumers, 'C5'])) throw new Error(`the remove list is ${JSON.stringify(editor.removable)}, want ${JSON.stringify([...consumers, 'C5'])}`);
   });
 
   await scenario('panel: hostile messages from the webview are ignored and logged', async () => {

@@ -6,18 +6,19 @@
  * the user had chosen stays chosen where it is still there.
  *
  * Only for selects without listeners of their own (the caller reads `value` when its button is
- * pressed): the same element goes into each new drawing.
+ * pressed): the same element goes into each new drawing. `key` tells apart selects of one id
+ * kept for several topics.
  */
 import { h } from '../dom';
 
 const kept = new Map<string, { values: readonly string[]; el: HTMLSelectElement }>();
 
-export function keptSelect(id: string, label: string, values: readonly string[]): HTMLSelectElement {
-  const prev = kept.get(id);
+export function keptSelect(id: string, label: string, values: readonly string[], key = id): HTMLSelectElement {
+  const prev = kept.get(key);
   const el = prev?.el ?? h('select', { id, 'aria-label': label });
   el.setAttribute('aria-label', label);
   if (!prev || !patch(el, prev.values, values)) el.replaceChildren(...values.map(option));
-  kept.set(id, { values: values.slice(), el });
+  kept.set(key, { values: values.slice(), el });
   return el;
 }
 

@@ -41,15 +41,34 @@ export interface WhatIfSpec {
   partitions(spec: PartitionsSpec): HTMLElement;
 }
 
-export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
-  const { model: m, state } = spec;
-  const sel = m.after.selector;
-  const sticky = sel?.algorithm === 'sticky';
-  const root = h('section', { class: 'whatif', 'aria-label': l10n.t('what-if editor') });
+/**
+ * The editor's controls (add and remove a consumer, set the partitions), made once per topic and
+ * kept in the page from one step to the next: a step redraws what follows it, and the select of a
+ * thousand consumers, left where it is, is patched by the one option the step added or removed
+ * instead of being laid out again. Its buttons act on the spec of the latest `sync`.
+ */
+export interface WhatIfEditor {
+  readonly element: HTMLElement;
+  /** What the controls are made of: an editor of another shape is made again. */
+  readonly shape: string;
+  sync(spec: WhatIfSpec): void;
+}
 
-  // The editor.
-  const editor = h('div', { class: 'whatif-editor' });
-  if (sel || m.before.selector) {
+/** The editor's shape for a model: which controls it has (see `WhatIfEditor`). */
+export function editorShape(m: WhatIfViewModel): string {
+  const sel = m.after.selector;
+  return [sel || m.before.selector ? 'consumers' : '', sel?.algorithm === 'sticky' ? 'sticky' : '', m.after.partitions || m.after.system === 'kafka' ? 'partitions' : ''].join('|');
+}
+
+export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
+  let spec = first;
+  const shape = editorShape(first.model);
+  const [consumers, sticky, partitions] = shape.split('|').map(Boolean);
+  const editor = h('section', { class: 'whatif-editor', 'aria-label': l10n.t('what-if editor') });
+  let remove: HTMLSelectElement | undefined;
+  let removeBtn: HTMLButtonElement | undefined;
+  let count: HTMLInputElement | undefined;
+  if (consumers) {
     const name = h('input', { id: 'whatif-name', type: 'text', placeholder: l10n.t('consumer name'), 'aria-label': l10n.t('name of the consumer to add'), maxlength: 256 });
     const ranges = h('input', { id: 'whatif-ranges', type: 'text', placeholder: '0-16383,32768-49151', 'aria-label': l10n.t('hash ranges of the consumer (STICKY)'), maxlength: 2000 });
     const add = h('button', { id: 'whatif-add', type: 'button' }, l10n.t('Add consumer'));
@@ -58,29 +77,52 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       ev.preventDefault();
       const n = name.value.trim();
       if (!n) return spec.onError(l10n.t('Give the consumer a name.'));
-      if (!sticky) return spec.onStep({ kind: 'connect', name: n });
-      const parsed = parseRanges(ranges.value);
-      if (typeof parsed === 'string') return spec.onError(parsed);
-      spec.onStep({ kind: 'connect', name: n, ranges: parsed });
+      let step: TopologyEvent = { kind: 'connect', name: n };
+      if (sticky) {
+        const parsed = parseRanges(ranges.value);
+        if (typeof parsed === 'string') return spec.onError(parsed);
+        step = { kind: 'connect', name: n, ranges: parsed };
+      }
+      // Taken: the field is ready for the next name (what is typed stays where the step is refused).
+      name.value = '';
+      ranges.value = '';
+      spec.onStep(step);
     });
     add.addEventListener('click', () => addForm.requestSubmit());
-    const ids = sel?.consumers ?? [];
-    const remove = keptSelect('whatif-remove-id', l10n.t('consumer to remove'), ids);
-    const removeBtn = h('button', { id: 'whatif-remove', type: 'button', disabled: ids.length === 0 }, l10n.t('Remove consumer'));
-    removeBtn.addEventListener('click', () => remove.value && spec.onStep({ kind: 'disconnect', id: remove.value }));
+    remove = keptSelect('whatif-remove-id', l10n.t('consumer to remove'), [], first.topic);
+    const select = remove;
+    removeBtn = h('button', { id: 'whatif-remove', type: 'button' }, l10n.t('Remove consumer'));
+    removeBtn.addEventListener('click', () => select.value && spec.onStep({ kind: 'disconnect', id: select.value }));
     editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), remove, removeBtn));
   }
-  if (m.after.partitions || m.after.system === 'kafka') {
-    const count = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: MAX_PARTITIONS, value: m.apply.partitions, 'aria-label': l10n.t('new partition count') });
+  if (partitions) {
+    const input = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: MAX_PARTITIONS, 'aria-label': l10n.t('new partition count') });
+    count = input;
     const set = h('button', { id: 'whatif-set-partitions', type: 'button' }, l10n.t('Set partitions'));
     set.addEventListener('click', () => {
-      const n = Number(count.value);
+      const n = Number(input.value);
       if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(l10n.t('The partition count must be an integer from 1 to {0}.', MAX_PARTITIONS));
       spec.onStep({ kind: 'partitions', count: n });
     });
-    editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, l10n.t('Partitions')), count, set));
+    editor.append(h('div', { class: 'row' }, h('label', { for: 'whatif-partitions' }, l10n.t('Partitions')), input, set));
   }
-  root.append(editor);
+  const sync = (next: WhatIfSpec): void => {
+    spec = next;
+    if (remove && removeBtn) {
+      const ids = next.model.after.selector?.consumers ?? [];
+      keptSelect('whatif-remove-id', l10n.t('consumer to remove'), ids, next.topic);
+      removeBtn.disabled = ids.length === 0;
+    }
+    if (count) count.value = String(next.model.apply.partitions);
+  };
+  sync(first);
+  return { element: editor, shape, sync };
+}
+
+/** What follows the editor: the steps, before and after, the moved share and keys, the ordering note, Apply. */
+export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
+  const { model: m, state } = spec;
+  const root = h('section', { class: 'whatif', 'aria-label': l10n.t('what-if result') });
 
   // Steps, with undo and redo.
   const steps = h('ol', { id: 'whatif-steps', 'aria-label': l10n.t('hypothetical steps') });
