@@ -136,13 +136,13 @@ function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, po
   }
 }
 
-function min(a: Float64Array, n: number): number {
+function min(a: Float64Array | Int32Array, n: number): number {
   let m = Infinity;
   for (let i = 0; i < n; i++) if (a[i] < m) m = a[i];
   return m;
 }
 
-function max(a: Float64Array, n: number): number {
+function max(a: Float64Array | Int32Array, n: number): number {
   let m = -Infinity;
   for (let i = 0; i < n; i++) if (a[i] > m) m = a[i];
   return m;

@@ -119,6 +119,20 @@ describe('frames: the view the panel makes from the host frame', () => {
     }
   });
 
+  test('ring segment bounds are int32 columns, as the engine builds them and as the panel reads a frame', () => {
+    // Half a double's memory: a 100,000-point ring's table is made again on every what-if step, and
+    // a frame's model on every first picture, where fresh memory costs more to touch than to fill.
+    for (const name of ['ring3', 'ring4']) {
+      const own = buildTopicView(new Topology(settings, []).topic(name)!, shown).selector!.segments;
+      assert.ok(own.starts instanceof Int32Array && own.ends instanceof Int32Array, `${name}: own topology`);
+    }
+    for (const f of frames) {
+      if (!f.selector) continue;
+      const m = viewOfFrame(structuredClone(f), entries)!.selector!.segments;
+      assert.ok(m.starts instanceof Int32Array && m.ends instanceof Int32Array, `${f.name}: from the frame`);
+    }
+  });
+
   test('the layouts a frame carries are the layouts of its model, and they seed the layout cache', () => {
     for (const f of frames) {
       if (!f.selector) {

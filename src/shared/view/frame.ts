@@ -208,10 +208,12 @@ export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
   for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
   if (f.ring && (!(f.ring.points instanceof Int32Array) || !(f.ring.owner instanceof Int32Array) || f.ring.points.length !== f.ring.owner.length)) return undefined;
   if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
-  const ends = copyOf(new Float64Array(f.ends.length), f.ends);
+  // The frame's own columns (the message's copy, never changed), and starts in an int32 column as
+  // well: on a ring's first picture, fresh memory costs more to touch than these loops cost.
+  const ends = f.ends;
   const owner = f.owner;
   const count = ends.length;
-  const starts = new Float64Array(count);
+  const starts = new Int32Array(count);
   starts[0] = lo;
   for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
   if (ends[count - 1] !== hi) return undefined;

@@ -12,8 +12,9 @@ export interface SegmentsModel {
   /** The values a key can take (shares are measured over these). */
   keyValues: [number, number];
   count: number;
-  starts: Float64Array;
-  ends: Float64Array;
+  /** Segment bounds: an int32 column where the space fits one (rings', a frame's), else doubles. */
+  starts: Float64Array | Int32Array;
+  ends: Float64Array | Int32Array;
   /** Index into `owners` (0: nobody). */
   owner: Int32Array;
   owners: OwnerInfo[];

@@ -76,12 +76,13 @@ export interface StickyKeyConsumerSelector {
  * Ascending, non-overlapping segments as parallel columns: segment `i` is
  * `[starts[i], ends[i]]`, owned by the list `owners[owner[i]]` (consumers in the order the broker
  * picks among them; several segments share a list). Tables are immutable once built: every holder
- * may keep one across later selector changes.
+ * may keep one across later selector changes. Bounds are in an `Int32Array` where they fit one
+ * (a ring's), else in a `Float64Array`.
  */
 export interface SegmentTable {
   readonly count: number;
-  readonly starts: Float64Array;
-  readonly ends: Float64Array;
+  readonly starts: Float64Array | Int32Array;
+  readonly ends: Float64Array | Int32Array;
   readonly owner: Int32Array;
   readonly owners: ReadonlyArray<readonly Consumer[]>;
 }
