@@ -138,12 +138,27 @@ export default async function panelScenarios({ wb, scenario }) {
     const editor = await frame().locator('section.whatif-editor').evaluate((el) => ({
       kept: el.getAttribute('data-test-mark'),
       name: el.querySelector('#whatif-name').value,
-      removable: [...el.querySelectorAll('#whatif-remove-id option')].map((o) => o.value),
+      removable: [...el.querySelectorAll('#whatif-remove-id-choices option')].map((o) => o.value),
     }));
     const consumers = topology().topic(PAYMENTS).subscription.consumers.map((c) => c.id);
     if (editor.kept !== 'kept') throw new Error('the what-if editor was made again by a step');
     if (editor.name !== '') throw new Error(`the name field still reads ${editor.name} after its step`);
     if (JSON.stringify(editor.removable) !== JSON.stringify([...consumers, 'C5'])) throw new Error(`the remove list is ${JSON.stringify(editor.removable)}, want ${JSON.stringify([...consumers, 'C5'])}`);
+    // Removing: an id that is not connected is refused by name; one that is becomes the next step,
+    // and leaves the list of choices.
+    await frame().locator('#whatif-remove-id').fill('nobody-here');
+    await frame().locator('#whatif-remove').click();
+    await frame().locator('p.error[role="alert"]', { hasText: 'No consumer nobody-here is connected' }).waitFor();
+    await frame().locator('#whatif-remove-id').fill('C5');
+    await frame().locator('#whatif-remove').click();
+    await frame().locator('#whatif-steps li', { hasText: '-C5' }).waitFor();
+    await frame().locator('p.error[role="alert"]').waitFor({ state: 'detached' });
+    const left = await frame().locator('#whatif-remove-id-choices option').evaluateAll((els) => els.map((o) => o.value));
+    if (JSON.stringify(left) !== JSON.stringify(consumers)) throw new Error(`after -C5 the remove list is ${JSON.stringify(left)}, want ${JSON.stringify(consumers)}`);
+    // Undone again: the next scenario applies the +C5 what-if.
+    await frame().locator('#whatif-undo').click();
+    await frame().locator('#whatif-steps li.undone', { hasText: '-C5' }).waitFor();
+    await movedShareBecomes(expected.movedFraction, 'after undoing -C5');
   });
 
   await scenario('panel: hostile messages from the webview are ignored and logged', async () => {

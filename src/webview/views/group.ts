@@ -7,7 +7,7 @@
 import type { GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
 import { h } from '../dom';
-import { keptSelect } from './keptSelect';
+import { choiceInput } from './choiceInput';
 import { keyText, pct, thousands } from '../format';
 
 export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {
@@ -124,11 +124,18 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
     spec.onStep(subs.length ? `+${id}:${subs.join(',')}` : `+${id}`);
   });
   const current = after.members.map((m) => m.id);
-  const remove = keptSelect('group-whatif-remove-id', 'member to remove', current);
+  const remove = choiceInput('group-whatif-remove-id', {
+    label: 'member to remove',
+    placeholder: 'member id',
+    missing: 'Type or pick the member that leaves.',
+    unknown: (id) => `No member ${id} is in the group after these steps.`,
+  });
+  remove.set(current);
   const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button', ...(current.length ? {} : { disabled: 'disabled' }) }, 'Member leaves');
   removeBtn.addEventListener('click', () => {
-    const id = (remove as HTMLSelectElement).value;
-    if (id) spec.onStep(`-${id}`);
+    const c = remove.chosen();
+    if ('error' in c) return spec.onError(c.error);
+    spec.onStep(`-${c.id}`);
   });
   const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, value: after.partitions, 'aria-label': 'new partition count of the topic' });
   const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, 'Set partitions');
@@ -146,7 +153,7 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
   apply.addEventListener('click', spec.onApply);
   box.append(
     h('div', { class: 'row' }, h('label', { for: 'group-whatif-member' }, 'Add'), member, topics, add),
-    h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, 'Remove'), remove, removeBtn),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, 'Remove'), remove.input, remove.list, removeBtn),
     h('div', { class: 'row' }, h('label', { for: 'group-whatif-partitions' }, 'Partitions'), count, grow),
     h('div', { class: 'row' }, undo, redo, apply),
   );

@@ -15,7 +15,7 @@ import { l10n } from '../l10n';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
 import type { BarMarker, BarSpec } from './barShared';
-import { keptSelect } from './keptSelect';
+import { choiceInput, type ChoiceInput } from './choiceInput';
 import type { PartitionsSpec } from './partitions';
 
 export interface WhatIfSpec {
@@ -43,9 +43,10 @@ export interface WhatIfSpec {
 
 /**
  * The editor's controls (add and remove a consumer, set the partitions), made once per topic and
- * kept in the page from one step to the next: a step redraws what follows it, and the select of a
- * thousand consumers, left where it is, is patched by the one option the step added or removed
- * instead of being laid out again. Its buttons act on the spec of the latest `sync`.
+ * kept in the page from one step to the next: a step redraws what follows it, and the editor, left
+ * where it is, is not styled and laid out again (nor what is typed in it lost). Its list of the
+ * consumers to remove is patched by the one the step added or removed. Its buttons act on the spec
+ * of the latest `sync`.
  */
 export interface WhatIfEditor {
   readonly element: HTMLElement;
@@ -65,7 +66,7 @@ export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
   const shape = editorShape(first.model);
   const [consumers, sticky, partitions] = shape.split('|').map(Boolean);
   const editor = h('section', { class: 'whatif-editor', 'aria-label': l10n.t('what-if editor') });
-  let remove: HTMLSelectElement | undefined;
+  let remove: ChoiceInput | undefined;
   let removeBtn: HTMLButtonElement | undefined;
   let count: HTMLInputElement | undefined;
   if (consumers) {
@@ -89,11 +90,21 @@ export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
       spec.onStep(step);
     });
     add.addEventListener('click', () => addForm.requestSubmit());
-    remove = keptSelect('whatif-remove-id', l10n.t('consumer to remove'), [], first.topic);
-    const select = remove;
+    const choice = choiceInput('whatif-remove-id', {
+      label: l10n.t('consumer to remove'),
+      placeholder: l10n.t('consumer id'),
+      missing: l10n.t('Type or pick the consumer to remove.'),
+      unknown: (id) => l10n.t('No consumer {0} is connected after these steps.', id),
+    });
+    remove = choice;
     removeBtn = h('button', { id: 'whatif-remove', type: 'button' }, l10n.t('Remove consumer'));
-    removeBtn.addEventListener('click', () => select.value && spec.onStep({ kind: 'disconnect', id: select.value }));
-    editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), remove, removeBtn));
+    removeBtn.addEventListener('click', () => {
+      const c = choice.chosen();
+      if ('error' in c) return spec.onError(c.error);
+      choice.input.value = '';
+      spec.onStep({ kind: 'disconnect', id: c.id });
+    });
+    editor.append(addForm, h('div', { class: 'row' }, h('label', { for: 'whatif-remove-id' }, l10n.t('Remove')), choice.input, choice.list, removeBtn));
   }
   if (partitions) {
     const input = h('input', { id: 'whatif-partitions', type: 'number', min: 1, max: MAX_PARTITIONS, 'aria-label': l10n.t('new partition count') });
@@ -110,7 +121,7 @@ export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
     spec = next;
     if (remove && removeBtn) {
       const ids = next.model.after.selector?.consumers ?? [];
-      keptSelect('whatif-remove-id', l10n.t('consumer to remove'), ids, next.topic);
+      remove.set(ids);
       removeBtn.disabled = ids.length === 0;
     }
     if (count) count.value = String(next.model.apply.partitions);

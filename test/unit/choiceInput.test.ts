@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { optionEdit } from '../../src/webview/views/keptSelect';
+import { optionEdit } from '../../src/webview/views/choiceInput';
 
-/** `old` with the edit made, as keptSelect makes it on the options. */
+/** `old` with the edit made, as a choice list makes it on its options. */
 function applied(old: string[], next: string[], e: { insert?: number; remove?: number }): string[] {
   const out = old.slice();
   if (e.insert !== undefined) out.splice(e.insert, 0, next[e.insert]);
