@@ -16,6 +16,7 @@ import {
   fit,
   KEYBOARD_HELP,
   markerRows,
+  UNLABELLED_TICK,
   markerTextWidth,
   mixedLines,
   movedTester,
@@ -126,6 +127,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
   visible.forEach((k, i) => {
     const x = xOf(k.value + 0.5, w, width);
     const y = rows[i] * ROW_H + ROW_H - 2;
+    const labelled = rows[i] >= 0;
     const atEnd = x + markerTextWidth(k) > width;
     const g = svg(
       'g',
@@ -138,8 +140,10 @@ export function renderBar(spec: BarSpec): HTMLElement {
         role: 'img',
         'aria-label': `key ${k.n} ${k.label}: hash ${k.hash}, ${k.consumer ? `consumer ${k.consumer}` : 'no consumer'}`,
       },
-      svg('line', { class: 'marker-line', x1: px(x), x2: px(x), y1: y + 2, y2: barY + BAR_H }),
-      svg('text', { class: 'marker-label', x: px(atEnd ? x - 3 : x + 3), y, 'text-anchor': atEnd ? 'end' : 'start' }, svg('tspan', { class: 'marker-n' }, `${k.n}`), svg('tspan', { class: 'marker-hash', dx: 4 }, `${k.hash}`)),
+      svg('line', { class: 'marker-line', x1: px(x), x2: px(x), y1: labelled ? y + 2 : barY - UNLABELLED_TICK, y2: barY + BAR_H }),
+      labelled
+        ? svg('text', { class: 'marker-label', x: px(atEnd ? x - 3 : x + 3), y, 'text-anchor': atEnd ? 'end' : 'start' }, svg('tspan', { class: 'marker-n' }, `${k.n}`), svg('tspan', { class: 'marker-hash', dx: 4 }, `${k.hash}`))
+        : svg('title', {}, `${k.n} ${k.hash}`),
     );
     gMarkers.append(g);
   });

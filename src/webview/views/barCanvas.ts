@@ -26,6 +26,7 @@ import {
   ownersSummary,
   ROW_H,
   TICK_H,
+  UNLABELLED_TICK,
   zoomControls,
   zoomNote,
   type BarMarker,
@@ -210,22 +211,23 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     const { rows } = markerRows(visible, (k) => xOf(k.value + 0.5, w, width), width);
     placed = visible.map((k, i) => {
       const x = xOf(k.value + 0.5, w, width);
-      return { k, x, y: rows[i] * ROW_H + ROW_H - 2, atEnd: x + markerTextWidth(k) > width };
+      return { k, x, y: rows[i] < 0 ? -1 : rows[i] * ROW_H + ROW_H - 2, atEnd: x + markerTextWidth(k) > width };
     });
     ctx.strokeStyle = t.markerLine;
     ctx.lineWidth = 1.5;
     ctx.beginPath();
     for (const p of placed) {
-      ctx.moveTo(p.x, p.y + 2);
+      ctx.moveTo(p.x, p.y < 0 ? barY - UNLABELLED_TICK : p.y + 2);
       ctx.lineTo(p.x, barY + BAR_H);
     }
     ctx.stroke();
     // Numbers in bold, then hashes: two fonts set once each, widths measured once per text.
+    const labelled = placed.filter((p) => p.y >= 0);
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = 'left';
     ctx.fillStyle = t.text;
     ctx.font = t.boldFont;
-    const xs = placed.map((p) => {
+    const xs = labelled.map((p) => {
       const nw = textWidth(ctx, t.boldFont, String(p.k.n));
       const hw = textWidth(ctx, t.font, String(p.k.hash));
       const x0 = p.atEnd ? p.x - 3 - nw - 4 - hw : p.x + 3;
@@ -233,7 +235,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
       return x0 + nw + 4;
     });
     ctx.font = t.font;
-    placed.forEach((p, i) => ctx.fillText(String(p.k.hash), xs[i], p.y));
+    labelled.forEach((p, i) => ctx.fillText(String(p.k.hash), xs[i], p.y));
   }
 
   function drawCursor(ctx: CanvasRenderingContext2D, t: Theme): void {
@@ -261,7 +263,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     if (dragging) return;
     const { x, y } = surface.at(ev);
     if (y < barY - 4) {
-      const p = placed.find((q) => Math.abs(q.x - x) <= 3 || (y <= q.y + 2 && y >= q.y - ROW_H + 2 && (q.atEnd ? x <= q.x && x >= q.x - markerTextWidth(q.k) : x >= q.x && x <= q.x + markerTextWidth(q.k))));
+      const p = placed.find((q) => Math.abs(q.x - x) <= 3 || (q.y >= 0 && y <= q.y + 2 && y >= q.y - ROW_H + 2 && (q.atEnd ? x <= q.x && x >= q.x - markerTextWidth(q.k) : x >= q.x && x <= q.x + markerTextWidth(q.k))));
       if (!p) return ui.hideTip();
       const i = segmentIndexAt(m, p.k.value);
       return ui.showTip(ev.clientX, ev.clientY, [`key ${p.k.n}: ${p.k.label}`, `hash ${p.k.hash}`, p.k.consumer ? `consumer ${p.k.consumer}` : 'no consumer', ...(i >= 0 ? [`segment ${range([m.starts[i], m.ends[i]])}`] : [])]);

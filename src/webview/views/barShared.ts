@@ -111,7 +111,10 @@ export function markerTextWidth(k: BarMarker): number {
 
 /**
  * The label row (0..2) of each visible marker, so that close keys do not overprint; markers
- * sorted by value. Returns the rows and how many are used.
+ * sorted by value. A marker whose label fits in none of the rows gets -1: it is drawn as a tick
+ * without a label (its number and hash are in its tooltip and the keys table, and zooming in
+ * makes room), where a hundred keys on a bar used to print their labels over one another, and
+ * four hundred texts were most of a what-if step's drawing. Returns the rows and how many are used.
  */
 export function markerRows(visible: readonly BarMarker[], xOfMarker: (k: BarMarker) => number, width: number): { rows: number[]; used: number } {
   const rowEnds: number[] = [];
@@ -120,12 +123,21 @@ export function markerRows(visible: readonly BarMarker[], xOfMarker: (k: BarMark
     const textW = markerTextWidth(k);
     const x = xm + textW > width ? xm - textW : xm;
     let r = rowEnds.findIndex((end) => end < x - 2);
-    if (r < 0 || r > 2) r = rowEnds.length < 3 ? rowEnds.length : rowEnds.indexOf(Math.min(...rowEnds));
+    if (r < 0) {
+      if (rowEnds.length >= MARKER_ROWS) return -1;
+      r = rowEnds.length;
+    }
     rowEnds[r] = x + textW;
     return r;
   });
   return { rows, used: rowEnds.length };
 }
+
+/** Label rows above a bar. */
+export const MARKER_ROWS = 3;
+
+/** How far above the bar the tick of a marker without a label starts. */
+export const UNLABELLED_TICK = 4;
 
 export const KEYBOARD_HELP = 'Arrow keys move between segments, Shift+arrows and Page Up/Down pan, plus and minus zoom, 0 resets, k jumps to the next key.';
 
