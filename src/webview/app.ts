@@ -119,6 +119,8 @@ export class App {
         this.problems = Array.isArray(msg.problems) ? msg.problems : [];
         this.stale = Array.isArray(msg.stale) ? msg.stale : [];
         this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
+        // The editors of topics the settings no longer have go with them.
+        for (const name of this.editors.keys()) if (!this.models.settings.topics.some((t) => t.name === name)) this.editors.delete(name);
         this.observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
         this.addKeys(msg.keys);
         if (msg.focus?.topic) this.state.topic = msg.focus.topic;
@@ -304,6 +306,16 @@ export class App {
         setTimeout(next, 0);
       }, 0),
     );
+  }
+
+  /** Runs `task` when the panel is next idle (within a second), unless the page is drawn again first. */
+  private whenIdle(task: () => void): void {
+    const gen = this.generation;
+    const run = () => {
+      if (gen === this.generation) task();
+    };
+    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 1000 });
+    else setTimeout(run, 50);
   }
 
   /** Runs `task` after the picture is painted, unless the page is drawn again first. */
@@ -921,8 +933,10 @@ export class App {
     }
     const check = model.applyCheck;
     if (check) {
-      // And the rebuild from the settings "Apply" would write (it connects every consumer again).
-      this.later(() => {
+      // And the rebuild from the settings "Apply" would write (it connects every consumer again:
+      // a whole ring of 100,000 points), when the panel is idle: it only warns before Apply, and
+      // as the next task it held up the input after a step by 50 ms or more.
+      this.whenIdle(() => {
         let share: number | null = null;
         try {
           share = check();
