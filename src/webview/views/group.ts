@@ -8,6 +8,7 @@ import type { GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
 import { h } from '../dom';
 import { choiceInput } from './choiceInput';
+import { pagedTable } from './pagedTable';
 import { keyText, pct, thousands } from '../format';
 
 export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {
@@ -33,33 +34,49 @@ export function groupNote(v: GroupViewModel): HTMLElement {
 export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id = 'members-table'): HTMLElement {
   const shownKeys = v.keys.filter((k) => k.member !== null).length;
   const head = ['member', 'partitions', 'share of partitions', 'shown keys', ...(analysed ? ['analysed keys', 'share of analysed keys'] : [])];
-  const max = 500;
-  const rows = v.members.slice(0, max).map((m, i) =>
-    h(
-      'tr',
-      { 'data-member': m.id },
-      h('th', { scope: 'row' }, h('span', { class: `swatch c${m.color % 12}`, 'aria-hidden': 'true' }), ' ', m.id),
-      h('td', { class: 'num partitions' }, m.partitions === null ? '–' : thousands(m.partitions)),
-      h('td', { class: 'num' }, m.partitions === null || v.partitions === 0 ? '–' : pct(m.partitions / v.partitions)),
-      h('td', { class: 'num keys', 'data-keys': m.keys }, shownKeys ? `${m.keys} (${pct(m.keys / shownKeys)})` : '0'),
-      ...(analysed ? [h('td', { class: 'num analysed', 'data-keys': analysed.members[i].keys }, thousands(analysed.members[i].keys)), h('td', { class: 'num' }, pct(analysed.members[i].share))] : []),
-    ),
-  );
+  const label = `members of group ${v.group} with their partitions and keys`;
+  const cells = (i: number): Array<string | Node[]> => {
+    const m = v.members[i];
+    return [
+      [h('span', { class: `swatch c${m.color % 12}`, 'aria-hidden': 'true' }), document.createTextNode(` ${m.id}`)],
+      m.partitions === null ? '–' : thousands(m.partitions),
+      m.partitions === null || v.partitions === 0 ? '–' : pct(m.partitions / v.partitions),
+      shownKeys ? `${m.keys} (${pct(m.keys / shownKeys)})` : '0',
+      ...(analysed ? [thousands(analysed.members[i].keys), pct(analysed.members[i].share)] : []),
+    ];
+  };
+  const cellClass = ['', 'num partitions', 'num', 'num keys', ...(analysed ? ['num analysed', 'num'] : [])];
+  const rowAttrs = (i: number) => ({ 'data-member': v.members[i].id, 'data-keys': v.members[i].keys, ...(analysed ? { 'data-analysed-keys': analysed.members[i].keys } : {}) });
+  let table: HTMLElement;
+  if (v.members.length <= MEMBERS_PAGE) {
+    table = h(
+      'table',
+      { class: 'members-table', id, 'aria-label': label },
+      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
+      h(
+        'tbody',
+        {},
+        ...v.members.map((_, i) =>
+          h('tr', rowAttrs(i), ...cells(i).map((c, j) => h(j === 0 ? 'th' : 'td', { ...(cellClass[j] ? { class: cellClass[j] } : {}), ...(j === 0 ? { scope: 'row' } : {}) }, ...(Array.isArray(c) ? c : [c])))),
+        ),
+      ),
+    );
+  } else {
+    // Hundreds of members are thousands of cells, made again with each what-if step: a page at a time.
+    table = pagedTable({ id, label, columns: head, count: v.members.length, row: cells, rowAttrs, cellClass, rowHeaders: true, className: 'members-table', pageSize: MEMBERS_PAGE }).element;
+  }
   return h(
     'div',
     {},
-    h(
-      'table',
-      { class: 'members-table', id, 'aria-label': `members of group ${v.group} with their partitions and keys` },
-      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
-      h('tbody', {}, ...rows),
-    ),
-    v.members.length > max ? h('p', { class: 'muted' }, `and ${v.members.length - max} more members`) : null,
+    table,
     analysed?.skew
       ? h('p', { class: 'muted', id: `${id}-skew`, 'data-max-over-mean': analysed.skew.maxOverMean ?? '' }, `Analysed keys per member: busiest ${analysed.skew.maxOverMean === null ? '–' : analysed.skew.maxOverMean.toFixed(2)} x the mean, coefficient of variation ${analysed.skew.cv === null ? '–' : analysed.skew.cv.toFixed(3)}${analysed.unowned ? `; ${thousands(analysed.unowned)} keys on partitions with no member` : ''}.`)
       : null,
   );
 }
+
+/** Members listed at once; a larger group's table is shown a page of this many at a time. */
+export const MEMBERS_PAGE = 50;
 
 export function groupKeysTable(v: GroupViewModel): HTMLElement | null {
   if (v.keys.length === 0) return null;

@@ -13,10 +13,18 @@ export interface PagedTableSpec {
   columns: string[];
   /** Number of rows (up to 2^31 - 1). */
   count: number;
-  /** Cells of row `i` (0-based). */
-  row(i: number): Array<string | number>;
+  /** Cells of row `i` (0-based): text, or the nodes of a cell. */
+  row(i: number): Array<string | number | Node[]>;
   /** Extra classes for row `i` (e.g. `hit` for a row with a key). */
   rowClass?(i: number): string;
+  /** Attributes of row `i`'s element (`data-*` that tests and styles find it by). */
+  rowAttrs?(i: number): Record<string, string | number>;
+  /** Class names of each column's cells (`num`, say). */
+  cellClass?: string[];
+  /** The first cell of a row is its header (`<th scope="row">`). */
+  rowHeaders?: boolean;
+  /** Class names of the table beside `paged-table`. */
+  className?: string;
   pageSize?: number;
   /** The row to show first (its page is shown). */
   start?: number;
@@ -40,7 +48,7 @@ export function pagedTable(spec: PagedTableSpec): PagedTable {
   const tbody = h('tbody', {});
   const table = h(
     'table',
-    { class: 'paged-table', id: spec.id, 'aria-label': spec.label, 'aria-rowcount': count + 1 },
+    { class: `paged-table${spec.className ? ` ${spec.className}` : ''}`, id: spec.id, 'aria-label': spec.label, 'aria-rowcount': count + 1 },
     h('thead', {}, h('tr', { 'aria-rowindex': 1 }, ...spec.columns.map((c) => h('th', { scope: 'col' }, c)))),
     tbody,
   );
@@ -51,7 +59,12 @@ export function pagedTable(spec: PagedTableSpec): PagedTable {
     const rows: HTMLElement[] = [];
     for (let r = first; r < last; r++) {
       const cls = spec.rowClass?.(r) ?? '';
-      rows.push(h('tr', { 'aria-rowindex': r + 2, ...(cls ? { class: cls } : {}) }, ...spec.row(r).map((c) => h('td', {}, String(c)))));
+      const cells = spec.row(r).map((c, j) => {
+        const attrs = { ...(spec.cellClass?.[j] ? { class: spec.cellClass[j] } : {}), ...(j === 0 && spec.rowHeaders ? { scope: 'row' } : {}) };
+        const content = Array.isArray(c) ? c : [String(c)];
+        return j === 0 && spec.rowHeaders ? h('th', attrs, ...content) : h('td', attrs, ...content);
+      });
+      rows.push(h('tr', { 'aria-rowindex': r + 2, ...(cls ? { class: cls } : {}), ...(spec.rowAttrs?.(r) ?? {}) }, ...cells));
     }
     tbody.replaceChildren(...rows);
     status.textContent = count === 0 ? 'no rows' : `rows ${thousands(first + 1)}–${thousands(last)} of ${thousands(count)}`;
