@@ -359,23 +359,25 @@ async function whatIfSteps(page, group, cdp, name) {
     await startProfile(cdp);
     const r = await page.evaluate(async ({ act, group }) => {
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+      // The first consumer or member leaves, chosen before the step as a user would: a select
+      // (older renderers) has it chosen already; a field with a list of choices (made when it is
+      // focused) gets it typed in.
+      const field = document.querySelector(group ? '#group-whatif-remove-id' : '#whatif-remove-id');
+      if (!act.add && field?.tagName === 'INPUT') {
+        field.focus();
+        field.value = field.list?.options[0]?.value ?? '';
+        await nextFrame();
+      }
       performance.mark('bench:wa');
       const t0 = performance.now();
       const before = document.querySelector('#group-whatif-steps')?.children.length ?? 0;
       const stepsBefore = document.querySelectorAll('#whatif-steps li:not(.undone)').length;
-      // The first consumer or member leaves: a select (older renderers) has it chosen already; a
-      // field with a list of choices gets it typed in.
-      const pickFirst = (sel) => {
-        const el = document.querySelector(sel);
-        if (el?.tagName === 'INPUT') el.value = el.list?.options[0]?.value ?? '';
-      };
       if (group) {
         // A group's step: a member joins (or the first one leaves); its picture lists the step.
         if (act.add) {
           document.querySelector('#group-whatif-member').value = act.add;
           document.querySelector('#group-whatif-add').click();
         } else {
-          pickFirst('#group-whatif-remove-id');
           document.querySelector('#group-whatif-remove').click();
         }
         while ((document.querySelector('#group-whatif-steps')?.children.length ?? 0) === before) await new Promise((res) => setTimeout(res, 2));
@@ -384,7 +386,6 @@ async function whatIfSteps(page, group, cdp, name) {
           document.querySelector('#whatif-name').value = act.add;
           document.querySelector('#whatif-add').click();
         } else {
-          pickFirst('#whatif-remove-id');
           document.querySelector('#whatif-remove').click();
         }
         // The step's picture, then its ordering note (filled in after it is painted).

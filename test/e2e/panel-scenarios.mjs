@@ -135,6 +135,8 @@ export default async function panelScenarios({ wb, scenario }) {
     await movedShareBecomes(0, 'after undo');
     await frame().locator('#whatif-redo').click();
     await movedShareBecomes(expected.movedFraction, 'after redo');
+    // The list of consumers to remove is made when the field is first focused.
+    await frame().locator('#whatif-remove-id').focus();
     const editor = await frame().locator('section.whatif-editor').evaluate((el) => ({
       kept: el.getAttribute('data-test-mark'),
       name: el.querySelector('#whatif-name').value,

@@ -20,14 +20,25 @@ export function choiceInput(id: string, attrs: { label: string; placeholder: str
   const list = h('datalist', { id: `${id}-choices` });
   const input = h('input', { id, type: 'text', list: `${id}-choices`, placeholder: attrs.placeholder, 'aria-label': attrs.label, maxlength: 256, autocomplete: 'off' });
   let values: string[] = [];
+  /** The values the list's options hold; null until the field is first focused (see below). */
+  let listed: string[] | null = null;
   let known: Set<string> | null = null;
+  // The options are made when the field is first focused, which comes before any list opens: a
+  // panel drawn again with each step (a group's what-if) makes none unless someone picks.
+  input.addEventListener('focus', () => {
+    if (listed !== null) return;
+    list.replaceChildren(...values.map(option));
+    listed = values;
+  });
   return {
     input,
     list,
     set(next) {
-      if (!patch(list, values, next)) list.replaceChildren(...next.map(option));
       values = next.slice();
       known = null;
+      if (listed === null) return;
+      if (!patch(list, listed, values)) list.replaceChildren(...values.map(option));
+      listed = values;
     },
     chosen() {
       const v = input.value.trim();
