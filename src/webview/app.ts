@@ -225,12 +225,27 @@ export class App {
   // -------------------------------------------------------------------------------------------
 
   render(): void {
+    this.redraw(() => this.drawPage());
+  }
+
+  /**
+   * Draws the page, or a part of it, as a new generation (the deferred work of the last is dropped
+   * and the canvas charts' zoom groups made again), keeping the focus and the scroll position.
+   */
+  private redraw(draw: () => void): void {
     this.generation++;
     this.zoomGroups = new Map();
     this.deferred = [];
     const scrollY = window.scrollY;
     const active = document.activeElement?.id;
     this.ui.hideTip();
+    draw();
+    if (active && document.activeElement?.id !== active) document.getElementById(active)?.focus();
+    window.scrollTo(0, scrollY);
+    this.afterPaint();
+  }
+
+  private drawPage(): void {
     const topics = this.models.settings.topics;
     const header = h('header', { class: 'top' }, h('h1', {}, l10n.t('Key Routing')));
     const body: HTMLElement[] = [];
@@ -273,9 +288,6 @@ export class App {
     const app = h('div', { id: 'app' }, header, ...body);
     keepUnchanged(app, this.root);
     this.root.replaceChildren(app, this.ui.tooltip, this.ui.live);
-    if (active) document.getElementById(active)?.focus();
-    window.scrollTo(0, scrollY);
-    this.afterPaint();
   }
 
   /**
@@ -1035,22 +1047,14 @@ export class App {
     const hadError = this.error !== '';
     this.error = '';
     this.save();
-    const shown = this.shown;
-    const topic = shown && this.models.settings.topics.find((t) => t.name === shown.topic);
+    const topic = this.models.settings.topics.find((t) => t.name === this.shown?.topic);
     const editor = topic && this.editors.get(topic.name);
-    if (hadError || !topic || shown.kind !== 'whatif' || !editor || this.main.firstChild !== editor.element || !this.main.isConnected) return this.render();
+    if (hadError || !topic || !editor || this.shown?.kind !== 'whatif' || this.main.firstChild !== editor.element) return this.render();
     const width = this.width();
-    this.generation++;
-    this.zoomGroups = new Map();
-    this.deferred = [];
-    const scrollY = window.scrollY;
-    const active = document.activeElement?.id;
-    this.ui.hideTip();
-    while (this.main.lastChild && this.main.lastChild !== editor.element) this.main.lastChild.remove();
-    this.renderViewSafely(topic, 'whatif', width);
-    if (active && document.activeElement?.id !== active) document.getElementById(active)?.focus();
-    window.scrollTo(0, scrollY);
-    this.afterPaint();
+    this.redraw(() => {
+      while (this.main.lastChild && this.main.lastChild !== editor.element) this.main.lastChild.remove();
+      this.renderViewSafely(topic, 'whatif', width);
+    });
   }
 
   private fail(message: string): void {
