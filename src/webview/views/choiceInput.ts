@@ -22,7 +22,6 @@ export function choiceInput(id: string, attrs: { label: string; placeholder: str
   let values: string[] = [];
   /** The values the list's options hold; null until the field is first focused (see below). */
   let listed: string[] | null = null;
-  let known: Set<string> | null = null;
   // The options are made when the field is first focused, which comes before any list opens: a
   // panel drawn again with each step (a group's what-if) makes none unless someone picks.
   input.addEventListener('focus', () => {
@@ -35,7 +34,6 @@ export function choiceInput(id: string, attrs: { label: string; placeholder: str
     list,
     set(next) {
       values = next.slice();
-      known = null;
       if (listed === null) return;
       if (!patch(list, listed, values)) list.replaceChildren(...values.map(option));
       listed = values;
@@ -43,8 +41,7 @@ export function choiceInput(id: string, attrs: { label: string; placeholder: str
     chosen() {
       const v = input.value.trim();
       if (v === '') return { error: attrs.missing };
-      known ??= new Set(values);
-      return known.has(v) ? { id: v } : { error: attrs.unknown(v) };
+      return values.includes(v) ? { id: v } : { error: attrs.unknown(v) };
     },
   };
 }

@@ -46,25 +46,9 @@ export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id 
     ];
   };
   const cellClass = ['', 'num partitions', 'num', 'num keys', ...(analysed ? ['num analysed', 'num'] : [])];
-  const rowAttrs = (i: number) => ({ 'data-member': v.members[i].id, 'data-keys': v.members[i].keys, ...(analysed ? { 'data-analysed-keys': analysed.members[i].keys } : {}) });
-  let table: HTMLElement;
-  if (v.members.length <= MEMBERS_PAGE) {
-    table = h(
-      'table',
-      { class: 'members-table', id, 'aria-label': label },
-      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col' }, t)))),
-      h(
-        'tbody',
-        {},
-        ...v.members.map((_, i) =>
-          h('tr', rowAttrs(i), ...cells(i).map((c, j) => h(j === 0 ? 'th' : 'td', { ...(cellClass[j] ? { class: cellClass[j] } : {}), ...(j === 0 ? { scope: 'row' } : {}) }, ...(Array.isArray(c) ? c : [c])))),
-        ),
-      ),
-    );
-  } else {
-    // Hundreds of members are thousands of cells, made again with each what-if step: a page at a time.
-    table = pagedTable({ id, label, columns: head, count: v.members.length, row: cells, rowAttrs, cellClass, rowHeaders: true, className: 'members-table', pageSize: MEMBERS_PAGE }).element;
-  }
+  const rowAttrs = (i: number) => ({ 'data-member': v.members[i].id });
+  // Hundreds of members are thousands of cells, made again with each what-if step: a page at a time.
+  const table = pagedTable({ id, label, columns: head, count: v.members.length, row: cells, rowAttrs, cellClass, rowHeaders: true, className: 'members-table', pageSize: MEMBERS_PAGE }).element;
   return h(
     'div',
     {},
@@ -75,7 +59,7 @@ export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id 
   );
 }
 
-/** Members listed at once; a larger group's table is shown a page of this many at a time. */
+/** Members a page of the members table lists. */
 export const MEMBERS_PAGE = 50;
 
 export function groupKeysTable(v: GroupViewModel): HTMLElement | null {

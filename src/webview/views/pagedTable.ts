@@ -85,7 +85,8 @@ export function pagedTable(spec: PagedTableSpec): PagedTable {
     }
   });
   show(spec.start ?? 0);
-  const element = h('div', { class: 'paged' }, h('div', { class: 'row paged-nav' }, prev, next, goto, go, status), table);
+  // A table of one page needs no paging.
+  const element = h('div', { class: 'paged' }, count > size ? h('div', { class: 'row paged-nav' }, prev, next, goto, go, status) : null, table);
   return { element, show };
 }
 
