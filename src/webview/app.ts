@@ -323,11 +323,9 @@ export class App {
   /** Runs `task` when the panel is next idle (within a second), unless the page is drawn again first. */
   private whenIdle(task: () => void): void {
     const gen = this.generation;
-    const run = () => {
+    onIdle(() => {
       if (gen === this.generation) task();
-    };
-    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 1000 });
-    else setTimeout(run, 50);
+    }, 1000);
   }
 
   /** Runs `task` after the picture is painted, unless the page is drawn again first. */
@@ -347,7 +345,6 @@ export class App {
       document.body.dataset.engine = 'ready';
       return;
     }
-    const idle = (f: () => void) => ('requestIdleCallback' in window ? window.requestIdleCallback(() => f(), { timeout: 500 }) : setTimeout(f, 50));
     document.body.dataset.engine = 'warming';
     let round = 0;
     const step = () => {
@@ -358,10 +355,10 @@ export class App {
       const t0 = performance.now();
       this.models.warmUp(topic, round);
       performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
-      if (++round < WARM_UP_ROUNDS) idle(step);
+      if (++round < WARM_UP_ROUNDS) onIdle(step, 500);
       else document.body.dataset.engine = 'ready';
     };
-    idle(step);
+    onIdle(step, 500);
   }
 
   private problemsBox(): HTMLElement {
@@ -1061,6 +1058,12 @@ export class App {
     this.error = message;
     this.render();
   }
+}
+
+/** Runs `f` when the page is next idle, within `timeout` ms; after a short timer where there are no idle callbacks (Safari). */
+function onIdle(f: () => void, timeout: number): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback(() => f(), { timeout });
+  else setTimeout(f, 50);
 }
 
 /** The hatch patterns the charts fill unowned and moved ranges with (colours set in CSS). */
