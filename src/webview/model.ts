@@ -13,7 +13,7 @@ import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
 import { buildWhatIf, extendWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
 import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/view/orderingNote';
-import { buildGroupView, groupsOf, groupWhatIf, type GroupViewModel } from '../shared/view/groupView';
+import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 
@@ -36,7 +36,8 @@ export class Models {
   private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
   private frames = new Map<string, TopicFrame>();
   private groupCache = new Map<string, GroupViewModel>();
-  private groupWhatIfCache: { key: string; value: GroupWhatIf | { error: string } } | undefined;
+  /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */
+  private groupWhatIfCache: { key: string; topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
   settings: Settings = { topics: [], namespaces: [] };
   keys: KeyEntry[] = [];
 
@@ -198,16 +199,24 @@ export class Models {
     return v;
   }
 
-  /** The group's what-if from its current state, and the group after the steps as the panel draws it. */
+  /**
+   * The group's what-if from its current state, and the group after the steps as the panel draws
+   * it. A step added after the last what-if continues that run (see `continueGroupWhatIf`); any
+   * other change (undo, another group, new keys) runs the steps again from the group's state.
+   */
   groupWhatIf(topic: string, name: string, events: readonly string[]): GroupWhatIf | { error: string } | undefined {
     const topology = this.topology().topology;
     const g = topology?.group(name);
     if (!topology || !g) return undefined;
     const key = JSON.stringify([topic, name, events]);
-    if (this.groupWhatIfCache?.key !== key) {
+    const last = this.groupWhatIfCache;
+    if (last?.key !== key) {
       let value: GroupWhatIf | { error: string };
+      let run: GroupWhatIfRunState | undefined;
       try {
-        const r = groupWhatIf(topology, g, topic, events, this.shownKeys.map((k) => ({ shown: k.label, key: k.key })));
+        const prefix = last?.run && last.topic === topic && last.group === name && last.events.length < events.length && last.events.every((e, i) => e === events[i]);
+        run = prefix ? continueGroupWhatIf(last.run!, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.shownKeys.map((k) => ({ shown: k.label, key: k.key })));
+        const r = run;
         const markers = this.view(topic)?.markers ?? [];
         const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(this.shownKeys[m.n - 1].key) }));
         // Each member's subscription where it differs from the group's topics (what "Apply" writes).
@@ -216,11 +225,14 @@ export class Models {
         for (const [id, subs] of r.group.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
         value = { result: r.result, after: buildGroupView(r.group, r.topics.get(topic)!, routed), memberTopics };
       } catch (e) {
+        // A run that threw part-way is in no known state: the next what-if starts afresh.
+        run = undefined;
         value = { error: (e as Error).message };
       }
-      this.groupWhatIfCache = { key, value };
+      this.groupWhatIfCache = { key, topic, group: name, events: events.slice(), run, value };
+      return value;
     }
-    return this.groupWhatIfCache.value;
+    return last.value;
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

@@ -12,6 +12,8 @@ import { analysedKeysPerMember, buildGroupView, groupsOf, groupWhatIf } from '..
 import { applyToGroups } from '../../src/extension/panel/applyGroups';
 import { isProtocolError, parseFromWebviewMessage } from '../../src/shared/protocol';
 import { sanitizeState } from '../../src/webview/state';
+import { Models } from '../../src/webview/model';
+import { randInt, rng, settingsOf } from './helpers';
 
 const TOPICS = [
   { name: 'orders', system: 'kafka', partitions: 6 },
@@ -147,5 +149,73 @@ describe('panel: the partitions row coloured by member', () => {
       { first: 4, last: 5, x0: 20, x1: 30 },
     ];
     assert.deepEqual(Array.from(cellOwners(spec, cells)!), [0, -2, 1]);
+  });
+});
+
+describe('panel: a group what-if taken one step further', () => {
+  // The panel continues its last group what-if when a step is added (Models.groupWhatIf) instead of
+  // replaying every step. Random histories (joins, rejoins with other topics, leaves of members
+  // that are and are not there, partition growth and refused shrinks, undo and redo) on every
+  // assignor: after each change, the panel's result and group must equal a fresh run's.
+  const ASSIGNORS = ['range', 'roundrobin', 'sticky', 'cooperative-sticky', 'uniform', 'server-range'];
+  for (const assignor of ASSIGNORS) {
+    test(`${assignor}: continued runs equal fresh ones after every step, undo and redo`, () => {
+      const r = rng(0x9e0 + assignor.length);
+      const raw = {
+        'keyRouting.topics': TOPICS,
+        'keyRouting.kafkaGroups': [{ name: 'g', assignor, topics: ['orders', 'payments'], members: [{ id: 'a' }, { id: 'b', topics: ['orders'] }, { id: 'c' }] }],
+      };
+      const models = new Models();
+      models.setSettings(settingsOf(raw));
+      models.setKeys(LABELS.map((value) => ({ format: 'utf8' as const, value })));
+      const t = topologyOf(raw['keyRouting.kafkaGroups']);
+      const g = t.group('g')!;
+      const keys = LABELS.map((l) => ({ shown: l, key: stringKey(l) }));
+      let events: string[] = [];
+      let cursor = 0;
+      let continued = 0;
+      let partitions = 6;
+      for (let i = 0; i < 40; i++) {
+        const x = r();
+        if (x < 0.15 && cursor > 0) cursor--;
+        else if (x < 0.25 && cursor < events.length) cursor++;
+        else {
+          const ids = ['a', 'b', 'c', 'd', 'e', 'ghost'];
+          const id = ids[randInt(r, 0, ids.length - 1)];
+          const y = r();
+          const e = y < 0.4 ? `+${id}` : y < 0.55 ? `+${id}:payments` : y < 0.85 ? `-${id}` : `partitions=${(partitions = Math.max(1, partitions + randInt(r, -1, 3)))}`;
+          events = [...events.slice(0, cursor), e];
+          cursor++;
+          continued++;
+        }
+        const applied = events.slice(0, cursor);
+        const got = models.groupWhatIf('orders', 'g', applied);
+        const fresh = groupWhatIf(t, g, 'orders', applied, keys);
+        assert.ok(got && !('error' in got), `step ${i}: ${JSON.stringify(got)}`);
+        assert.deepEqual(got.result, fresh.result, `step ${i}: ${applied.join(' ')}`);
+        const view = buildGroupView(fresh.group, fresh.topics.get('orders')!, []);
+        assert.deepEqual(Array.from(got.after.owner!), Array.from(view.owner!), `step ${i}: owners`);
+        assert.deepEqual(got.after.members.map((m) => m.id), view.members.map((m) => m.id));
+      }
+      assert.ok(continued > 20);
+    });
+  }
+
+  test('a step added to the last what-if is taken on its run, not replayed', () => {
+    const models = new Models();
+    const raw = { 'keyRouting.topics': TOPICS, 'keyRouting.kafkaGroups': GROUPS };
+    models.setSettings(settingsOf(raw));
+    const one = models.groupWhatIf('orders', 'billing', ['+m3']);
+    assert.ok(one && !('error' in one));
+    const two = models.groupWhatIf('orders', 'billing', ['+m3', '-m1']);
+    assert.ok(two && !('error' in two));
+    // The continued result repeats the first step's own object; a replay would make a new one.
+    assert.equal(two.result.steps[0], one.result.steps[0]);
+    // The earlier result is not changed by the later step.
+    assert.equal(one.result.steps.length, 1);
+    const undone = models.groupWhatIf('orders', 'billing', ['+m3']);
+    assert.ok(undone && !('error' in undone));
+    assert.notEqual(undone.result.steps[0], one.result.steps[0]);
+    assert.deepEqual(undone.result, one.result);
   });
 });

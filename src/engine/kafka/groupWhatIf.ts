@@ -52,70 +52,77 @@ export interface GroupWhatIfResult {
 }
 
 /**
+ * A what-if taken one event at a time: `step` applies the next event to `group` and `topics` in
+ * place, `result` reports every step so far. The panel keeps the run of its last what-if and, when
+ * the user adds a step, continues it instead of replaying every step from the group's settings:
+ * with 500 members and 10,000 partitions each replayed rebalance cost as much as the new one.
+ *
  * `topics` are the group's topics' states (for the keys' partitions and for `partitions=N`);
  * `partitionsTopic` the topic a `partitions=N` event changes.
  */
-export function runGroupWhatIf(
-  group: ConsumerGroupState,
-  topics: ReadonlyMap<string, KafkaTopicState>,
-  events: readonly string[],
-  keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
-  partitionsTopic?: string,
-): GroupWhatIfResult {
-  const place = (k: MessageKey, topic: string): KeyPlace => {
-    const r = topics.get(topic)!.route(k);
+export class GroupWhatIfRun {
+  /** Each key's place on each of the group's topics, before the first event and after the last. */
+  private readonly first: KeyPlace[][];
+  private current: KeyPlace[][];
+  private readonly steps: GroupWhatIfStep[] = [];
+
+  constructor(
+    readonly group: ConsumerGroupState,
+    readonly topics: ReadonlyMap<string, KafkaTopicState>,
+    private readonly keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
+    private readonly partitionsTopic?: string,
+  ) {
+    this.first = this.places();
+    this.current = this.first;
+  }
+
+  private place(k: MessageKey, topic: string): KeyPlace {
+    const r = this.topics.get(topic)!.route(k);
     if (r.error !== undefined) return { partition: null, member: null, error: r.error };
     if (r.partition === null) return { partition: null, member: null, note: r.note ?? 'no fixed partition for this key' };
-    return { partition: r.partition, member: group.ownerOf(topic, r.partition) };
-  };
-  const places = () => keys.map((k) => group.config.topics.map((t) => place(k.key, t)));
-  const first = places();
-  let current = first;
-  const steps: GroupWhatIfStep[] = [];
-  for (const text of events) {
+    return { partition: r.partition, member: this.group.ownerOf(topic, r.partition) };
+  }
+
+  private places(): KeyPlace[][] {
+    return this.keys.map((k) => this.group.config.topics.map((t) => this.place(k.key, t)));
+  }
+
+  /** Applies one event (as one rebalance); a refused one is listed with its reason and changes nothing. */
+  step(text: string): void {
+    const { group, topics } = this;
     const refused = (error: string): void => {
-      steps.push({ event: text, error, moved: [], added: [], movedFraction: 0, keys: [] });
+      this.steps.push({ event: text, error, moved: [], added: [], movedFraction: 0, keys: [] });
     };
-    const event = parseGroupEvent(text, partitionsTopic);
-    if (typeof event === 'string') {
-      refused(event);
-      continue;
-    }
+    const event = parseGroupEvent(text, this.partitionsTopic);
+    if (typeof event === 'string') return refused(event);
     let topicState: KafkaTopicState | undefined;
     let oldCount = 0;
     if (event.kind === 'partitions') {
       topicState = topics.get(event.topic);
-      if (!topicState) {
-        refused(`group ${group.name} does not subscribe to ${event.topic}`);
-        continue;
-      }
+      if (!topicState) return refused(`group ${group.name} does not subscribe to ${event.topic}`);
       oldCount = topicState.partitions;
       const r = topicState.apply({ kind: 'partitions', count: event.count });
-      if (!r.ok) {
-        refused(r.error);
-        continue;
-      }
+      if (!r.ok) return refused(r.error);
     }
     const partitionsBefore = totalPartitions(group);
     const r = group.apply(event);
     if (!r.ok) {
       if (topicState) topicState.partitions = oldCount;
-      refused(r.error);
-      continue;
+      return refused(r.error);
     }
     const moved = movedPartitions(r.value);
-    const next = places();
+    const next = this.places();
     const keyMoves: KeyMove[] = [];
-    keys.forEach((k, i) =>
+    this.keys.forEach((k, i) =>
       group.config.topics.forEach((t, j) => {
-        const a = current[i][j];
+        const a = this.current[i][j];
         const b = next[i][j];
         if (a.partition !== b.partition || a.member !== b.member) keyMoves.push({ key: k.shown, topic: t, before: a, after: b });
       }),
     );
-    current = next;
+    this.current = next;
     const listing = group.owners();
-    steps.push({
+    this.steps.push({
       event: text,
       moved,
       added: r.value.changed.filter((c) => c.from === null),
@@ -125,22 +132,40 @@ export function runGroupWhatIf(
       keys: keyMoves,
     });
   }
-  const out: GroupWhatIfResult = {
-    group: group.name,
-    assignor: group.assignor,
-    protocol: rebalanceProtocol(group.assignor),
-    steps,
-    keys: keys.flatMap((k, i) =>
-      group.config.topics.map((t, j) => {
-        const b = first[i][j];
-        const a = current[i][j];
-        return { key: k.shown, topic: t, before: b, after: a, moved: b.partition !== a.partition || b.member !== a.member };
-      }),
-    ),
-  };
-  const notes = group.notes();
-  if (notes.length) out.notes = notes;
-  return out;
+
+  /** Every step so far, and each key's place before the first and after the last (a new object each call). */
+  result(): GroupWhatIfResult {
+    const { group } = this;
+    const out: GroupWhatIfResult = {
+      group: group.name,
+      assignor: group.assignor,
+      protocol: rebalanceProtocol(group.assignor),
+      steps: this.steps.slice(),
+      keys: this.keys.flatMap((k, i) =>
+        group.config.topics.map((t, j) => {
+          const b = this.first[i][j];
+          const a = this.current[i][j];
+          return { key: k.shown, topic: t, before: b, after: a, moved: b.partition !== a.partition || b.member !== a.member };
+        }),
+      ),
+    };
+    const notes = group.notes();
+    if (notes.length) out.notes = notes;
+    return out;
+  }
+}
+
+/** Runs every event on `group` and `topics` (changed in place); see `GroupWhatIfRun`. */
+export function runGroupWhatIf(
+  group: ConsumerGroupState,
+  topics: ReadonlyMap<string, KafkaTopicState>,
+  events: readonly string[],
+  keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
+  partitionsTopic?: string,
+): GroupWhatIfResult {
+  const run = new GroupWhatIfRun(group, topics, keys, partitionsTopic);
+  for (const text of events) run.step(text);
+  return run.result();
 }
 
 function totalPartitions(group: ConsumerGroupState): number {

@@ -3,10 +3,10 @@
  * (the colour of the partitions row), the members with their partitions and their share of the
  * shown or analysed keys, the key's partition and member, and the group's what-if (a member joins
  * or leaves) with the partitions and keys that move. Everything comes from the engine's group
- * (`ConsumerGroupState`, `runGroupWhatIf`); nothing here assigns a partition itself.
+ * (`ConsumerGroupState`, `GroupWhatIfRun`); nothing here assigns a partition itself.
  */
 import type { ConsumerGroupState } from '../../engine/kafka/consumerGroup';
-import { runGroupWhatIf, type GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
+import { GroupWhatIfRun, type GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import { KafkaTopicState, type Topology } from '../../engine/topology';
 import type { MessageKey } from '../../engine/key';
 import { skew, type Skew } from '../../analyze/figures';
@@ -114,16 +114,34 @@ export function groupWhatIf(
   topicName: string,
   events: readonly string[],
   keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
-): { result: GroupWhatIfResult; group: ConsumerGroupState; topics: Map<string, KafkaTopicState> } {
+): GroupWhatIfRunState {
   const topics = new Map<string, KafkaTopicState>();
   for (const t of group.config.topics) {
     const state = topology.topic(t);
     if (state instanceof KafkaTopicState) topics.set(t, state.clone());
   }
-  // runGroupWhatIf moves the copies: after it they are the group and topics after the last step.
-  const copy = group.clone();
-  const result = runGroupWhatIf(copy, topics, events, keys, topicName);
-  return { result, group: copy, topics };
+  // The run moves the copies: after it they are the group and topics after the last step.
+  const run = new GroupWhatIfRun(group.clone(), topics, keys, topicName);
+  for (const e of events) run.step(e);
+  return { result: run.result(), group: run.group, topics, run };
+}
+
+/** A group what-if: its result, the group and topics after its steps, and the run that took them. */
+export interface GroupWhatIfRunState {
+  result: GroupWhatIfResult;
+  group: ConsumerGroupState;
+  topics: Map<string, KafkaTopicState>;
+  run: GroupWhatIfRun;
+}
+
+/**
+ * The what-if of `prev`'s events followed by `more`, taken on the run's own copies (which move on):
+ * the same result as `groupWhatIf` over all the events, for the cost of the new ones. `run` then
+ * stands for the longer what-if only.
+ */
+export function continueGroupWhatIf(prev: GroupWhatIfRunState, more: readonly string[]): GroupWhatIfRunState {
+  for (const e of more) prev.run.step(e);
+  return { ...prev, result: prev.run.result() };
 }
 
 /** Analysed keys per member: the keys of the partitions it owns, summed; skew over the members. */
