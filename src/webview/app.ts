@@ -46,8 +46,6 @@ const DENSE_SEGMENTS = 1500;
 const WARM_UP_ROUNDS = 4;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
-/** Members of a group listed in the what-if's picture; a longer table follows after it. */
-const MEMBERS_AT_ONCE = 50;
 /** Partitions above which the partitions row is a canvas with a paged table. */
 const DENSE_PARTITIONS = 512;
 
@@ -83,6 +81,8 @@ export class App {
   /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
   private generation = 0;
   private deferred: Array<() => void> = [];
+  /** The group what-if's part of the What-if view last drawn, which a group step draws again. */
+  private groupPart: { topic: string; element: HTMLElement } | undefined;
   private saveQueued = false;
   /** Whether the keys past the first few are shown (kept across renders). */
   private moreKeysOpen = false;
@@ -236,13 +236,18 @@ export class App {
     this.generation++;
     this.zoomGroups = new Map();
     this.deferred = [];
+    this.inPlace(draw);
+    this.afterPaint();
+  }
+
+  /** Runs `draw` (which changes the page), then gives the focus and the scroll position back. */
+  private inPlace(draw: () => void): void {
     const scrollY = window.scrollY;
     const active = document.activeElement?.id;
     this.ui.hideTip();
     draw();
     if (active && document.activeElement?.id !== active) document.getElementById(active)?.focus();
     window.scrollTo(0, scrollY);
-    this.afterPaint();
   }
 
   private drawPage(): void {
@@ -512,9 +517,14 @@ export class App {
     try {
       this.renderView(topic, kind, width);
     } catch (e) {
-      this.main.append(h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message)));
-      this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+      this.main.append(this.viewFailed(e));
     }
+  }
+
+  /** A view's failure: said where the view would be, and reported to the host's log. */
+  private viewFailed(e: unknown): HTMLElement {
+    this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+    return h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message));
   }
 
   private renderView(topic: TopicConfig, kind: ViewKind, width: number): void {
@@ -682,13 +692,11 @@ export class App {
     if (owners) this.main.append(owners);
     if (group) {
       // After the first picture: a group of hundreds of members is a table of thousands of cells.
-      const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${group.members.length} members…`));
-      this.main.append(slot);
-      this.later(() => {
+      this.slotLater(`${group.members.length} members…`, () => {
         const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
         const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
         const keys = groupKeysTable(group);
-        slot.replaceWith(h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : []));
+        return [h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : [])];
       });
     }
     this.keysTableLater(v);
@@ -717,9 +725,14 @@ export class App {
       this.main.append(...tables());
       return;
     }
-    const slot = h('div', { class: 'keys-table-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${v.markers.length} keys…`));
+    this.slotLater(`${v.markers.length} keys…`, tables);
+  }
+
+  /** A busy placeholder saying `what`, replaced after the first picture by what `make` makes. */
+  private slotLater(what: string, make: () => Node[]): void {
+    const slot = h('div', { class: 'slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, what));
     this.main.append(slot);
-    this.later(() => slot.replaceWith(...tables()));
+    this.later(() => slot.replaceWith(...make()));
   }
 
   private selectorNote(v: TopicViewModel, topic: TopicConfig): string {
@@ -973,8 +986,19 @@ export class App {
     };
   }
 
-  /** A Kafka topic's group what-if, under the topic's own: members join or leave, the partitions grow. */
+  /**
+   * A Kafka topic's group what-if, under the topic's own: members join or leave, the partitions
+   * grow. Drawn into a part of its own, which a group step draws again alone (`groupStepTaken`):
+   * the topic's what-if above it does not depend on the group's steps.
+   */
   private groupWhatIfView(topic: TopicConfig): void {
+    const part = h('div', { class: 'group-whatif-part' });
+    this.main.append(part);
+    this.groupPart = { topic: topic.name, element: part };
+    this.drawGroupWhatIf(topic, part);
+  }
+
+  private drawGroupWhatIf(topic: TopicConfig, part: HTMLElement): void {
     const chosen = this.chosenGroup(topic.name);
     if (!chosen) return;
     const base = this.models.group(topic.name, chosen.name);
@@ -984,17 +1008,17 @@ export class App {
     const applied = ws.events.slice(0, ws.cursor);
     const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
     if (!r) return;
-    this.main.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+    part.append(this.groupHeader(topic.name, chosen.name, chosen.names));
     if ('error' in r) {
-      this.main.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
+      part.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
       return;
     }
     const update = (next: { events: string[]; cursor: number }) => {
       this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
       this.applyStatus.delete(key);
-      this.stepTaken();
+      this.groupStepTaken(topic);
     };
-    this.main.append(
+    part.append(
       renderGroupWhatIf({
         base,
         after: r.after,
@@ -1021,17 +1045,29 @@ export class App {
         },
       }),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
+      h('h4', {}, 'Members after the what-if'),
+      membersTable(r.after, null, 'members-after-table'),
     );
-    this.main.append(h('h4', {}, 'Members after the what-if'));
-    const table = () => membersTable(r.after, null, 'members-after-table');
-    if (r.after.members.length <= MEMBERS_AT_ONCE) {
-      this.main.append(table());
-      return;
-    }
-    // After the step's picture (its moved partitions and keys): hundreds of members are thousands of cells.
-    const slot = h('div', { class: 'members-slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, `${r.after.members.length} members…`));
-    this.main.append(slot);
-    this.later(() => slot.replaceWith(table()));
+  }
+
+  /**
+   * After a group what-if step (or undo, redo): its part of the page drawn again in place, or the
+   * whole step's redraw (`stepTaken`) where the part is not the one shown or an error must go.
+   */
+  private groupStepTaken(topic: TopicConfig): void {
+    const part = this.groupPart;
+    if (this.error !== '' || this.shown?.kind !== 'whatif' || this.shown.topic !== topic.name || part?.topic !== topic.name || !part.element.isConnected) return this.stepTaken();
+    this.save();
+    this.inPlace(() => {
+      const fresh = h('div', { class: 'group-whatif-part' });
+      try {
+        this.drawGroupWhatIf(topic, fresh);
+      } catch (e) {
+        fresh.append(this.viewFailed(e));
+      }
+      part.element.replaceWith(fresh);
+      part.element = fresh;
+    });
   }
 
   /**

@@ -169,7 +169,7 @@ describe('package.json for the Marketplace', () => {
     const left = repositoryOnly(readme);
     assert.deepEqual(
       left.map((s) => s.heading.replace(/ \(.*$/, '')),
-      ['## Two commands', '### Kafka consumer groups', '### Clients: partitioners, hashing schemes, producers, typed keys', '## Command line', '## Speed', '## Layout'],
+      ['## Two commands', '### Kafka consumer groups', '### Clients: partitioners, hashing schemes, producers, typed keys', '## Command line', '### More detail', '## Speed', '## Layout'],
     );
     const shipped = marketplaceReadme(readme, pkg.homepage);
     const headings = (t: string) => t.split('\n').filter((l) => /^#{2,3} /.test(l));

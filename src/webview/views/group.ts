@@ -172,16 +172,18 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
     h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.slice(0, 2000).map((m) => m.partition).join(',') }, h('strong', {}, thousands(moved.length)), ` of ${thousands(base.partitions)} partitions of ${base.topic} change member.`),
   );
   if (moved.length) {
-    const shown = moved.slice(0, 200);
-    box.append(
-      h(
-        'table',
-        { class: 'moved-partitions', 'aria-label': 'partitions that change member' },
-        h('thead', {}, h('tr', {}, ...['partition', 'from', 'to'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, ...shown.map((m) => h('tr', { 'data-partition': m.partition }, h('td', { class: 'num' }, String(m.partition)), h('td', {}, m.from ?? 'nobody'), h('td', {}, m.to ?? 'nobody')))),
-      ),
-      ...(moved.length > shown.length ? [h('p', { class: 'muted' }, `and ${moved.length - shown.length} more`)] : []),
-    );
+    // Thousands of partitions can move (a member joining a range group shifts every range): a page at a time.
+    const rows = pagedTable({
+      id: 'group-whatif-moved-table',
+      label: 'partitions that change member',
+      columns: ['partition', 'from', 'to'],
+      count: moved.length,
+      row: (i) => [String(moved[i].partition), moved[i].from ?? 'nobody', moved[i].to ?? 'nobody'],
+      rowAttrs: (i) => ({ 'data-partition': moved[i].partition }),
+      cellClass: ['num'],
+      className: 'moved-partitions',
+    });
+    box.append(rows.element);
   }
   const keys = result.keys.filter((k) => k.topic === base.topic && k.moved);
   box.append(
