@@ -215,10 +215,11 @@ export class Models {
       let run: GroupWhatIfRunState | undefined;
       try {
         const prefix = last?.run && last.topic === topic && last.group === name && last.events.length < events.length && last.events.every((e, i) => e === events[i]);
-        run = prefix ? continueGroupWhatIf(last.run!, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.shownKeys.map((k) => ({ shown: k.label, key: k.key })));
+        const shown = this.shownKeys;
+        run = prefix ? continueGroupWhatIf(last.run!, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, shown.map((k) => ({ shown: k.label, key: k.key })));
         const r = run;
         const markers = this.view(topic)?.markers ?? [];
-        const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(this.shownKeys[m.n - 1].key) }));
+        const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(shown[m.n - 1].key) }));
         // Each member's subscription where it differs from the group's topics (what "Apply" writes).
         const all = g.config.topics.join('\u0000');
         const memberTopics = new Map<string, string[]>();
