@@ -330,7 +330,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
   chart.append(surface.canvas, axis, segmentsTable(spec, () => w));
   draw();
   register(handle);
-  if (spec.onWindow && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
+  if (spec.onWindow && spec.warm !== false && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
   return {
     element: chart,
     window: () => w,

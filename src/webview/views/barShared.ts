@@ -44,6 +44,11 @@ export interface BarSpec {
   draining?: ReadonlyArray<{ hash: number; consumer: string }>;
   ring?: RingModel | null;
   onWindow?: (w: ZoomWindow) => void;
+  /**
+   * False where the chart is drawn again at every what-if step: its zoom layouts are not warmed
+   * when idle (see `warmLayouts`), a 12-layout task that would run after each step.
+   */
+  warm?: boolean;
   ui: Ui;
 }
 

@@ -175,6 +175,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
           moved: m.movedRanges,
           ring: v.selector.ring,
           onWindow: spec.onWindow,
+          warm: false,
           ui: spec.ui,
         }),
       );
