@@ -42,8 +42,8 @@ export interface VsCodeApi {
 
 /** Segments or ring points above which a chart is drawn on a canvas (SVG elements cost more). */
 const DENSE_SEGMENTS = 1500;
-/** Throwaway what-if steps run when idle after the first picture (the engine compiles after a few calls). */
-const WARM_UP_ROUNDS = 4;
+/** Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if steps (`Models.warmUp`). */
+const WARM_UP_ROUNDS = 5;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
 /** Partitions above which the partitions row is a canvas with a paged table. */
