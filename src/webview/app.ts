@@ -32,7 +32,7 @@ import { renderRing, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
 import { groupChooser, groupKeysTable, groupNote, membersTable, renderGroupWhatIf } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
-import { editorShape, renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
+import { renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
 
 export interface VsCodeApi {
   postMessage(message: FromWebviewMessage): void;
@@ -939,7 +939,7 @@ export class App {
     };
     const kept = this.editors.get(topic.name);
     let editor = kept;
-    if (editor?.shape === editorShape(model)) editor.sync(spec);
+    if (editor?.fits(model)) editor.sync(spec);
     else this.editors.set(topic.name, (editor = whatIfEditor(spec)));
     // Kept in place by a step's redraw (`stepTaken`), which starts after it.
     if (kept && kept !== editor && kept.element.parentNode === this.main) kept.element.replaceWith(editor.element);

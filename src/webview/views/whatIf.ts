@@ -50,21 +50,20 @@ export interface WhatIfSpec {
  */
 export interface WhatIfEditor {
   readonly element: HTMLElement;
-  /** What the controls are made of: an editor of another shape is made again. */
-  readonly shape: string;
+  /** Whether it has the controls a model needs (another editor is made where it has not). */
+  fits(m: WhatIfViewModel): boolean;
   sync(spec: WhatIfSpec): void;
 }
 
-/** The editor's shape for a model: which controls it has (see `WhatIfEditor`). */
-export function editorShape(m: WhatIfViewModel): string {
+/** The controls an editor for a model has. */
+function controlsOf(m: WhatIfViewModel): { consumers: boolean; sticky: boolean; partitions: boolean } {
   const sel = m.after.selector;
-  return [sel || m.before.selector ? 'consumers' : '', sel?.algorithm === 'sticky' ? 'sticky' : '', m.after.partitions || m.after.system === 'kafka' ? 'partitions' : ''].join('|');
+  return { consumers: !!(sel || m.before.selector), sticky: sel?.algorithm === 'sticky', partitions: !!m.after.partitions || m.after.system === 'kafka' };
 }
 
 export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
   let spec = first;
-  const shape = editorShape(first.model);
-  const [consumers, sticky, partitions] = shape.split('|').map(Boolean);
+  const { consumers, sticky, partitions } = controlsOf(first.model);
   const editor = h('section', { class: 'whatif-editor', 'aria-label': l10n.t('what-if editor') });
   let remove: ChoiceInput | undefined;
   let removeBtn: HTMLButtonElement | undefined;
@@ -127,7 +126,11 @@ export function whatIfEditor(first: WhatIfSpec): WhatIfEditor {
     if (count) count.value = String(next.model.apply.partitions);
   };
   sync(first);
-  return { element: editor, shape, sync };
+  const fits = (m: WhatIfViewModel): boolean => {
+    const c = controlsOf(m);
+    return c.consumers === consumers && c.sticky === sticky && c.partitions === partitions;
+  };
+  return { element: editor, fits, sync };
 }
 
 /** What follows the editor: the steps, before and after, the moved share and keys, the ordering note, Apply. */
