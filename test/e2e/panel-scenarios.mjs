@@ -414,6 +414,7 @@ export default async function panelScenarios({ wb, scenario }) {
   });
 
   await scenario('panel: screenshots in light, dark and high-contrast themes', async () => {
+    await openWithKey();
     for (const [theme, name] of [
       ['Light Modern', 'light'],
       ['Dark High Contrast', 'high-contrast'],
