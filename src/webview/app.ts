@@ -30,7 +30,7 @@ import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
 import { renderRing, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
-import { groupChooser, groupKeysTable, groupNote, membersTable, renderGroupWhatIf } from './views/group';
+import { groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
 import { renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
 
@@ -83,6 +83,8 @@ export class App {
   private deferred: Array<() => void> = [];
   /** The group what-if's part of the What-if view last drawn, which a group step draws again. */
   private groupPart: { topic: string; element: HTMLElement } | undefined;
+  /** Each group what-if's editor (by topic and group), kept as the topics' are. */
+  private readonly groupEditors = new Map<string, GroupWhatIfEditor>();
   private saveQueued = false;
   /** Whether the keys past the first few are shown (kept across renders). */
   private moreKeysOpen = false;
@@ -119,8 +121,9 @@ export class App {
         this.problems = Array.isArray(msg.problems) ? msg.problems : [];
         this.stale = Array.isArray(msg.stale) ? msg.stale : [];
         this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
-        // The editors of topics the settings no longer have go with them.
+        // The editors of topics the settings no longer have go with them (groups' are made again).
         for (const name of this.editors.keys()) if (!this.models.settings.topics.some((t) => t.name === name)) this.editors.delete(name);
+        this.groupEditors.clear();
         this.observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
         this.addKeys(msg.keys);
         if (msg.focus?.topic) this.state.topic = msg.focus.topic;
@@ -992,13 +995,14 @@ export class App {
    * the topic's what-if above it does not depend on the group's steps.
    */
   private groupWhatIfView(topic: TopicConfig): void {
-    const part = h('div', { class: 'group-whatif-part' });
+    const part = h('section', { class: 'group-whatif' });
     this.main.append(part);
     this.groupPart = { topic: topic.name, element: part };
-    this.drawGroupWhatIf(topic, part);
+    this.drawGroupWhatIf(topic, part, false);
   }
 
-  private drawGroupWhatIf(topic: TopicConfig, part: HTMLElement): void {
+  /** The group's what-if into `part`: all of it, or (`afterEditor`) what follows its kept editor. */
+  private drawGroupWhatIf(topic: TopicConfig, part: HTMLElement, afterEditor: boolean): void {
     const chosen = this.chosenGroup(topic.name);
     if (!chosen) return;
     const base = this.models.group(topic.name, chosen.name);
@@ -1008,7 +1012,10 @@ export class App {
     const applied = ws.events.slice(0, ws.cursor);
     const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
     if (!r) return;
-    part.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+    if (!afterEditor) {
+      part.setAttribute('aria-label', `what-if for group ${base.group}`);
+      part.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+    }
     if ('error' in r) {
       part.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
       return;
@@ -1016,34 +1023,39 @@ export class App {
     const update = (next: { events: string[]; cursor: number }) => {
       this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
       this.applyStatus.delete(key);
-      this.groupStepTaken(topic);
+      this.groupStepTaken(topic, key);
     };
+    const spec: GroupWhatIfSpec = {
+      base,
+      after: r.after,
+      result: r.result,
+      events: ws.events,
+      cursor: ws.cursor,
+      ...this.stepHandlers(ws, update),
+      onError: (m) => this.fail(m),
+      onApply: () => {
+        const requestId = this.nextRequest++;
+        const members = r.after.members.map((m) => {
+          const subs = r.memberTopics.get(m.id);
+          return subs ? { id: m.id, topics: subs } : { id: m.id };
+        });
+        const msg: ApplyGroupMessage = { type: 'applyGroupToSettings', requestId, group: chosen.name, members };
+        if (r.after.partitions !== base.partitions) {
+          msg.topic = topic.name;
+          msg.partitions = r.after.partitions;
+        }
+        this.pendingApply.set(requestId, key);
+        this.applyStatus.set(key, 'Waiting for your confirmation…');
+        this.post(msg);
+        this.render();
+      },
+    };
+    let editor = this.groupEditors.get(key);
+    if (editor) editor.sync(spec);
+    else this.groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
+    if (!afterEditor) part.append(h('h3', {}, `Rebalance what-if: group ${base.group}`), editor.element);
     part.append(
-      renderGroupWhatIf({
-        base,
-        after: r.after,
-        result: r.result,
-        events: ws.events,
-        cursor: ws.cursor,
-        ...this.stepHandlers(ws, update),
-        onError: (m) => this.fail(m),
-        onApply: () => {
-          const requestId = this.nextRequest++;
-          const members = r.after.members.map((m) => {
-            const subs = r.memberTopics.get(m.id);
-            return subs ? { id: m.id, topics: subs } : { id: m.id };
-          });
-          const msg: ApplyGroupMessage = { type: 'applyGroupToSettings', requestId, group: chosen.name, members };
-          if (r.after.partitions !== base.partitions) {
-            msg.topic = topic.name;
-            msg.partitions = r.after.partitions;
-          }
-          this.pendingApply.set(requestId, key);
-          this.applyStatus.set(key, 'Waiting for your confirmation…');
-          this.post(msg);
-          this.render();
-        },
-      }),
+      renderGroupWhatIf(spec),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
       h('h4', {}, 'Members after the what-if'),
       membersTable(r.after, null, 'members-after-table'),
@@ -1051,22 +1063,22 @@ export class App {
   }
 
   /**
-   * After a group what-if step (or undo, redo): its part of the page drawn again in place, or the
-   * whole step's redraw (`stepTaken`) where the part is not the one shown or an error must go.
+   * After a group what-if step (or undo, redo): what follows its editor, in its part of the page,
+   * drawn again in place; or the whole step's redraw (`stepTaken`) where that part is not the one
+   * shown or an error shown above it must go.
    */
-  private groupStepTaken(topic: TopicConfig): void {
-    const part = this.groupPart;
-    if (this.error !== '' || this.shown?.kind !== 'whatif' || this.shown.topic !== topic.name || part?.topic !== topic.name || !part.element.isConnected) return this.stepTaken();
+  private groupStepTaken(topic: TopicConfig, key: string): void {
+    const part = this.groupPart?.element;
+    const editor = this.groupEditors.get(key)?.element;
+    if (this.error !== '' || this.shown?.kind !== 'whatif' || this.shown.topic !== topic.name || !part?.isConnected || editor?.parentNode !== part) return this.stepTaken();
     this.save();
     this.inPlace(() => {
-      const fresh = h('div', { class: 'group-whatif-part' });
+      while (part.lastChild && part.lastChild !== editor) part.lastChild.remove();
       try {
-        this.drawGroupWhatIf(topic, fresh);
+        this.drawGroupWhatIf(topic, part, true);
       } catch (e) {
-        fresh.append(this.viewFailed(e));
+        part.append(this.viewFailed(e));
       }
-      part.element.replaceWith(fresh);
-      part.element = fresh;
     });
   }
 

@@ -290,6 +290,8 @@ export default async function panelScenarios({ wb, scenario }) {
       await view('whatif').click();
       // A group step draws the group's part again, not the topic's what-if above it: its chart stays the same element.
       await frame().locator('.side').first().evaluate((el) => el.setAttribute('data-e2e-kept', 'yes'));
+      // Its editor stays in the page through steps, undo and redo (see GroupWhatIfEditor).
+      await frame().locator('#group-whatif-member').evaluate((el) => el.setAttribute('data-e2e-kept', 'yes'));
       await frame().locator('#group-whatif-member').fill('m3');
       await frame().locator('#group-whatif-add').click();
       const count = frame().locator('#group-whatif-moved-partitions');
@@ -307,6 +309,13 @@ export default async function panelScenarios({ wb, scenario }) {
       await frame().locator('#group-whatif-moved-partitions[data-count="0"]').waitFor();
       await frame().locator('#group-whatif-redo').click();
       await frame().locator(`#group-whatif-moved-partitions[data-count="${moved.length}"]`).waitFor();
+      if ((await frame().locator('#group-whatif-member[data-e2e-kept="yes"]').count()) !== 1) throw new Error('a group step made the group what-if editor again');
+      // A refused member id is said, and stays typed for the user to mend.
+      await frame().locator('#group-whatif-member').fill('-m9');
+      await frame().locator('#group-whatif-add').click();
+      await frame().locator('p.error', { hasText: 'Give the new member an id' }).waitFor();
+      if ((await frame().locator('#group-whatif-member').inputValue()) !== '-m9') throw new Error('a refused member id was not kept in its field');
+      await frame().locator('#group-whatif-member').fill('');
     } finally {
       writeFileSync(settingsFile, original);
     }

@@ -117,54 +117,84 @@ export function movedPartitions(base: GroupViewModel, after: GroupViewModel): In
   return out.subarray(0, k);
 }
 
-export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
-  const { base, after, result } = spec;
-  const box = h('section', { class: 'group-whatif', 'aria-label': `what-if for group ${base.group}` }, h('h3', {}, `Rebalance what-if: group ${base.group}`));
+/**
+ * A group what-if's controls (a member joins or leaves, the partitions grow; undo, redo, Apply),
+ * made once per topic and group and kept in the page from one step to the next, as the topic's
+ * own editor is (see `WhatIfEditor`): a step draws again only what follows it, and what is typed
+ * stays. Its list of the members to remove is patched by each step's change. Its buttons act on
+ * the spec of the latest `sync`.
+ */
+export interface GroupWhatIfEditor {
+  readonly element: HTMLElement;
+  sync(spec: GroupWhatIfSpec): void;
+}
 
+export function groupWhatIfEditor(first: GroupWhatIfSpec): GroupWhatIfEditor {
+  let spec = first;
   const member = h('input', { id: 'group-whatif-member', type: 'text', maxlength: 200, placeholder: 'member id', 'aria-label': 'member id to add' });
   const topics = h('input', { id: 'group-whatif-topics', type: 'text', maxlength: 2000, placeholder: 'topics (optional, comma-separated)', 'aria-label': 'its subscription: topics, comma-separated' });
   const add = h('button', { id: 'group-whatif-add', type: 'button' }, 'Member joins');
   add.addEventListener('click', () => {
-    const id = (member as HTMLInputElement).value.trim();
-    const subs = (topics as HTMLInputElement).value.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const id = member.value.trim();
+    const subs = topics.value.split(',').map((t) => t.trim()).filter((t) => t !== '');
     if (id === '' || id.startsWith('+') || id.startsWith('-')) return spec.onError('Give the new member an id (not starting with + or -).');
+    // Taken: the fields are ready for the next member.
+    member.value = '';
+    topics.value = '';
     spec.onStep(subs.length ? `+${id}:${subs.join(',')}` : `+${id}`);
   });
-  const current = after.members.map((m) => m.id);
   const remove = choiceInput('group-whatif-remove-id', {
     label: 'member to remove',
     placeholder: 'member id',
     missing: 'Type or pick the member that leaves.',
     unknown: (id) => `No member ${id} is in the group after these steps.`,
   });
-  remove.set(current);
-  const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button', ...(current.length ? {} : { disabled: 'disabled' }) }, 'Member leaves');
+  const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button' }, 'Member leaves');
   removeBtn.addEventListener('click', () => {
     const c = remove.chosen();
     if ('error' in c) return spec.onError(c.error);
+    remove.input.value = '';
     spec.onStep(`-${c.id}`);
   });
-  const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, value: after.partitions, 'aria-label': 'new partition count of the topic' });
+  const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, 'aria-label': 'new partition count of the topic' });
   const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, 'Set partitions');
   grow.addEventListener('click', () => {
-    const n = Number((count as HTMLInputElement).value);
+    const n = Number(count.value);
     if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) return spec.onError('The partition count must be an integer from 1 to 2147483647.');
     spec.onStep(`partitions=${n}`);
   });
-  const undo = h('button', { id: 'group-whatif-undo', type: 'button', ...(spec.cursor > 0 ? {} : { disabled: 'disabled' }) }, 'Undo');
-  undo.addEventListener('click', spec.onUndo);
-  const redo = h('button', { id: 'group-whatif-redo', type: 'button', ...(spec.cursor < spec.events.length ? {} : { disabled: 'disabled' }) }, 'Redo');
-  redo.addEventListener('click', spec.onRedo);
-  const changed = result.steps.some((s) => !s.error);
-  const apply = h('button', { id: 'group-whatif-apply', type: 'button', ...(changed ? {} : { disabled: 'disabled' }) }, 'Apply to settings');
-  apply.addEventListener('click', spec.onApply);
-  box.append(
+  const undo = h('button', { id: 'group-whatif-undo', type: 'button' }, 'Undo');
+  undo.addEventListener('click', () => spec.onUndo());
+  const redo = h('button', { id: 'group-whatif-redo', type: 'button' }, 'Redo');
+  redo.addEventListener('click', () => spec.onRedo());
+  const apply = h('button', { id: 'group-whatif-apply', type: 'button' }, 'Apply to settings');
+  apply.addEventListener('click', () => spec.onApply());
+  const element = h(
+    'div',
+    { class: 'group-whatif-editor' },
     h('div', { class: 'row' }, h('label', { for: 'group-whatif-member' }, 'Add'), member, topics, add),
     h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, 'Remove'), remove.input, remove.list, removeBtn),
     h('div', { class: 'row' }, h('label', { for: 'group-whatif-partitions' }, 'Partitions'), count, grow),
     h('div', { class: 'row' }, undo, redo, apply),
   );
+  const sync = (next: GroupWhatIfSpec): void => {
+    spec = next;
+    const current = next.after.members.map((m) => m.id);
+    remove.set(current);
+    removeBtn.disabled = current.length === 0;
+    count.value = String(next.after.partitions);
+    undo.disabled = next.cursor === 0;
+    redo.disabled = next.cursor >= next.events.length;
+    apply.disabled = !next.result.steps.some((s) => !s.error);
+  };
+  sync(first);
+  return { element, sync };
+}
 
+/** What follows the group's editor: the steps, the partitions and keys that move, what the rebalance does. */
+export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
+  const { base, after, result } = spec;
+  const box = h('div', { class: 'group-whatif-result' });
   box.append(
     h(
       'ol',
