@@ -82,7 +82,7 @@ export class App {
   private generation = 0;
   private deferred: Array<() => void> = [];
   /** The group what-if's part of the What-if view last drawn, which a group step draws again. */
-  private groupPart: { topic: string; element: HTMLElement } | undefined;
+  private groupPart: HTMLElement | undefined;
   /** Each group what-if's editor (by topic and group), kept as the topics' are. */
   private readonly groupEditors = new Map<string, GroupWhatIfEditor>();
   private saveQueued = false;
@@ -997,7 +997,7 @@ export class App {
   private groupWhatIfView(topic: TopicConfig): void {
     const part = h('section', { class: 'group-whatif' });
     this.main.append(part);
-    this.groupPart = { topic: topic.name, element: part };
+    this.groupPart = part;
     this.drawGroupWhatIf(topic, part, false);
   }
 
@@ -1068,7 +1068,7 @@ export class App {
    * shown or an error shown above it must go.
    */
   private groupStepTaken(topic: TopicConfig, key: string): void {
-    const part = this.groupPart?.element;
+    const part = this.groupPart;
     const editor = this.groupEditors.get(key)?.element;
     if (this.error !== '' || this.shown?.kind !== 'whatif' || this.shown.topic !== topic.name || !part?.isConnected || editor?.parentNode !== part) return this.stepTaken();
     this.save();
