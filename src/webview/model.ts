@@ -37,7 +37,7 @@ export class Models {
   private frames = new Map<string, TopicFrame>();
   private groupCache = new Map<string, GroupViewModel>();
   /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */
-  private groupWhatIfCache: { key: string; topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
+  private groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
   settings: Settings = { topics: [], namespaces: [] };
   keys: KeyEntry[] = [];
 
@@ -214,32 +214,30 @@ export class Models {
     const topology = this.topology().topology;
     const g = topology?.group(name);
     if (!topology || !g) return undefined;
-    const key = JSON.stringify([topic, name, events]);
     const last = this.groupWhatIfCache;
-    if (last?.key !== key) {
-      let value: GroupWhatIf | { error: string };
-      let run: GroupWhatIfRunState | undefined;
-      try {
-        const prefix = last?.run && last.topic === topic && last.group === name && last.events.length < events.length && last.events.every((e, i) => e === events[i]);
-        const shown = this.shownKeys;
-        run = prefix ? continueGroupWhatIf(last.run!, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, shown.map((k) => ({ shown: k.label, key: k.key })));
-        const r = run;
-        const markers = this.view(topic)?.markers ?? [];
-        const routed = markers.map((m) => ({ n: m.n, label: m.label, route: r.topics.get(topic)!.route(shown[m.n - 1].key) }));
-        // Each member's subscription where it differs from the group's topics (what "Apply" writes).
-        const all = g.config.topics.join('\u0000');
-        const memberTopics = new Map<string, string[]>();
-        for (const [id, subs] of r.group.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
-        value = { result: r.result, after: buildGroupView(r.group, r.topics.get(topic)!, routed), memberTopics };
-      } catch (e) {
-        // A run that threw part-way is in no known state: the next what-if starts afresh.
-        run = undefined;
-        value = { error: (e as Error).message };
-      }
-      this.groupWhatIfCache = { key, topic, group: name, events: events.slice(), run, value };
-      return value;
+    // Whether the last what-if's steps are the first of these (all of them: it is this what-if).
+    const continues = last?.topic === topic && last.group === name && last.events.length <= events.length && last.events.every((e, i) => e === events[i]);
+    if (continues && last.events.length === events.length) return last.value;
+    let value: GroupWhatIf | { error: string };
+    let run: GroupWhatIfRunState | undefined;
+    try {
+      const shown = this.shownKeys;
+      run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, shown.map((k) => ({ shown: k.label, key: k.key })));
+      const { group: after, topics } = run.run;
+      const markers = this.view(topic)?.markers ?? [];
+      const routed = markers.map((m) => ({ n: m.n, label: m.label, route: topics.get(topic)!.route(shown[m.n - 1].key) }));
+      // Each member's subscription where it differs from the group's topics (what "Apply" writes).
+      const all = g.config.topics.join('\u0000');
+      const memberTopics = new Map<string, string[]>();
+      for (const [id, subs] of after.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
+      value = { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics };
+    } catch (e) {
+      // A run that threw part-way is in no known state: the next what-if starts afresh.
+      run = undefined;
+      value = { error: (e as Error).message };
     }
-    return last.value;
+    this.groupWhatIfCache = { topic, group: name, events: events.slice(), run, value };
+    return value;
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

@@ -67,7 +67,7 @@ describe('panel: consumer groups', () => {
     assert.deepEqual(Array.from({ length: 6 }, (_, p) => g.ownerOf('orders', p)), before);
     const expected = g.clone();
     assert.ok(expected.apply({ kind: 'plus', id: 'm3' }).ok);
-    for (let p = 0; p < 6; p++) assert.equal(r.group.ownerOf('orders', p), expected.ownerOf('orders', p));
+    for (let p = 0; p < 6; p++) assert.equal(r.run.group.ownerOf('orders', p), expected.ownerOf('orders', p));
     assert.deepEqual(r.result.steps[0].moved.map((c) => c.partition), [2, 4, 5]);
     const moved = r.result.keys.filter((k) => k.moved).map((k) => k.key);
     const want = LABELS.filter((l) => {
@@ -193,7 +193,7 @@ describe('panel: a group what-if taken one step further', () => {
         const fresh = groupWhatIf(t, g, 'orders', applied, keys);
         assert.ok(got && !('error' in got), `step ${i}: ${JSON.stringify(got)}`);
         assert.deepEqual(got.result, fresh.result, `step ${i}: ${applied.join(' ')}`);
-        const view = buildGroupView(fresh.group, fresh.topics.get('orders')!, []);
+        const view = buildGroupView(fresh.run.group, fresh.run.topics.get('orders')!, []);
         assert.deepEqual(Array.from(got.after.owner!), Array.from(view.owner!), `step ${i}: owners`);
         assert.deepEqual(got.after.members.map((m) => m.id), view.members.map((m) => m.id));
       }

@@ -123,14 +123,12 @@ export function groupWhatIf(
   // The run moves the copies: after it they are the group and topics after the last step.
   const run = new GroupWhatIfRun(group.clone(), topics, keys, topicName);
   for (const e of events) run.step(e);
-  return { result: run.result(), group: run.group, topics, run };
+  return { result: run.result(), run };
 }
 
-/** A group what-if: its result, the group and topics after its steps, and the run that took them. */
+/** A group what-if: its result, and the run that took its steps (`run.group`, `run.topics`: the group and topics after them). */
 export interface GroupWhatIfRunState {
   result: GroupWhatIfResult;
-  group: ConsumerGroupState;
-  topics: Map<string, KafkaTopicState>;
   run: GroupWhatIfRun;
 }
 
@@ -141,7 +139,7 @@ export interface GroupWhatIfRunState {
  */
 export function continueGroupWhatIf(prev: GroupWhatIfRunState, more: readonly string[]): GroupWhatIfRunState {
   for (const e of more) prev.run.step(e);
-  return { ...prev, result: prev.run.result() };
+  return { result: prev.run.result(), run: prev.run };
 }
 
 /** Analysed keys per member: the keys of the partitions it owns, summed; skew over the members. */

@@ -5,6 +5,7 @@
  * The numbers come from the engine's group (shared/view/groupView.ts).
  */
 import type { GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
+import { MAX_PARTITIONS } from '../../engine/settings';
 import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
 import { h } from '../dom';
 import { choiceInput } from './choiceInput';
@@ -160,7 +161,7 @@ export function groupWhatIfEditor(first: GroupWhatIfSpec): GroupWhatIfEditor {
   const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, 'Set partitions');
   grow.addEventListener('click', () => {
     const n = Number(count.value);
-    if (!Number.isInteger(n) || n < 1 || n > 0x7fffffff) return spec.onError('The partition count must be an integer from 1 to 2147483647.');
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(`The partition count must be an integer from 1 to ${MAX_PARTITIONS}.`);
     spec.onStep(`partitions=${n}`);
   });
   const undo = h('button', { id: 'group-whatif-undo', type: 'button' }, 'Undo');
