@@ -194,6 +194,17 @@ export async function checkPackagedScript(script) {
   }
 }
 
+/**
+ * Problems with the shipped licence: it must be the repository's LICENSE through the end of its
+ * terms, whole (`npm run package` leaves out only the appendix after them).
+ */
+export function checkLicense(shipped) {
+  const text = readFileSync(join(root, 'LICENSE'), 'utf8');
+  const end = text.indexOf('END OF TERMS AND CONDITIONS');
+  const terms = end < 0 ? text : `${text.slice(0, end + 'END OF TERMS AND CONDITIONS'.length)}\n`;
+  return shipped === terms ? [] : ['the shipped LICENSE.txt is not the repository\'s LICENSE through "END OF TERMS AND CONDITIONS"'];
+}
+
 /** Checks a .vsix file: its size and the files under `extension/`. */
 export function checkVsix(file) {
   const names = zipEntries(file);
@@ -205,7 +216,11 @@ export function checkVsix(file) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const file = process.argv[2] ?? join(root, `${pkg.name}-${pkg.version}.vsix`);
-  const problems = [...checkVsix(file), ...(await checkPackagedScript(zipFile(file, 'extension/dist/extension.js')))];
+  const problems = [
+    ...checkVsix(file),
+    ...checkLicense(zipFile(file, 'extension/LICENSE.txt').toString('utf8')),
+    ...(await checkPackagedScript(zipFile(file, 'extension/dist/extension.js'))),
+  ];
   const size = statSync(file).size;
   if (problems.length) {
     console.error(`${basename(file)}: ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n  ${problems.join('\n  ')}`);

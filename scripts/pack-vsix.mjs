@@ -21,8 +21,13 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
 
-/** Fields of package.json that VS Code does not read and the .vsix has no use for. */
-const DEVELOPMENT_ONLY = ['scripts', 'devDependencies', 'bin'];
+/**
+ * Fields of package.json that VS Code does not read and the .vsix has no use for (the runtime
+ * dependencies are bundled into the one script: nothing installs them from the .vsix).
+ */
+const DEVELOPMENT_ONLY = ['scripts', 'devDependencies', 'dependencies', 'bin'];
+
+const END_OF_TERMS = 'END OF TERMS AND CONDITIONS';
 
 /** The shipped form of a file: minified where that changes nothing but its size. */
 function shipped(path, bytes) {
@@ -30,6 +35,14 @@ function shipped(path, bytes) {
     const pkg = JSON.parse(bytes.toString('utf8'));
     for (const f of DEVELOPMENT_ONLY) delete pkg[f];
     return JSON.stringify(pkg);
+  }
+  if (path === 'LICENSE') {
+    // The licence's terms, which end at this line; its appendix (how to apply the licence to
+    // one's own work, around a placeholder copyright line) is not part of them.
+    const text = bytes.toString('utf8');
+    const end = text.indexOf(END_OF_TERMS);
+    if (end < 0) throw new Error(`LICENSE has no "${END_OF_TERMS}" line`);
+    return `${text.slice(0, end + END_OF_TERMS.length)}\n`;
   }
   if (path.endsWith('.json')) return JSON.stringify(JSON.parse(bytes.toString('utf8')));
   if (path.endsWith('.css')) return transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code;
