@@ -167,7 +167,7 @@ export function renderBar(spec: BarSpec): HTMLElement {
     const s = m.starts[cursor];
     const e = m.ends[cursor];
     if (e < w.from || s > w.to) {
-      spec.onWindow?.(windowAround(s, m.space, w.to - w.from + 1));
+      spec.onWindow(windowAround(s, m.space, w.to - w.from + 1));
       return;
     }
     const x0 = xOf(Math.max(s, w.from), w, width);
@@ -195,25 +195,22 @@ export function renderBar(spec: BarSpec): HTMLElement {
     if (r) setCursor(r.first, true);
     chart.focus();
   });
-  if (spec.onWindow) {
-    const onWindow = spec.onWindow;
-    root.addEventListener(
-      'wheel',
-      (ev) => {
-        ev.preventDefault();
-        const rect = root.getBoundingClientRect();
-        const center = w.from + ((ev.clientX - rect.left) / width) * (w.to - w.from + 1);
-        onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
-      },
-      { passive: false },
-    );
-  }
+  root.addEventListener(
+    'wheel',
+    (ev) => {
+      ev.preventDefault();
+      const rect = root.getBoundingClientRect();
+      const center = w.from + ((ev.clientX - rect.left) / width) * (w.to - w.from + 1);
+      spec.onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
+    },
+    { passive: false },
+  );
   chart.addEventListener('keydown', (ev) => {
     const handled = chartKey(ev, { model: m, markers: spec.markers, window: () => w, cursor: () => cursor, setCursor, onWindow: spec.onWindow, ui });
     if (handled) ev.preventDefault();
   });
   chart.append(root);
-  if (spec.onWindow) chart.prepend(zoomControls(spec, () => w));
+  chart.prepend(zoomControls(spec, () => w));
   return chart;
 }
 

@@ -43,7 +43,8 @@ export interface BarSpec {
   /** Hashes the broker reported draining (4.x), each with the consumer still holding it. */
   draining?: ReadonlyArray<{ hash: number; consumer: string }>;
   ring?: RingModel | null;
-  onWindow?: (w: ZoomWindow) => void;
+  /** Asked to show another window (zoom, pan): every bar the panel draws zooms. */
+  onWindow: (w: ZoomWindow) => void;
   /**
    * False where the chart is drawn again at every what-if step: its zoom layouts are not warmed
    * when idle (see `warmLayouts`), a 12-layout task that would run after each step.
@@ -213,7 +214,7 @@ export function chartKey(ev: KeyboardEvent, c: ChartKeys): boolean {
 /** Zoom, pan and "zoom to key" buttons; they act on the chart's window as it is when clicked. */
 export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElement {
   const m = spec.model;
-  const onWindow = spec.onWindow!;
+  const onWindow = spec.onWindow;
   const bar = h('div', { class: 'zoom-controls', role: 'toolbar', 'aria-label': `zoom ${spec.label}` });
   const button = (label: string, title: string, act: () => void, cls = '') => {
     const b = h('button', { type: 'button', class: `small ${cls}`, title, 'aria-label': title }, label);
