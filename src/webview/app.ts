@@ -20,7 +20,7 @@ import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/v
 import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
-import { renderBarCanvas, type ChartHandle } from './views/barCanvas';
+import { renderBarCanvas, type BarCanvasHandle, type ChartHandle } from './views/barCanvas';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
 import { renderRingCanvas } from './views/ringCanvas';
 import type { SegmentsModel } from '../shared/view/segments';
@@ -78,6 +78,8 @@ export class App {
   private readonly pendingExport = new Set<number>();
   /** The canvas charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
   private zoomGroups = new Map<string, ChartHandle[]>();
+  /** The what-if's canvas bars by id (before, after), which its next step draws on again (see `bar`). */
+  private whatIfBars = new Map<string, BarCanvasHandle>();
   /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
   private generation = 0;
   private deferred: Array<() => void> = [];
@@ -228,6 +230,7 @@ export class App {
   // -------------------------------------------------------------------------------------------
 
   render(): void {
+    this.whatIfBars.clear();
     this.redraw(() => this.drawPage());
   }
 
@@ -647,10 +650,18 @@ export class App {
     return model.count > DENSE_SEGMENTS || (ring?.points.length ?? 0) > DENSE_SEGMENTS;
   }
 
-  /** The hash-range bar, on a canvas where it is dense; its zoom window shared by `zoomKey`. */
-  private bar(spec: BarSpec, zoomKey: string): HTMLElement {
+  /**
+   * The hash-range bar, on a canvas where it is dense; its zoom window shared by `zoomKey`. With
+   * `kept` (the what-if's bars), on the canvas of the bar of its id drawn last where that one is
+   * out of the page (a step removes the old what-if before drawing the new one): a step then makes
+   * no canvas.
+   */
+  private bar(spec: BarSpec, zoomKey: string, kept?: Map<string, BarCanvasHandle>): HTMLElement {
     if (!this.dense(spec.model, spec.ring)) return renderBar(spec);
-    const chart = renderBarCanvas(spec);
+    const old = kept?.get(spec.id);
+    const chart = old && !old.element.isConnected ? old : renderBarCanvas(spec);
+    if (chart === old) old.show(spec);
+    kept?.set(spec.id, chart);
     this.joinZoom(zoomKey, chart);
     return chart.element;
   }
@@ -927,7 +938,7 @@ export class App {
       onClear: () => update({ events: [], cursor: 0 }),
       onWindow: (w) => this.setZoom(zoomKey, w),
       onError: (m) => this.fail(m),
-      bar: (spec) => this.bar(spec, zoomKey),
+      bar: (spec) => this.bar(spec, zoomKey, this.whatIfBars),
       partitions: (spec) => this.partitionsChart(spec),
       onApply: () => {
         const requestId = this.nextRequest++;

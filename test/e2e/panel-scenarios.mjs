@@ -555,6 +555,43 @@ export default async function panelScenarios({ wb, scenario }) {
       await frame().locator('.chart[data-chart="detail"]').focus();
       await page.keyboard.press('0');
       await frame().locator('.ring-overlay .ring-wedge[d=""]').waitFor({ state: 'attached' });
+
+      // What-if steps draw the before and after bars on the canvases the last step drew them on
+      // (a new canvas a step cost more than its drawing at production scale), with each step's model.
+      await view('whatif').click();
+      const canvasOf = (side) => frame().locator(`.chart[data-chart="${side}"] canvas`);
+      await canvasOf('after').waitFor();
+      for (const side of ['before', 'after']) await canvasOf(side).evaluate((el, s) => el.setAttribute('data-test-mark', s), side);
+      const e = engine();
+      const events = ['+ring-41', '+ring-42'];
+      const whatIfTopic = topology().topic(DENSE);
+      const expected = [];
+      for (const x of events) {
+        const [step] = e.runWhatIf(whatIfTopic, [e.parseEvent(x)], []).steps;
+        // The owner sets the after bar names: each list of consumers that owns some of the ring.
+        const owners = new Set(whatIfTopic.subscription.selector.segments().filter((s) => s.consumers.length).map((s) => s.consumers.map((c) => c.id).join(',')));
+        expected.push({ movedFraction: step.movedFraction, owners: owners.size });
+      }
+      for (let i = 0; i < events.length; i++) {
+        await frame().locator('#whatif-name').fill(events[i].slice(1));
+        await frame().locator('#whatif-add').click();
+        const step = frame().locator('#whatif-steps li:not(.undone)', { hasText: events[i] });
+        await step.waitFor();
+        const fraction = Number(await step.getAttribute('data-fraction'));
+        if (fraction !== expected[i].movedFraction) throw new Error(`${events[i]}: the step moved ${fraction}, the engine ${expected[i].movedFraction}`);
+        const after = await canvasOf('after').evaluate((el) => {
+          const { width, height } = el;
+          const data = el.getContext('2d').getImageData(0, 0, width, height).data;
+          let painted = 0;
+          for (let p = 3; p < data.length; p += 4) if (data[p] > 0) painted++;
+          return { mark: el.getAttribute('data-test-mark'), label: el.getAttribute('aria-label'), painted: painted / (width * height) };
+        });
+        const beforeMark = await canvasOf('before').getAttribute('data-test-mark');
+        if (after.mark !== 'after' || beforeMark !== 'before') throw new Error(`${events[i]}: a bar got a new canvas (marks ${beforeMark}, ${after.mark})`);
+        if (!after.label.includes(`: ${expected[i].owners} owners`)) throw new Error(`${events[i]}: the after bar reads "${after.label}", the engine's ring has ${expected[i].owners} owner sets`);
+        if (!(after.painted > 0.2)) throw new Error(`${events[i]}: the after bar is ${(after.painted * 100).toFixed(1)}% painted`);
+      }
+      await shot('dense-ring-what-if');
     } finally {
       await wb.writeSettings(before);
     }

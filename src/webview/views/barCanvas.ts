@@ -41,27 +41,38 @@ export interface ChartHandle {
   setWindow(w: ZoomWindow): void;
 }
 
-export function renderBarCanvas(spec: BarSpec): ChartHandle {
-  const { model: m, width, ui } = spec;
+/** A bar on a canvas, which can show another bar's spec in place of its own. */
+export interface BarCanvasHandle extends ChartHandle {
+  /**
+   * Shows `next` (another model, window, keys, moved ranges) on this chart's canvas, drawn at once,
+   * and rebuilds the controls and table around it: a what-if step draws its before and after bars
+   * again, and a new canvas costs more than the drawing (getContext, and a backing store of fresh
+   * memory, which this machine's page faults make dear).
+   */
+  show(next: BarSpec): void;
+}
+
+export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
+  let spec = first;
+  let m = spec.model;
+  let width = spec.width;
+  const ui = spec.ui;
   let w = spec.window;
   let cursor = -1;
-  // Heights fixed for the chart's life, so zooming never moves the page under the pointer.
-  const labelRows = Math.max(1, Math.min(3, spec.markers.length));
-  const barY = labelRows * ROW_H + 4;
-  const movedY = barY + BAR_H + 2;
-  const ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
-  const height = ticksY + (spec.ring ? TICK_H + 2 : 0) + 2;
-  const surface = new Surface(width, height, { role: 'img', 'aria-label': `${spec.label}: ${ownersSummary(m)}`, class: 'bar-canvas' });
+  // Heights fixed for a spec's life, so zooming never moves the page under the pointer (see `show`).
+  let barY = 0;
+  let movedY = 0;
+  let ticksY = 0;
+  let height = 0;
+  const surface = new Surface(1, 1, { role: 'img', class: 'bar-canvas' });
   const from = h('span', { class: 'axis-from' });
   const note = h('span', { class: 'zoom-note' });
   const to = h('span', { class: 'axis-to' });
   const axis = h('div', { class: 'axis-row', 'aria-hidden': 'true' }, from, note, to);
-  // Through the CSSOM: the panel's CSP refuses style attributes.
-  axis.style.width = `${width}px`;
-  const chart = h('div', { class: 'chart chart-canvas', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
+  const chart = h('div', { class: 'chart chart-canvas', tabindex: 0, role: 'group' });
   let runs: Run[] = [];
   let runsFor: ZoomWindow | undefined;
-  const markersSorted = [...spec.markers].sort((a, b) => a.value - b.value);
+  let markersSorted: BarMarker[] = [];
 
   const handle = {
     alive: true,
@@ -253,7 +264,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     cursor = Math.max(0, Math.min(m.count - 1, i));
     const s = m.starts[cursor];
     const e = m.ends[cursor];
-    if (e < w.from || s > w.to) spec.onWindow?.(windowAround(s, m.space, w.to - w.from + 1));
+    if (e < w.from || s > w.to) spec.onWindow(windowAround(s, m.space, w.to - w.from + 1));
     if (announce) ui.announce(describeSegment(m, cursor).join(', '));
     requestDraw(handle);
   };
@@ -283,7 +294,7 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     dragStart = { x: ev.clientX, w, id: ev.pointerId };
   });
   surface.canvas.addEventListener('pointermove', (ev) => {
-    if (!dragStart || !spec.onWindow) return;
+    if (!dragStart) return;
     const dx = ev.clientX - dragStart.x;
     if (!dragging && Math.abs(dx) < 4) return;
     if (!dragging) {
@@ -309,29 +320,21 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
     chart.focus();
   });
   surface.canvas.addEventListener('pointercancel', endDrag);
-  if (spec.onWindow) {
-    const onWindow = spec.onWindow;
-    surface.canvas.addEventListener(
-      'wheel',
-      (ev) => {
-        ev.preventDefault();
-        const { x } = surface.at(ev);
-        const center = w.from + (x / width) * (w.to - w.from + 1);
-        onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
-      },
-      { passive: false },
-    );
-  }
+  surface.canvas.addEventListener(
+    'wheel',
+    (ev) => {
+      ev.preventDefault();
+      const { x } = surface.at(ev);
+      const center = w.from + (x / width) * (w.to - w.from + 1);
+      spec.onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
+    },
+    { passive: false },
+  );
   chart.addEventListener('keydown', (ev) => {
     if (chartKey(ev, { model: m, markers: spec.markers, window: () => w, cursor: () => cursor, setCursor, onWindow: spec.onWindow, ui })) ev.preventDefault();
   });
 
-  if (spec.onWindow) chart.append(zoomControls(spec, () => w));
-  chart.append(surface.canvas, axis, segmentsTable(spec, () => w));
-  draw();
-  register(handle);
-  if (spec.onWindow && spec.warm !== false && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
-  return {
+  const self: BarCanvasHandle = {
     element: chart,
     window: () => w,
     setWindow(next: ZoomWindow) {
@@ -339,7 +342,34 @@ export function renderBarCanvas(spec: BarSpec): ChartHandle {
       w = next;
       requestDraw(handle);
     },
+    show(next: BarSpec): void {
+      spec = next;
+      m = next.model;
+      width = next.width;
+      w = next.window;
+      cursor = -1;
+      runsFor = undefined;
+      const labelRows = Math.max(1, Math.min(3, spec.markers.length));
+      barY = labelRows * ROW_H + 4;
+      movedY = barY + BAR_H + 2;
+      ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
+      height = ticksY + (spec.ring ? TICK_H + 2 : 0) + 2;
+      markersSorted = [...spec.markers].sort((a, b) => a.value - b.value);
+      surface.canvas.setAttribute('aria-label', `${spec.label}: ${ownersSummary(m)}`);
+      chart.setAttribute('aria-label', `${spec.label}. ${KEYBOARD_HELP}`);
+      chart.setAttribute('data-chart', spec.id);
+      // Through the CSSOM: the panel's CSP refuses style attributes.
+      axis.style.width = `${width}px`;
+      chart.replaceChildren(zoomControls(spec, () => w), surface.canvas, axis, segmentsTable(spec, () => w));
+      // Drawn now (a chart shown again may be out of the page until its caller puts it back).
+      handle.alive = true;
+      draw();
+      register(handle);
+    },
   };
+  self.show(first);
+  if (spec.warm !== false && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
+  return self;
 }
 
 /** The segments as a paged table (made when opened), starting at the window's first segment. */
