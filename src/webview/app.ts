@@ -23,6 +23,7 @@ import { renderBar, type BarMarker, type BarSpec } from './views/bar';
 import { renderBarCanvas, type BarCanvasHandle, type ChartHandle } from './views/barCanvas';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
 import { renderRingCanvas } from './views/ringCanvas';
+import { warmNext } from './canvas/surface';
 import type { SegmentsModel } from '../shared/view/segments';
 import type { RingModel } from '../shared/view/ring';
 import { renderAnalysis } from './views/analysis';
@@ -346,28 +347,27 @@ export class App {
   }
 
   /**
-   * Builds the panel's own topology when idle, then runs a few throwaway what-if steps on clones,
-   * an idle callback each, so that a real step runs optimised code instead of cold code (the
-   * engine's functions are compiled after a few calls).
+   * The panel's idle work, an idle callback a task: first the charts' zoom layouts (`warmLater`:
+   * a few milliseconds each, so that the first zooms run optimised code with feedback for every
+   * branch), then its own topology (what-if steps and keys the host has not routed need it),
+   * warmed up with throwaway what-if steps on clones so that a real step runs optimised code
+   * instead of cold code (the engine's functions are compiled after a few calls). The body's
+   * `data-engine` says "ready" when all is done.
    */
   private warmUp(gen: number): void {
     const topic = this.state.topic;
-    if (!this.received || this.models.engineReady || topic === undefined) {
-      document.body.dataset.engine = 'ready';
-      return;
-    }
+    const engine = this.received && !this.models.engineReady && topic !== undefined;
     document.body.dataset.engine = 'warming';
     let round = 0;
     const step = () => {
-      if (gen !== this.generation && this.models.engineReady && round > 0) {
-        document.body.dataset.engine = 'ready';
-        return;
+      if (!warmNext()) {
+        if (!engine || (gen !== this.generation && this.models.engineReady && round > 0)) return void (document.body.dataset.engine = 'ready');
+        const t0 = performance.now();
+        this.models.warmUp(topic, round);
+        performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
+        if (++round === WARM_UP_ROUNDS) return void (document.body.dataset.engine = 'ready');
       }
-      const t0 = performance.now();
-      this.models.warmUp(topic, round);
-      performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
-      if (++round < WARM_UP_ROUNDS) onIdle(step, 500);
-      else document.body.dataset.engine = 'ready';
+      onIdle(step, 500);
     };
     onIdle(step, 500);
   }

@@ -271,7 +271,7 @@ async function heapMB(cdp) {
   return round((u.usedSize + (u.backingStorageSize ?? 0) + (u.embedderHeapUsedSize ?? 0)) / 1048576);
 }
 
-/** Waits until the panel's idle work (its own topology, warmed up) is done. */
+/** Waits until the panel's idle work (the charts' zoom layouts, its own topology warmed up) is done. */
 async function settle(page) {
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && (document.body.dataset.engine === undefined || document.body.dataset.engine === 'ready'), null, { timeout: 600_000, polling: 50 });
 }

@@ -70,6 +70,21 @@ export function requestDraw(d: Drawable): void {
   });
 }
 
+/** The charts' warm-ups (their zoom layouts), which the panel's idle warm-up runs (`App.warmUp`). */
+const warmUps: Array<() => void> = [];
+
+/** Queues `task`, a chart's warm-up, for the panel's next idle moments. */
+export function warmLater(task: () => void): void {
+  warmUps.push(task);
+}
+
+/** Runs the first queued warm-up; false when none was queued. */
+export function warmNext(): boolean {
+  const task = warmUps.shift();
+  task?.();
+  return task !== undefined;
+}
+
 /** Keeps `d` to be drawn again when the theme or the resolution changes. */
 export function register(d: Drawable): void {
   live.add(d);

@@ -7,7 +7,7 @@
  */
 import { binsOf, layoutOf, warmLayouts } from '../../shared/view/layoutCache';
 import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
-import { register, requestDraw, Surface } from '../canvas/surface';
+import { register, requestDraw, Surface, warmLater } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h } from '../dom';
 import { pct, range, thousands } from '../format';
@@ -368,7 +368,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
     },
   };
   self.show(first);
-  if (spec.warm !== false && 'requestIdleCallback' in window) requestIdleCallback(() => handle.alive && warmLayouts(m, spec.ring, width));
+  if (spec.warm !== false) warmLater(() => chart.isConnected && warmLayouts(m, spec.ring, width));
   return self;
 }
 
