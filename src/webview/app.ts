@@ -360,14 +360,16 @@ export class App {
     document.body.dataset.engine = 'warming';
     let round = 0;
     const step = () => {
-      if (!warmNext()) {
-        if (!engine || (gen !== this.generation && this.models.engineReady && round > 0)) return void (document.body.dataset.engine = 'ready');
+      if (warmNext()) return onIdle(step, 500);
+      // A later page's warm-up takes over once this one has built the topology.
+      const superseded = gen !== this.generation && this.models.engineReady && round > 0;
+      if (engine && !superseded && round < WARM_UP_ROUNDS) {
         const t0 = performance.now();
-        this.models.warmUp(topic, round);
+        this.models.warmUp(topic, round++);
         performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
-        if (++round === WARM_UP_ROUNDS) return void (document.body.dataset.engine = 'ready');
+        return onIdle(step, 500);
       }
-      onIdle(step, 500);
+      document.body.dataset.engine = 'ready';
     };
     onIdle(step, 500);
   }
