@@ -133,6 +133,19 @@ describe('frames: the view the panel makes from the host frame', () => {
     }
   });
 
+  test("a frame's model makes its segment starts when they are first read, the same as the topology's own", () => {
+    // The first picture draws from the frame's layouts; the starts' loop runs cold there.
+    for (const f of frames) {
+      if (!f.selector) continue;
+      const m = viewOfFrame(structuredClone(f), entries)!.selector!.segments;
+      assert.equal(typeof Object.getOwnPropertyDescriptor(m, 'starts')?.get, 'function', `${f.name}: starts made before they were read`);
+      const own = buildTopicView(new Topology(settings, []).topic(f.name)!, shown).selector!.segments;
+      assert.deepEqual([...m.starts], [...own.starts], f.name);
+      assert.equal(m.starts, m.starts, `${f.name}: made once`);
+      assert.ok(Object.getOwnPropertyDescriptor(m, 'starts')?.value instanceof Int32Array, `${f.name}: kept as a column`);
+    }
+  });
+
   test('the layouts a frame carries are the layouts of its model, and they seed the layout cache', () => {
     for (const f of frames) {
       if (!f.selector) {

@@ -208,16 +208,26 @@ export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
   for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
   if (f.ring && (!(f.ring.points instanceof Int32Array) || !(f.ring.owner instanceof Int32Array) || f.ring.points.length !== f.ring.owner.length)) return undefined;
   if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
-  // The frame's own columns (the message's copy, never changed), and starts in an int32 column as
-  // well: on a ring's first picture, fresh memory costs more to touch than these loops cost.
+  // The frame's own columns (the message's copy, never changed).
   const ends = f.ends;
   const owner = f.owner;
   const count = ends.length;
-  const starts = new Int32Array(count);
-  starts[0] = lo;
-  for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
   if (ends[count - 1] !== hi) return undefined;
-  return { space: [lo, hi], keyValues: [f.keyValues[0], f.keyValues[1]], count, starts, ends, owner, owners };
+  const model = { space: [lo, hi], keyValues: [f.keyValues[0], f.keyValues[1]], count, ends, owner, owners } as Omit<SegmentsModel, 'starts'>;
+  // The starts (each segment's starts where the last one ended) are made when first read: the
+  // first picture draws from the frame's layouts and never reads them, and their loop runs cold
+  // there (8 ms for a 100,000-point ring's in Chromium); the zoom warm-up reads them when idle.
+  return Object.defineProperty(model as SegmentsModel, 'starts', {
+    configurable: true,
+    enumerable: true,
+    get(): Int32Array {
+      const starts = new Int32Array(count);
+      starts[0] = lo;
+      for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
+      Object.defineProperty(model, 'starts', { value: starts, enumerable: true });
+      return starts;
+    },
+  });
 }
 
 function layoutsOf(m: SegmentsModel, ring: RingModel | null, width: number): FrameLayouts {
