@@ -238,17 +238,25 @@ export default async function panelScenarios({ wb, scenario }) {
   });
 
   await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {
+    await openWithKey();
     // The workspace gets a group on orders, and orders two producer clients, for this scenario only.
     const original = readFileSync(settingsFile, 'utf8');
     const edited = JSON.parse(original);
     edited['keyRouting.kafkaGroups'] = [{ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }];
     const orders = edited['keyRouting.topics'].find((t) => t.name === 'orders');
     orders.producers = ['java', 'librdkafka'];
-    writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
     try {
       await tab('orders').click();
       await view('partitions').click();
+      // The edited settings are in the panel once the group has exactly its two members (the
+      // workspace's own billing group has m1, m2 and m3: an m2 row alone may be the old state) and
+      // orders shows its two producers.
       await frame().locator('.members-table tr[data-member="m2"]').waitFor();
+      await wb.until(
+        async () => (await frame().locator('.members-table tbody tr').count()) === 2 && (await frame().locator('.producers-table').count()) > 0,
+        'the edited group (m1, m2) and the producers table in the panel',
+      );
       const t = topology();
       const e = engine();
       const group = t.group('billing');
