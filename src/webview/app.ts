@@ -365,7 +365,7 @@ export class App {
       const superseded = gen !== this.generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
         const t0 = performance.now();
-        this.models.warmUp(topic, round++);
+        this.models.warmUp(topic, round++, this.chosenGroup(topic)?.name);
         performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
         return onIdle(step, 500);
       }

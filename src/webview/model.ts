@@ -5,6 +5,7 @@
 import type { Settings } from '../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../engine/topology';
 import type { TopologyEvent } from '../engine/events';
+import type { MessageKey } from '../engine/key';
 import type { KeyInput } from '../shared/protocol';
 import { groupOfFrame, viewOfFrame, type TopicFrame } from '../shared/view/frame';
 import { ColorMap } from '../shared/view/owners';
@@ -157,11 +158,27 @@ export class Models {
    * code on a topology that is there: round 0 builds the panel's own topology (a Kafka topic's
    * groups formed with it) and works out the topic's assignment; each later round runs a
    * throwaway what-if step with its ordering note (own colours, nothing cached; `round` names the
-   * consumer). The topology and the first step were one task of 500 ms on a ring of 100,000
-   * points, which held up any input that came during it.
+   * consumer), or on a Kafka topic a throwaway step of `group`'s what-if (a member joins in odd
+   * rounds, its first member leaves in even ones). The topology and the first step were one task
+   * of 500 ms on a ring of 100,000 points, which held up any input that came during it; a group's
+   * first join and first leave ran their rebalance cold (with 500 members and 10,000 partitions,
+   * 10-15 ms more than later steps).
    */
-  warmUp(name: string, round: number): void {
+  warmUp(name: string, round: number, group?: string): void {
     const t = this.topic(name);
+    if (t instanceof KafkaTopicState && round > 0 && group !== undefined) {
+      const topology = this.topology().topology;
+      const g = topology?.group(group);
+      if (!topology || !g) return;
+      try {
+        const first = g.members.keys().next().value;
+        const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
+        this.groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.groupKeys()), g.config.topics, name);
+      } catch {
+        // Only a warm-up: the real step reports its own errors.
+      }
+      return;
+    }
     if (!(t instanceof PulsarTopicState) || !t.subscription) return;
     if (round === 0) {
       t.subscription.selector.segmentTable();
@@ -221,16 +238,8 @@ export class Models {
     let value: GroupWhatIf | { error: string };
     let run: GroupWhatIfRunState | undefined;
     try {
-      const shown = this.shownKeys;
-      run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, shown.map((k) => ({ shown: k.label, key: k.key })));
-      const { group: after, topics } = run.run;
-      const markers = this.view(topic)?.markers ?? [];
-      const routed = markers.map((m) => ({ n: m.n, label: m.label, route: topics.get(topic)!.route(shown[m.n - 1].key) }));
-      // Each member's subscription where it differs from the group's topics (what "Apply" writes).
-      const all = g.config.topics.join('\u0000');
-      const memberTopics = new Map<string, string[]>();
-      for (const [id, subs] of after.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
-      value = { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics };
+      run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.groupKeys());
+      value = this.groupWhatIfValue(run, g.config.topics, topic);
     } catch (e) {
       // A run that threw part-way is in no known state: the next what-if starts afresh.
       run = undefined;
@@ -238,6 +247,24 @@ export class Models {
     }
     this.groupWhatIfCache = { topic, group: name, events: events.slice(), run, value };
     return value;
+  }
+
+  /** The shown keys as a group what-if takes them. */
+  private groupKeys(): Array<{ shown: string; key: MessageKey }> {
+    return this.shownKeys.map((k) => ({ shown: k.label, key: k.key }));
+  }
+
+  /** What the panel shows of a group what-if's run: the result, the group after it, the members' own subscriptions. */
+  private groupWhatIfValue(run: GroupWhatIfRunState, groupTopics: readonly string[], topic: string): GroupWhatIf {
+    const shown = this.shownKeys;
+    const { group: after, topics } = run.run;
+    const markers = this.view(topic)?.markers ?? [];
+    const routed = markers.map((m) => ({ n: m.n, label: m.label, route: topics.get(topic)!.route(shown[m.n - 1].key) }));
+    // Each member's subscription where it differs from the group's topics (what "Apply" writes).
+    const all = groupTopics.join('\u0000');
+    const memberTopics = new Map<string, string[]>();
+    for (const [id, subs] of after.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
+    return { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics };
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

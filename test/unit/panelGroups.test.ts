@@ -7,6 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSettings } from '../../src/engine/settings';
 import { KafkaTopicState, Topology } from '../../src/engine/topology';
+import { ConsumerGroupState } from '../../src/engine/kafka/consumerGroup';
 import { stringKey } from '../../src/engine/key';
 import { analysedKeysPerMember, buildGroupView, groupsOf, groupWhatIf } from '../../src/shared/view/groupView';
 import { applyToGroups } from '../../src/extension/panel/applyGroups';
@@ -217,5 +218,40 @@ describe('panel: a group what-if taken one step further', () => {
     assert.ok(undone && !('error' in undone));
     assert.notEqual(undone.result.steps[0], one.result.steps[0]);
     assert.deepEqual(undone.result, one.result);
+  });
+
+  test('the idle warm-up takes a throwaway join on a copy of the chosen group, and changes nothing', () => {
+    // A group's first join and first leave ran their rebalance cold; the panel's idle warm-up now
+    // runs a join (of a member nobody can type) or a leave of the group it shows, on the run's own
+    // copies.
+    const raw = { 'keyRouting.topics': TOPICS, 'keyRouting.kafkaGroups': GROUPS };
+    const keys = LABELS.map((value) => ({ format: 'utf8' as const, value }));
+    const models = new Models();
+    models.setSettings(settingsOf(raw));
+    models.setKeys(keys);
+    const applied: string[] = [];
+    const apply = ConsumerGroupState.prototype.apply;
+    ConsumerGroupState.prototype.apply = function (this: ConsumerGroupState, e) {
+      applied.push(`${this.name} ${JSON.stringify(e)}`);
+      return apply.call(this, e);
+    };
+    try {
+      models.warmUp('orders', 0, 'billing');
+      models.warmUp('orders', 1, 'billing');
+      models.warmUp('orders', 2, 'audit');
+      models.warmUp('orders', 3, 'nobody');
+      models.warmUp('orders', 4);
+    } finally {
+      ConsumerGroupState.prototype.apply = apply;
+    }
+    assert.deepEqual(applied, ['billing {"kind":"plus","id":"\\u0000warm-up-1"}', 'audit {"kind":"leave","id":"a"}']);
+    // The groups and a real what-if are those of a panel that never warmed up.
+    const cold = new Models();
+    cold.setSettings(settingsOf(raw));
+    cold.setKeys(keys);
+    for (const g of ['billing', 'audit']) {
+      assert.deepEqual(models.group('orders', g)?.members.map((m) => m.id), cold.group('orders', g)?.members.map((m) => m.id));
+      assert.deepEqual(models.groupWhatIf('orders', g, ['+m3']), cold.groupWhatIf('orders', g, ['+m3']));
+    }
   });
 });
