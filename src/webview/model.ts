@@ -173,7 +173,7 @@ export class Models {
       try {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
-        this.groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.groupKeys()), g.config.topics, name);
+        this.groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.groupKeys()), name);
       } catch {
         // Only a warm-up: the real step reports its own errors.
       }
@@ -239,7 +239,7 @@ export class Models {
     let run: GroupWhatIfRunState | undefined;
     try {
       run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.groupKeys());
-      value = this.groupWhatIfValue(run, g.config.topics, topic);
+      value = this.groupWhatIfValue(run, topic);
     } catch (e) {
       // A run that threw part-way is in no known state: the next what-if starts afresh.
       run = undefined;
@@ -255,13 +255,14 @@ export class Models {
   }
 
   /** What the panel shows of a group what-if's run: the result, the group after it, the members' own subscriptions. */
-  private groupWhatIfValue(run: GroupWhatIfRunState, groupTopics: readonly string[], topic: string): GroupWhatIf {
+  private groupWhatIfValue(run: GroupWhatIfRunState, topic: string): GroupWhatIf {
     const shown = this.shownKeys;
     const { group: after, topics } = run.run;
     const markers = this.view(topic)?.markers ?? [];
     const routed = markers.map((m) => ({ n: m.n, label: m.label, route: topics.get(topic)!.route(shown[m.n - 1].key) }));
-    // Each member's subscription where it differs from the group's topics (what "Apply" writes).
-    const all = groupTopics.join('\u0000');
+    // Each member's subscription where it differs from the group's topics (what "Apply" writes; the
+    // run's copy of the group shares the group's configuration).
+    const all = after.config.topics.join('\u0000');
     const memberTopics = new Map<string, string[]>();
     for (const [id, subs] of after.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
     return { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics };

@@ -220,7 +220,7 @@ describe('panel: a group what-if taken one step further', () => {
     assert.deepEqual(undone.result, one.result);
   });
 
-  test('the idle warm-up takes a throwaway join on a copy of the chosen group, and changes nothing', () => {
+  test('the idle warm-up takes a throwaway join or leave on a copy of the chosen group, and changes nothing', () => {
     // A group's first join and first leave ran their rebalance cold; the panel's idle warm-up now
     // runs a join (of a member nobody can type) or a leave of the group it shows, on the run's own
     // copies.
