@@ -8,16 +8,9 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, ceilingIndex, EMPTY_RING, removePoints, holdersAt, Members, pointColumns, ringSegmentTable, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
-import {
-  EMPTY_TABLE,
-  only,
-  type Consumer,
-  type HashRange,
-  type SegmentTable,
-  type StickyKeyConsumerSelector,
-} from './selector';
-import { MemoisedSelector } from './memoisedSelector';
+import { ceilingIndex, holdersAt } from './ringPoints';
+import { RingSelector } from './ringSelector';
+import { only, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { stickyKeyHash3 } from './stickyKeyHash';
 
 const MAX_HASH = 0x7fffffff;
@@ -52,29 +45,15 @@ function insertByName(list: readonly Consumer[], c: Consumer): readonly Consumer
   return out;
 }
 
-export class ConsistentHashing3Selector extends MemoisedSelector implements StickyKeyConsumerSelector {
+export class ConsistentHashing3Selector extends RingSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'consistentHashing';
   readonly brokerVersion = '3.0';
   readonly keyHashRange: HashRange = [0, MAX_HASH];
   readonly keyValues: HashRange = [0, MAX_HASH];
-  /**
-   * Point -> its consumers, sorted by name. Lists are never changed once on the ring (where the
-   * broker's change in place, a change here puts a new list), so segments, snapshots and clones
-   * share them.
-   */
-  private ring: RingColumns = EMPTY_RING;
-  private members = new Members();
-  /**
-   * Changes not yet on `ring`, in order and all of one kind (joins, or leaves): applied as one
-   * batch when the ring is next read.
-   */
-  private joins: RingChange[] = [];
-  private leaves: RingChange[] = [];
-  /** The point hashes of each name (a pure function of the name, so clones share it). */
-  private pointHashCache = new Map<string, Int32Array>();
 
-  constructor(readonly replicaPoints: number = 100) {
-    super();
+  /** A point's consumers are sorted by name; each of them owns its segment. */
+  constructor(replicaPoints: number = 100) {
+    super(replicaPoints, join, 'all');
   }
 
   makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
@@ -94,31 +73,12 @@ export class ConsistentHashing3Selector extends MemoisedSelector implements Stic
 
   addConsumer(consumer: Consumer): void {
     this.changed();
-    if (this.leaves.length > 0 || this.joins.length >= MAX_BATCH) this.applyPending();
-    this.joins.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name) });
+    this.queueJoin(consumer, this.pointHashes(consumer.name));
   }
 
   removeConsumer(consumer: Consumer): void {
     this.changed();
-    if (this.joins.length > 0) this.applyPending();
-    this.leaves.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name) });
-  }
-
-  /** The ring with every change applied. */
-  private current(): RingColumns {
-    if (this.joins.length > 0 || this.leaves.length > 0) this.applyPending();
-    return this.ring;
-  }
-
-  private applyPending(): void {
-    if (this.joins.length > 0) {
-      this.ring = addPoints(this.ring, this.members, this.joins, join);
-      this.joins = [];
-    }
-    if (this.leaves.length > 0) {
-      this.ring = removePoints(this.ring, this.members, this.leaves);
-      this.leaves = [];
-    }
+    this.queueLeave(consumer, this.pointHashes(consumer.name));
   }
 
   select(stickyKeyHash: number): Consumer | null {
@@ -134,11 +94,6 @@ export class ConsistentHashing3Selector extends MemoisedSelector implements Stic
     return holdersAt(ring, this.members, i < ring.keys.length ? i : 0);
   }
 
-  protected computeSegmentTable(): SegmentTable {
-    const cols = this.pointColumns();
-    return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, 0, MAX_HASH);
-  }
-
   /** Every point with its consumers, ascending (for the ring view). */
   points(): Array<[number, readonly Consumer[]]> {
     const ring = this.current();
@@ -147,23 +102,9 @@ export class ConsistentHashing3Selector extends MemoisedSelector implements Stic
     return out;
   }
 
-  /** The points and their consumer lists, without an object per point (see `PointColumns`). */
-  pointColumns(): PointColumns {
-    const ring = this.current();
-    if (this.columnsMemo?.ring !== ring) this.columnsMemo = { ring, cols: pointColumns(ring, this.members, 'all') };
-    return this.columnsMemo.cols;
-  }
-
-  private columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
-
   clone(): ConsistentHashing3Selector {
     const c = new ConsistentHashing3Selector(this.replicaPoints);
-    c.ring = this.ring;
-    c.members = this.members.clone();
-    c.joins = this.joins.slice();
-    c.leaves = this.leaves.slice();
-    c.pointHashCache = this.pointHashCache;
-    this.shareMemosWith(c);
+    this.copyRingTo(c);
     return c;
   }
 }

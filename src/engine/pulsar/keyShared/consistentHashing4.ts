@@ -8,17 +8,9 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { MAX_BATCH, addPoints, removePoints, EMPTY_RING, holdersAt, Members, pointColumns, ringSegmentTable, type PointColumns, type RingChange, type RingColumns } from './ringPoints';
-import {
-  EMPTY_TABLE,
-  only,
-  tableIndexAt,
-  type Consumer,
-  type HashRange,
-  type SegmentTable,
-  type StickyKeyConsumerSelector,
-} from './selector';
-import { MemoisedSelector } from './memoisedSelector';
+import { holdersAt } from './ringPoints';
+import { RingSelector } from './ringSelector';
+import { only, tableIndexAt, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
 
 const KEY_HASH_RANGE: HashRange = [STICKY_KEY_HASH_NOT_SET + 1, DEFAULT_RANGE_SIZE - 1];
@@ -41,20 +33,11 @@ function join(current: readonly Consumer[] | undefined, added: readonly Consumer
   return current === undefined ? added.slice() : [...current, ...added];
 }
 
-export class ConsistentHashing4Selector extends MemoisedSelector implements StickyKeyConsumerSelector {
+export class ConsistentHashing4Selector extends RingSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'consistentHashing';
   readonly brokerVersion = '4.0';
   readonly keyHashRange = KEY_HASH_RANGE;
   readonly keyValues = KEY_HASH_RANGE;
-  /**
-   * Point -> `[selected, ...colliding]`. Never changed once on the ring (a change puts a new
-   * sequence), so segments, snapshots and clones share them.
-   */
-  private ring: RingColumns = EMPTY_RING;
-  private members = new Members();
-  /** Changes not yet on `ring`, in order and all of one kind: applied as one batch when next read. */
-  private joins: RingChange[] = [];
-  private leaves: RingChange[] = [];
   /** Name index of each live consumer. */
   private nameIndexes = new Map<Consumer, number>();
   /** Indexes in use per consumer name. */
@@ -62,11 +45,10 @@ export class ConsistentHashing4Selector extends MemoisedSelector implements Stic
   /** Owner of each slot 1..65535 as an index into `slotOwners`, built lazily for fast select. */
   private slotTable: Int32Array | null = null;
   private slotOwners: Consumer[] = [];
-  /** Point hashes per `name \0 nameIndex \0` (a pure function of both, so clones share it). */
-  private pointHashCache = new Map<string, Int32Array>();
 
-  constructor(readonly replicaPoints: number = 100) {
-    super();
+  /** `[selected, ...colliding]` at each point; the selected consumer owns its segment. */
+  constructor(replicaPoints: number = 100) {
+    super(replicaPoints, join, 'first');
   }
 
   makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
@@ -97,40 +79,23 @@ export class ConsistentHashing4Selector extends MemoisedSelector implements Stic
     this.changed();
     // The tracker allocates the index on the first of the consumer's points (none for 0 points).
     if (this.replicaPoints <= 0) return;
-    if (this.leaves.length > 0 || this.joins.length >= MAX_BATCH) this.applyPending();
-    this.joins.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name, this.allocateNameIndex(consumer)) });
+    this.queueJoin(consumer, this.pointHashes(consumer.name, this.allocateNameIndex(consumer)));
   }
 
+  /**
+   * The broker, per point of a leaving consumer: if it is the selected one, the first colliding
+   * consumer is promoted (possibly itself again, for a point it holds twice), else it leaves the
+   * queue; either way every place it held goes and the others keep their order.
+   */
   removeConsumer(consumer: Consumer): void {
     const index = this.nameIndexes.get(consumer);
     if (index === undefined) return;
     this.changed();
-    if (this.joins.length > 0) this.applyPending();
-    this.leaves.push({ consumer, number: this.members.numberOf(consumer), hashes: this.pointHashes(consumer.name, index) });
+    this.queueLeave(consumer, this.pointHashes(consumer.name, index));
     this.nameIndexes.delete(consumer);
     const used = this.usedIndexes.get(consumer.name)!;
     used.delete(index);
     if (used.size === 0) this.usedIndexes.delete(consumer.name);
-  }
-
-  /** The ring with every change applied. */
-  private current(): RingColumns {
-    if (this.joins.length > 0 || this.leaves.length > 0) this.applyPending();
-    return this.ring;
-  }
-
-  private applyPending(): void {
-    if (this.joins.length > 0) {
-      this.ring = addPoints(this.ring, this.members, this.joins, join);
-      this.joins = [];
-    }
-    if (this.leaves.length > 0) {
-      // The broker, per point of a leaving consumer: if it is the selected one, the first colliding
-      // consumer is promoted (possibly itself again, for a point it holds twice), else it leaves the
-      // queue; either way every place it held goes and the others keep their order.
-      this.ring = removePoints(this.ring, this.members, this.leaves);
-      this.leaves = [];
-    }
   }
 
   private allocateNameIndex(consumer: Consumer): number {
@@ -185,12 +150,6 @@ export class ConsistentHashing4Selector extends MemoisedSelector implements Stic
     this.selects = 0;
   }
 
-  protected computeSegmentTable(): SegmentTable {
-    // Owned by the selected consumer: codes are consumer numbers, all different.
-    const cols = this.pointColumns();
-    return cols.points.length === 0 ? EMPTY_TABLE : ringSegmentTable(cols, KEY_HASH_RANGE[0], KEY_HASH_RANGE[1]);
-  }
-
   /** Every point with its selected consumer and the queue behind it, ascending. */
   points(): Array<[number, Consumer, readonly Consumer[]]> {
     const ring = this.current();
@@ -202,31 +161,14 @@ export class ConsistentHashing4Selector extends MemoisedSelector implements Stic
     return out;
   }
 
-  /**
-   * The points and their selected consumers, without an object per point (see `PointColumns`);
-   * `holders(i)` is `[selected, ...colliding]`.
-   */
-  pointColumns(): PointColumns {
-    const ring = this.current();
-    if (this.columnsMemo?.ring !== ring) this.columnsMemo = { ring, cols: pointColumns(ring, this.members, 'first') };
-    return this.columnsMemo.cols;
-  }
-
-  private columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
-
   clone(): ConsistentHashing4Selector {
     const c = new ConsistentHashing4Selector(this.replicaPoints);
-    c.ring = this.ring;
-    c.members = this.members.clone();
-    c.joins = this.joins.slice();
-    c.leaves = this.leaves.slice();
+    this.copyRingTo(c);
     c.nameIndexes = new Map(this.nameIndexes);
     c.usedIndexes = new Map([...this.usedIndexes].map(([name, used]) => [name, new Set(used)]));
     // Built once and never changed: shared until either side changes and drops it.
     c.slotTable = this.slotTable;
     c.slotOwners = this.slotOwners;
-    c.pointHashCache = this.pointHashCache;
-    this.shareMemosWith(c);
     return c;
   }
 }
