@@ -6,12 +6,13 @@
 import type { TopologyEvent } from '../engine/events';
 import type { TopicConfig } from '../engine/settings';
 import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
+import { stockSpareColumn } from '../engine/spareColumns';
 import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic, thousands } from './format';
-import { Models } from './model';
+import { Models, spareColumnLength } from './model';
 import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { LIMITS } from '../shared/protocol';
 import { l10n } from './l10n';
@@ -45,6 +46,11 @@ export interface VsCodeApi {
 const DENSE_SEGMENTS = 1500;
 /** Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if steps (`Models.warmUp`). */
 const WARM_UP_ROUNDS = 5;
+/**
+ * Spare columns stocked when idle: a step on a 3.x ring takes seven (ring points and holders, the
+ * segment table's three, two view columns), on a 4.x ring six.
+ */
+const SPARE_COLUMNS = 8;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
 /** Partitions above which the partitions row is a canvas with a paged table. */
@@ -351,16 +357,30 @@ export class App {
    * a few milliseconds each, so that the first zooms run optimised code with feedback for every
    * branch), then its own topology (what-if steps and keys the host has not routed need it),
    * warmed up with throwaway what-if steps on clones so that a real step runs optimised code
-   * instead of cold code (the engine's functions are compiled after a few calls). The body's
-   * `data-engine` says "ready" when all is done.
+   * instead of cold code (the engine's functions are compiled after a few calls), then spare
+   * columns for the next step. The body's `data-engine` says "ready" when all is done: only the
+   * latest page's warm-up says so (an earlier one said it while a later one still ran its rounds).
    */
   private warmUp(gen: number): void {
     const topic = this.state.topic;
     const engine = this.received && !this.models.engineReady && topic !== undefined;
     document.body.dataset.engine = 'warming';
     let round = 0;
-    const step = () => {
+    const step = (idle?: IdleDeadline) => {
       if (warmNext()) return onIdle(step, 500);
+      // Spare columns for the next what-if step (see engine/spareColumns), as many as the idle
+      // period has room for (a millisecond or two each). Before every engine round too: the
+      // throwaway steps then run the code that takes them, which a real step would otherwise be
+      // the first to run (V8 had compiled it for none).
+      if (gen === this.generation && topic !== undefined) {
+        const length = spareColumnLength(this.models.view(topic));
+        let made = false;
+        while (stockSpareColumn(length, SPARE_COLUMNS)) {
+          made = true;
+          if ((idle?.timeRemaining() ?? 0) < 4) break;
+        }
+        if (made) return onIdle(step, 500);
+      }
       // A later page's warm-up takes over once this one has built the topology.
       const superseded = gen !== this.generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
@@ -369,7 +389,8 @@ export class App {
         performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
         return onIdle(step, 500);
       }
-      document.body.dataset.engine = 'ready';
+      // Only the latest page's warm-up says so: an earlier one's end is not the end of the later one.
+      if (gen === this.generation) document.body.dataset.engine = 'ready';
     };
     onIdle(step, 500);
   }
@@ -1122,9 +1143,9 @@ export class App {
 }
 
 /** Runs `f` when the page is next idle, within `timeout` ms; after a short timer where there are no idle callbacks (Safari). */
-function onIdle(f: () => void, timeout: number): void {
-  if ('requestIdleCallback' in window) window.requestIdleCallback(() => f(), { timeout });
-  else setTimeout(f, 50);
+function onIdle(f: (deadline?: IdleDeadline) => void, timeout: number): void {
+  if ('requestIdleCallback' in window) window.requestIdleCallback((deadline) => f(deadline), { timeout });
+  else setTimeout(() => f(), 50);
 }
 
 /** The hatch patterns the charts fill unowned and moved ranges with (colours set in CSS). */

@@ -20,6 +20,16 @@ import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 
 export { toShownKey, type KeyEntry };
 
+/**
+ * Room, in entries, for the columns a what-if step on a topic makes (`stockSpareColumn`): its
+ * ring's points and the segment table's wrap-around tail, with a tenth more for joins; 0 where it
+ * has no consistent-hashing ring.
+ */
+export function spareColumnLength(view: TopicViewModel | undefined): number {
+  const ring = view?.selector?.ring;
+  return ring ? Math.ceil(ring.points.length * 1.1) + 1 : 0;
+}
+
 /** A group's what-if as the panel shows it. */
 export interface GroupWhatIf {
   result: GroupWhatIfResult;

@@ -7,6 +7,7 @@
 import { ConsistentHashing3Selector } from '../../engine/pulsar/keyShared/consistentHashing3';
 import { ConsistentHashing4Selector } from '../../engine/pulsar/keyShared/consistentHashing4';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
+import { int32Column } from '../../engine/spareColumns';
 import type { OwnerInfo, OwnerTable } from './owners';
 import type { ZoomWindow } from './segments';
 
@@ -51,7 +52,7 @@ export function buildRingColumns(selector: ConsistentHashing3Selector | Consiste
   const cols = selector.pointColumns();
   const { points, holder, sharedCode, lists } = cols;
   const index = new Int32Array(lists.length).fill(-1);
-  const owner = new Int32Array(points.length);
+  const owner = int32Column(points.length);
   for (let i = 0; i < points.length; i++) {
     const h = holder[i];
     const c = h >= 0 ? h : sharedCode[~h];

@@ -4,6 +4,7 @@
  * out for a given zoom window and pixel width with one run per pixel column at most.
  */
 import { tableOf, type Consumer, type HashRange, type Segment, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
+import { int32Column } from '../../engine/spareColumns';
 import { OwnerTable, type OwnerInfo } from './owners';
 
 export interface SegmentsModel {
@@ -101,7 +102,7 @@ function coveringModel(src: SegmentTable, lo: number, hi: number, keyValues: Has
   const n = src.count;
   if (n === 0 || src.starts[0] !== lo || src.ends[n - 1] !== hi) return undefined;
   const { starts, ends } = src;
-  const owner = new Int32Array(n);
+  const owner = int32Column(n);
   const index = new Int32Array(src.owners.length).fill(-1);
   const values = new Float64Array(table.owners.length + src.owners.length);
   const [vlo, vhi] = keyValues;

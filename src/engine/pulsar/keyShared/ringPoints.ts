@@ -8,6 +8,7 @@
  * Columns are immutable once built (a batch builds new ones), so selectors, their clones and the
  * tables they hand out share them freely.
  */
+import { int32Column } from '../../spareColumns';
 import { only, sameConsumers, type Consumer, type SegmentTable } from './selector';
 
 export interface RingColumns {
@@ -124,8 +125,8 @@ export function addPoints(
   for (let b = 0; b < batch.length; b++) numbers[b] = batch[b].number;
   const { keys, holder } = ring;
   const n = keys.length;
-  const outKeys = new Int32Array(n + m);
-  const outHolder = new Int32Array(n + m);
+  const outKeys = int32Column(n + m);
+  const outHolder = int32Column(n + m);
   const shared = keptShared(ring, members);
   let r = 0;
   let i = 0;
@@ -192,8 +193,8 @@ export function changePoints(
   leave: (current: readonly Consumer[]) => readonly Consumer[] | undefined,
 ): RingColumns {
   const { keys, holder } = ring;
-  const outKeys = new Int32Array(keys.length);
-  const outHolder = new Int32Array(keys.length);
+  const outKeys = int32Column(keys.length);
+  const outHolder = int32Column(keys.length);
   const shared = keptShared(ring, members);
   let r = 0;
   let p = 0;
@@ -285,9 +286,9 @@ export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): Se
   // 100,000-point ring is made again on every what-if step, and fresh memory costs more to touch
   // than to fill (it is the larger part of such a step in a webview).
   const int32 = lo >= -(2 ** 31) && hi < 2 ** 31;
-  const starts = int32 ? new Int32Array(n + 1) : new Float64Array(n + 1);
-  const ends = int32 ? new Int32Array(n + 1) : new Float64Array(n + 1);
-  const owner = new Int32Array(n + 1);
+  const starts = int32 ? int32Column(n + 1) : new Float64Array(n + 1);
+  const ends = int32 ? int32Column(n + 1) : new Float64Array(n + 1);
+  const owner = int32Column(n + 1);
   let c = 0;
   let start = lo;
   for (let i = 0; i <= n; i++) {
