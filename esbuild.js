@@ -74,7 +74,7 @@ const builds = [
  */
 async function terse(file) {
   const { minify } = require('terser');
-  const out = await minify(fs.readFileSync(file, 'utf8'), { compress: { passes: 2 }, mangle: true, module: false });
+  const out = await minify(fs.readFileSync(file, 'utf8'), { compress: { passes: 3 }, mangle: true, module: false });
   fs.writeFileSync(file, out.code);
 }
 
