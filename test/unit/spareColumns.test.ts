@@ -124,8 +124,8 @@ for (const version of ['3.0', '4.0'] as const) {
     const join = [parseEvent('+x-1')];
     const leave = [...join, parseEvent('-c-7')];
     const length = spareColumnLength(buildTopicView(topic, keys, new ColorMap()));
-    const points = topic.subscription!.selector.segmentTable().count;
-    assert.ok(length > points + 1 && length >= SPARE_MIN_LENGTH, `room for the ring's columns (${length})`);
+    const segments = topic.subscription!.selector.segmentTable().count;
+    assert.ok(length > segments + 1 && length >= SPARE_MIN_LENGTH, `room for the ring's columns (${length})`);
     assert.equal(spareColumnLength(undefined), 0);
 
     const colors = new ColorMap();
