@@ -34,7 +34,20 @@
 //
 // `--renderer new` (or `today`) times only that renderer (and the baseline, if asked for).
 //
+// For finding where a what-if step's time goes (the figures reported stay the same ones):
+//   --steps N         add N consumers instead of 5 (the JSON's `stepsCpuMs` lists them all; "next"
+//                     stays the median of steps 2-5): on the 3.x ring the steps after the fifth
+//                     settled at about 30-50 ms of CPU where the second to fifth took 40-100, as V8
+//                     was still optimising (and deoptimising) the step's code;
+//   --dump-traces DIR writes each step's trace (Chrome's JSON, for DevTools or Perfetto) to DIR,
+//                     with V8's garbage collection and compilation events in it (tracing those
+//                     costs the page a little more);
+//   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
+//                     stderr, each step preceded by a line "BENCH-STEP-<n>": with
+//                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
+//
 //   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV] [--renderer new|today] [--profile]
+//                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -54,8 +67,18 @@ const BASELINE = arg('--baseline', null);
 const PROFILE = argv.includes('--profile');
 const RENDERER = arg('--renderer', null);
 const PROFILE_DIR = join(root, 'test-artifacts/panel-profiles');
+const STEPS = Number(arg('--steps', 5));
+const DUMP_TRACES = arg('--dump-traces', null);
+// `%DebugPrint` writes the step markers into V8's own output, in order with its traces.
+const JS_FLAGS = arg('--js-flags', null) && `${arg('--js-flags', null)} --allow-natives-syntax`;
 const CHROMIUM = process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium';
-const TRACE_CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'];
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink.user_timing',
+  'toplevel',
+  ...(DUMP_TRACES ? ['v8', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.compile'] : []),
+];
 const GOALS = { firstPicture: 100, whatIf: 50, frame: 16, heapMB: 150 };
 
 /** Injected into the page: the JSON from panelScale.encode back to typed arrays. */
@@ -96,11 +119,14 @@ async function main() {
   if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
 
   const keys = scale.benchKeys(100);
+  // The renderer's V8 prints its traces on the browser's output, which Playwright copies to
+  // stderr only in its debug log (read when it is loaded).
+  if (JS_FLAGS) process.env.DEBUG = [process.env.DEBUG, 'pw:browser'].filter(Boolean).join(',');
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', ...(JS_FLAGS ? [`--js-flags=${JS_FLAGS}`] : [])],
   });
   const results = [];
   try {
@@ -368,6 +394,7 @@ async function whatIfSteps(page, group, cdp, name) {
   const step = async (act) => {
     await startTrace(page);
     await startProfile(cdp);
+    if (JS_FLAGS) await page.evaluate((n) => new Function(`%DebugPrint("BENCH-STEP-${n}")`)(), stepNo);
     const r = await page.evaluate(async ({ act, group }) => {
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
       // The first consumer or member leaves, chosen before the step as a user would: a select
@@ -411,13 +438,18 @@ async function whatIfSteps(page, group, cdp, name) {
       return { stepMs, allMs: performance.now() - t0, share: document.querySelector(group ? '#group-whatif-moved-partitions' : '#whatif-moved-share')?.getAttribute(group ? 'data-count' : 'data-fraction') };
     }, { act, group });
     await stopProfile(cdp, `${name}-${stepNo++}${act.add ? '' : '-remove'}`);
-    r.cpuMs = mainThreadCpu(await stopTrace(page), 'bench:wa', 'bench:wb');
+    const trace = await stopTrace(page);
+    if (DUMP_TRACES) {
+      mkdirSync(DUMP_TRACES, { recursive: true });
+      writeFileSync(join(DUMP_TRACES, `${name}-${stepNo - 1}${act.add ? '' : '-remove'}.json`), JSON.stringify(trace));
+    }
+    r.cpuMs = mainThreadCpu(trace, 'bench:wa', 'bench:wb');
     return r;
   };
   const steps = [];
-  for (let i = 1; i <= 5; i++) steps.push(await step({ add: `extra-${i}` }));
+  for (let i = 1; i <= STEPS; i++) steps.push(await step({ add: `extra-${i}` }));
   const remove = await step({});
-  const later = steps.slice(1);
+  const later = steps.slice(1, 5);
   return {
     firstMs: round(steps[0].stepMs),
     firstCpuMs: round(steps[0].cpuMs),
