@@ -1,6 +1,7 @@
 /** Shared test helpers: a seeded PRNG and independent reference implementations. */
 import assert from 'node:assert/strict';
 import { parseSettings, type Settings } from '../../src/engine/settings';
+import { Segments } from '../../src/shared/view/segments';
 
 /** Settings from their raw JSON form, which must have no problem. */
 export function settingsOf(raw: unknown): Settings {
@@ -144,4 +145,20 @@ export function edgeString(r: () => number, units: number, asciiShare = 0): stri
   let s = '';
   while (s.length < units) s += r() < asciiShare ? String.fromCharCode(randInt(r, 0x20, 0x7e)) : edgePiece(r);
   return s;
+}
+
+/**
+ * A view model as plain data for comparing: typed arrays as arrays, functions left out, and a
+ * segments model (whose starts a getter gives) as the fields of its interface.
+ */
+export function plainModel(x: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(x, (_k, v) => {
+      if (ArrayBuffer.isView(v)) return Array.from(v as unknown as number[]);
+      if (typeof v === 'function') return undefined;
+      if (!(v instanceof Segments)) return v;
+      const { space, keyValues, count, starts, ends, owner, owners } = v;
+      return { space, keyValues, count, starts, ends, owner, owners };
+    }),
+  );
 }

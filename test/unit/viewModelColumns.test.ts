@@ -11,7 +11,7 @@ import { orderingNote } from '../../src/shared/view/orderingNote';
 import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
 import { binPoints, type PointBin, type RingModel } from '../../src/shared/view/ring';
 import { buildSegments, fullWindow, layoutSegments, segmentIndexAt, type Run, type SegmentsModel, type ZoomWindow } from '../../src/shared/view/segments';
-import { randInt, rng } from './helpers';
+import { plainModel, randInt, rng } from './helpers';
 
 // The panel's view model is built from the selectors' columns in single passes. The oracles here
 // are the straightforward versions they replaced (one object per segment, closures per column),
@@ -36,7 +36,7 @@ const CASES: Array<[string, Record<string, unknown>, '3.0' | '4.0']> = [
 ];
 
 const keys = Array.from({ length: 12 }, (_, i) => ({ label: `k-${i}`, key: stringKey(`k-${i}`) }));
-const plain = (x: unknown) => JSON.parse(JSON.stringify(x, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as unknown as number[]) : typeof v === 'function' ? undefined : v)));
+const plain = plainModel;
 
 describe('panel view model from the selector columns', () => {
   for (const [label, sub, version] of CASES) {

@@ -14,7 +14,7 @@ import type { KeyInput } from '../protocol';
 import { packBins, packRuns, seedBins, seedLayout, unpackBins, unpackRuns } from './layoutCache';
 import { binPoints, RING_COLUMNS, ringModelOf, type RingArc, type RingModel } from './ring';
 import type { OwnerInfo } from './owners';
-import { fullWindow, layoutSegments, type SegmentsModel } from './segments';
+import { fullWindow, layoutSegments, Segments, type SegmentsModel } from './segments';
 import { keyId, toShownKey, type KeyEntry } from './shownKeys';
 import { markerOf, partitionsModel, selectorColumns, shownSelector, type KeyMarker, type SelectorColumns, type TopicViewModel } from './topicView';
 import { buildGroupView, groupsOf, MAX_COUNTED_PARTITIONS, type GroupViewModel } from './groupView';
@@ -200,34 +200,20 @@ export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
   const n = f.ownerLabels.length;
   if (!Array.isArray(f.ownerLabels) || n === 0 || !(f.ownerColors instanceof Int16Array) || !(f.ownerValues instanceof Float64Array) || f.ownerColors.length !== n || f.ownerValues.length !== n) return undefined;
   const total = f.keyValues[1] - f.keyValues[0] + 1;
-  const owners: OwnerInfo[] = new Array(n);
+  // Pushed, not `new Array(n)`: a holey array would give the panel's charts a second kind of
+  // owners array to optimise for besides the OwnerTable's (V8 deoptimises them on meeting it).
+  const owners: OwnerInfo[] = [];
   for (let i = 0; i < n; i++) {
     const label = f.ownerLabels[i];
-    owners[i] = { ids: i === 0 ? [] : [label], label, color: f.ownerColors[i], values: f.ownerValues[i], share: f.ownerValues[i] / total };
+    owners.push({ ids: i === 0 ? [] : [label], label, color: f.ownerColors[i], values: f.ownerValues[i], share: f.ownerValues[i] / total });
   }
   for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
   if (f.ring && (!(f.ring.points instanceof Int32Array) || !(f.ring.owner instanceof Int32Array) || f.ring.points.length !== f.ring.owner.length)) return undefined;
   if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
   // The frame's own columns (the message's copy, never changed).
-  const ends = f.ends;
-  const owner = f.owner;
-  const count = ends.length;
-  if (ends[count - 1] !== hi) return undefined;
-  const model = { space: [lo, hi], keyValues: [f.keyValues[0], f.keyValues[1]], count, ends, owner, owners } as Omit<SegmentsModel, 'starts'>;
-  // The starts (each segment's starts where the last one ended) are made when first read: the
-  // first picture draws from the frame's layouts and never reads them, and their loop runs cold
-  // there (8 ms for a 100,000-point ring's in Chromium); the zoom warm-up reads them when idle.
-  return Object.defineProperty(model as SegmentsModel, 'starts', {
-    configurable: true,
-    enumerable: true,
-    get(): Int32Array {
-      const starts = new Int32Array(count);
-      starts[0] = lo;
-      for (let i = 1; i < count; i++) starts[i] = ends[i - 1] + 1;
-      Object.defineProperty(model, 'starts', { value: starts, enumerable: true });
-      return starts;
-    },
-  });
+  if (f.ends[f.ends.length - 1] !== hi) return undefined;
+  // Its starts are made when first read (see Segments).
+  return new Segments([lo, hi], [f.keyValues[0], f.keyValues[1]], f.ends.length, undefined, f.ends, f.owner, owners);
 }
 
 function layoutsOf(m: SegmentsModel, ring: RingModel | null, width: number): FrameLayouts {
