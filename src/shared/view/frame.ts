@@ -210,9 +210,9 @@ export function segmentsOfFrame(f: SelectorFrame): SegmentsModel | undefined {
   for (const [i, ids] of Array.isArray(f.ownerIds) ? f.ownerIds : []) if (owners[i] && Array.isArray(ids)) owners[i].ids = ids;
   if (f.ring && (!(f.ring.points instanceof Int32Array) || !(f.ring.owner instanceof Int32Array) || f.ring.points.length !== f.ring.owner.length)) return undefined;
   if (!(f.ends instanceof Int32Array) || !(f.owner instanceof Int32Array) || f.ends.length !== f.owner.length || f.ends.length === 0) return undefined;
-  // The frame's own columns (the message's copy, never changed).
   if (f.ends[f.ends.length - 1] !== hi) return undefined;
-  // Its starts are made when first read (see Segments).
+  // The frame's own columns (the message's copy, never changed); the starts are made from its ends
+  // when first read (see Segments).
   return new Segments([lo, hi], [f.keyValues[0], f.keyValues[1]], f.ends.length, undefined, f.ends, f.owner, owners);
 }
 

@@ -25,9 +25,10 @@ export interface SegmentsModel {
  * Every segments model, built here or from a host frame (`segmentsOfFrame`), is one of these: the
  * charts' code is optimised for the shape of the models it has drawn, and V8 deoptimised it each
  * time it met another shape (a frame's model in the first picture, a what-if's after it), which the
- * panel bench traced in the first what-if steps. Without `starts` (a frame's model) they are made
- * from the ends when first read: the first picture draws from the frame's layouts and never reads
- * them, and their loop runs cold there (8 ms for a 100,000-point ring's in Chromium).
+ * panel bench traced in the first what-if steps. Without `starts` (a frame's model, whose ends
+ * are an int32 column) they are made from the ends, as int32, when first read: the first picture
+ * draws from the frame's layouts and never reads them, and their loop runs cold there (8 ms for a
+ * 100,000-point ring's in Chromium).
  */
 export class Segments implements SegmentsModel {
   constructor(
