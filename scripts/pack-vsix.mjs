@@ -1,7 +1,7 @@
 // `npm run package` after the production build (esbuild.js --production): assembles the package in
 // dist/pack/ and has vsce build the .vsix from there, then recompresses it.
 // - dist/pack/ holds what `vsce ls` lists here (this folder's .vscodeignore decides what ships), with
-//   the JSON files and the CSS minified (VS Code reads them as data: their indentation only costs
+//   the JSON files, the CSS and the SVGs minified (VS Code reads them as data: their indentation only costs
 //   download), the manifest without the fields only development uses (scripts, devDependencies, and
 //   the command line's bin, which the .vsix does not hold), and the Marketplace README
 //   (scripts/marketplace-readme.mjs).
@@ -46,6 +46,9 @@ function shipped(path, bytes) {
   }
   if (path.endsWith('.json')) return JSON.stringify(JSON.parse(bytes.toString('utf8')));
   if (path.endsWith('.css')) return transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code;
+  // The indentation between an SVG's elements (a line break and spaces) draws nothing; spaces
+  // within a line can (between a text's tspans) and stay.
+  if (path.endsWith('.svg')) return bytes.toString('utf8').replace(/>\s*\n\s*</g, '><');
   return bytes;
 }
 
