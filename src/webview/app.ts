@@ -21,7 +21,8 @@ import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/v
 import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
-import { renderBarCanvas, type BarCanvasHandle, type ChartHandle } from './views/barCanvas';
+import { renderBarCanvas, type BarCanvasHandle } from './views/barCanvas';
+import type { ChartHandle } from './views/barShared';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
 import { renderRingCanvas } from './views/ringCanvas';
 import { warmNext } from './canvas/surface';
@@ -83,8 +84,8 @@ export class App {
   private analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
   private exportStatus = '';
   private readonly pendingExport = new Set<number>();
-  /** The canvas charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
-  private zoomGroups = new Map<string, ChartHandle[]>();
+  /** The charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
+  private zoomGroups = new Map<string, Array<ChartHandle<Element>>>();
   /** The what-if's canvas bars by id (before, after), which its next step draws on again (see `bar`). */
   private whatIfBars = new Map<string, BarCanvasHandle>();
   /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
@@ -654,8 +655,8 @@ export class App {
       this.render();
       return;
     }
-    // Canvas charts redraw in the next frame; the state is saved once per frame however many
-    // wheel events come.
+    // The charts redraw in place (a bar in the next frame, a ring's wedge at once), keeping the
+    // focus and the cursor; the state is saved once per frame however many wheel events come.
     for (const c of charts) c.setWindow(w);
     if (!this.saveQueued) {
       this.saveQueued = true;
@@ -667,10 +668,10 @@ export class App {
   }
 
   /** Canvas where SVG elements would be too many (or as the state asks). */
-  private dense(model: SegmentsModel, ring?: RingModel | null): boolean {
+  private dense(spec: { model: SegmentsModel; ring?: RingModel | null }): boolean {
     const r = this.state.renderer ?? 'auto';
     if (r !== 'auto') return r === 'canvas';
-    return model.count > DENSE_SEGMENTS || (ring?.points.length ?? 0) > DENSE_SEGMENTS;
+    return spec.model.count > DENSE_SEGMENTS || (spec.ring?.points.length ?? 0) > DENSE_SEGMENTS;
   }
 
   /**
@@ -680,7 +681,11 @@ export class App {
    * no canvas.
    */
   private bar(spec: BarSpec, zoomKey: string, kept?: Map<string, BarCanvasHandle>): HTMLElement {
-    if (!this.dense(spec.model, spec.ring)) return renderBar(spec);
+    if (!this.dense(spec)) {
+      const svgChart = renderBar(spec);
+      this.joinZoom(zoomKey, svgChart);
+      return svgChart.element;
+    }
     const old = kept?.get(spec.id);
     const chart = old && !old.element.isConnected ? old : renderBarCanvas(spec);
     if (chart === old) old.show(spec);
@@ -690,8 +695,7 @@ export class App {
   }
 
   private ring(spec: RingSpec, zoomKey: string): Element {
-    if (!this.dense(spec.model, spec.ring)) return renderRing(spec);
-    const chart = renderRingCanvas(spec);
+    const chart = this.dense(spec) ? renderRingCanvas(spec) : renderRing(spec);
     this.joinZoom(zoomKey, chart);
     return chart.element;
   }
@@ -701,7 +705,7 @@ export class App {
     return (r === 'auto' ? spec.count > DENSE_PARTITIONS : r === 'canvas') ? renderPartitionsCanvas(spec).element : renderPartitions(spec);
   }
 
-  private joinZoom(key: string, chart: ChartHandle): void {
+  private joinZoom(key: string, chart: ChartHandle<Element>): void {
     let list = this.zoomGroups.get(key);
     if (!list) this.zoomGroups.set(key, (list = []));
     list.push(chart);

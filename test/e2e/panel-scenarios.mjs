@@ -462,10 +462,13 @@ export default async function panelScenarios({ wb, scenario }) {
     const live = await frame().locator('#live').textContent();
     const first = topology().topic(PAYMENTS).subscription.selector.segments()[0];
     if (!live.includes(`${first.start}–${first.end}`) || !live.includes(first.consumers[0].id)) throw new Error(`the live region reads ${JSON.stringify(live)}`);
-    // "+" zooms in around the cursor: the axis now says how much of the space is shown.
+    // "+" zooms in around the cursor: the axis now says how much of the space is shown, and the
+    // chart keeps the focus and the cursor (the bar is drawn again in place, not the panel), so
+    // "0" goes to it too.
     await page.keyboard.press('+');
     await frame().locator('.chart[data-chart="ranges"] .zoom-note').waitFor();
-    await frame().locator('.chart[data-chart="ranges"]').focus();
+    if (!(await frame().locator('.chart[data-chart="ranges"]').evaluate((el) => el === document.activeElement))) throw new Error('zooming took the focus from the chart');
+    await frame().locator('.chart[data-chart="ranges"] rect.cursor[visibility="visible"]').waitFor();
     await page.keyboard.press('0');
     await frame().locator('.chart[data-chart="ranges"] .zoom-note').waitFor({ state: 'detached' });
     // Hovering the key's segment lists its consumer, range and share.
@@ -478,6 +481,34 @@ export default async function panelScenarios({ wb, scenario }) {
     const tipText = await tip.innerText();
     if (!tipText.includes(r.consumer) || !tipText.includes(`${r.range[0]}–${r.range[1]}`) || !/% of key hashes/.test(tipText)) throw new Error(`the tooltip reads ${JSON.stringify(tipText)}`);
     await page.mouse.move(5, 5);
+  });
+
+  await scenario('panel: clicking a small ring zooms its strip, and the ring and the strip are drawn again in place', async () => {
+    await tab(SHIPMENTS).click();
+    await view('ring').click();
+    const ring = frame().locator('svg.ring');
+    const strip = frame().locator('.chart[data-chart="detail"]');
+    await strip.locator('svg.bar').waitFor();
+    // Marks on the elements: a zoom that drew the panel again would drop them.
+    await ring.evaluate((el) => el.setAttribute('data-test-mark', 'ring'));
+    await strip.evaluate((el) => el.setAttribute('data-test-mark', 'strip'));
+    if ((await ring.locator('.zoom-wedge').getAttribute('d')) !== '') throw new Error('the full ring shows a zoom wedge');
+    const box = await ring.boundingBox();
+    // The band at 3 o'clock (the ring's outer radius is size/2 - 34, the band 16 px inside it).
+    await page.mouse.click(box.x + box.width - 42, box.y + box.height / 2);
+    await strip.locator('.zoom-note').waitFor();
+    const space = topology().topic(SHIPMENTS).subscription.selector.segments();
+    const size = space[space.length - 1].end - space[0].start + 1;
+    const from = Number(await strip.locator('.axis text').first().textContent());
+    const to = Number(await strip.locator('.axis text').nth(1).textContent());
+    // The click at a quarter of the ring: the strip shows a 32nd of the space around that hash.
+    if (!(from <= size / 4 && to >= size / 4 && to - from + 1 <= Math.ceil(size / 32))) throw new Error(`the strip shows ${from}-${to} after a click at a quarter of ${size}`);
+    if (!(await ring.locator('.zoom-wedge').getAttribute('d'))) throw new Error('the zoomed ring shows no wedge');
+    if ((await ring.getAttribute('data-test-mark')) !== 'ring' || (await strip.getAttribute('data-test-mark')) !== 'strip') throw new Error('the zoom drew the panel again');
+    await strip.focus();
+    await page.keyboard.press('0');
+    await strip.locator('.zoom-note').waitFor({ state: 'detached' });
+    if ((await ring.locator('.zoom-wedge').getAttribute('d')) !== '') throw new Error('"0" left a wedge on the ring');
   });
 
   await scenario('panel: a window reload restores the panel with its topic, view and keys (serializer + getState)', async () => {

@@ -1,8 +1,8 @@
 /**
  * A canvas sized in CSS pixels and drawn at the screen's resolution (devicePixelRatio), and the
- * frame scheduler the canvas charts share: a chart asks to be drawn, and every chart asked for
- * is drawn once in the next animation frame however many times it was asked (a wheel turn sends
- * many events a frame).
+ * frame scheduler the charts share (the SVG bar's zoom too): a chart asks to be drawn, and every
+ * chart asked for is drawn once in the next animation frame however many times it was asked (a
+ * wheel turn sends many events a frame).
  */
 import { h } from '../dom';
 import { onThemeChange } from './theme';

@@ -6,7 +6,7 @@
  * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
  */
 import { binsOf, layoutOf, warmLayouts } from '../../shared/view/layoutCache';
-import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, zoomWindow, type Run, type ZoomWindow } from '../../shared/view/segments';
+import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface, warmLater } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h } from '../dom';
@@ -15,6 +15,7 @@ import {
   arcSpans,
   BAR_H,
   chartKey,
+  cursorSpan,
   describeSegment,
   fit,
   KEYBOARD_HELP,
@@ -28,18 +29,13 @@ import {
   TICK_H,
   UNLABELLED_TICK,
   zoomControls,
+  wheelWindow,
   zoomNote,
   type BarMarker,
   type BarSpec,
+  type ChartHandle,
 } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
-
-export interface ChartHandle {
-  element: HTMLElement;
-  window(): ZoomWindow;
-  /** Shows another window (drawn in the next frame). */
-  setWindow(w: ZoomWindow): void;
-}
 
 /** A bar on a canvas, which can show another bar's spec in place of its own. */
 export interface BarCanvasHandle extends ChartHandle {
@@ -250,11 +246,9 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
   }
 
   function drawCursor(ctx: CanvasRenderingContext2D, t: Theme): void {
-    const s = m.starts[cursor];
-    const e = m.ends[cursor];
-    if (e < w.from || s > w.to) return;
-    const x0 = xOf(Math.max(s, w.from), w, width);
-    const x1 = Math.max(x0 + 2, xOf(Math.min(e, w.to) + 1, w, width));
+    const span = cursorSpan(m, cursor, w, width);
+    if (!span) return;
+    const [x0, x1] = span;
     ctx.strokeStyle = t.cursor;
     ctx.lineWidth = 2;
     ctx.strokeRect(x0, barY - 1, x1 - x0, BAR_H + 2);
@@ -324,9 +318,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
     'wheel',
     (ev) => {
       ev.preventDefault();
-      const { x } = surface.at(ev);
-      const center = w.from + (x / width) * (w.to - w.from + 1);
-      spec.onWindow(zoomWindow(w, m.space, ev.deltaY < 0 ? 0.5 : 2, center));
+      spec.onWindow(wheelWindow(w, m.space, width, surface.at(ev).x, ev.deltaY));
     },
     { passive: false },
   );

@@ -53,6 +53,14 @@ export interface BarSpec {
   ui: Ui;
 }
 
+/** A chart that zooms (SVG or canvas): the panel gives every chart of a zoom group the new window. */
+export interface ChartHandle<E extends Element = HTMLElement> {
+  element: E;
+  window(): ZoomWindow;
+  /** Shows another window (drawn in place: at once, or in the next frame). */
+  setWindow(w: ZoomWindow): void;
+}
+
 export const BAR_H = 36;
 export const ROW_H = 14;
 export const TICK_H = 8;
@@ -209,6 +217,20 @@ export function chartKey(ev: KeyboardEvent, c: ChartKeys): boolean {
     default:
       return false;
   }
+}
+
+/** The cursor's outline over segment `i` in the window `w`: its x from and to (2 px at least), or null out of the window. */
+export function cursorSpan(m: SegmentsModel, i: number, w: ZoomWindow, width: number): [number, number] | null {
+  const s = m.starts[i];
+  const e = m.ends[i];
+  if (e < w.from || s > w.to) return null;
+  const x0 = xOf(Math.max(s, w.from), w, width);
+  return [x0, Math.max(x0 + 2, xOf(Math.min(e, w.to) + 1, w, width))];
+}
+
+/** The window after a wheel turn with the pointer at `x`: zoomed in (up) or out around the hash there. */
+export function wheelWindow(w: ZoomWindow, space: readonly [number, number], width: number, x: number, deltaY: number): ZoomWindow {
+  return zoomWindow(w, space, deltaY < 0 ? 0.5 : 2, w.from + (x / width) * (w.to - w.from + 1));
 }
 
 /** Zoom, pan and "zoom to key" buttons; they act on the chart's window as it is when clicked. */

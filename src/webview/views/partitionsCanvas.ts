@@ -10,7 +10,7 @@ import { register, Surface } from '../canvas/surface';
 import { paletteColour, theme } from '../canvas/theme';
 import { h } from '../dom';
 import { thousands } from '../format';
-import type { ChartHandle } from './barCanvas';
+import type { ChartHandle } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
 import { cellOwners, ownerLine, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
 

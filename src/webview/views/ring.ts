@@ -2,14 +2,16 @@
  * The consistent-hashing ring: the owned arcs as a band, every point as a tick outside it (binned
  * per half degree), each key as a spoke with its number and the arc it travels clockwise to its
  * point on an inner track, and the zoom window as a wedge. Clicking the ring moves the window
- * there; the bar below (the "detail" strip) shows the window itself.
+ * there; the bar below (the "detail" strip) shows the window itself. A zoom or pan changes the
+ * wedge only (nothing else on the ring depends on the window).
  */
 import { angleOf, arcAngles, binPoints, type RingModel } from '../../shared/view/ring';
-import { fullWindow, isFullWindow, layoutSegments, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
+import { fullWindow, isFullWindow, layoutSegments, segmentIndexAt, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
 import { px, svg } from '../dom';
 import { pct } from '../format';
 import type { Ui } from '../ui';
 import type { BarMarker } from './bar';
+import type { ChartHandle } from './barShared';
 
 const COLUMNS = 720;
 
@@ -24,7 +26,7 @@ export interface RingSpec {
   ui: Ui;
 }
 
-export function renderRing(spec: RingSpec): SVGSVGElement {
+export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
   const { model: m, ring, size } = spec;
   const c = size / 2;
   const rOuter = c - 34;
@@ -80,12 +82,9 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
   root.append(gTicks);
 
   // The zoom window.
-  const w = spec.window;
-  if (!isFullWindow(w, m.space)) {
-    const a0 = angleOf(w.from, m.space);
-    const a1 = Math.max(a0 + 0.01, angleOf(w.to + 1, m.space));
-    root.append(svg('path', { class: 'zoom-wedge', d: sector(a0, a1, rInner - 22, rOuter + 12) }));
-  }
+  let w = spec.window;
+  const wedge = svg('path', { class: 'zoom-wedge', d: wedgePath(w, m.space, c, rInner, rOuter) });
+  root.append(wedge);
 
   // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
   const gKeys = svg('g', { class: 'markers' });
@@ -114,12 +113,17 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
   root.append(svg('text', { class: 'axis', x: c, y: c - 4, 'text-anchor': 'middle' }, `${m.space[0]}–${m.space[1]}`));
   root.append(svg('text', { class: 'axis muted', x: c, y: c + 12, 'text-anchor': 'middle' }, `${ring.points.length} points, clockwise from the top`));
 
+  const at = (ev: MouseEvent): [number, number] => {
+    const rect = root.getBoundingClientRect();
+    return [ev.clientX - rect.left - c, ev.clientY - rect.top - c];
+  };
   root.addEventListener('mousemove', (ev) => {
-    const v = valueAtPointer(root, ev, c, m.space);
-    if (v === null) return spec.ui.hideTip();
-    const d = Math.hypot(ev.clientX - root.getBoundingClientRect().left - c, ev.clientY - root.getBoundingClientRect().top - c);
-    if (d < rInner - 30 || d > rOuter + 16) return spec.ui.hideTip();
-    const i = indexOf(m, v);
+    const [dx, dy] = at(ev);
+    const v = valueAtPoint(dx, dy, m.space);
+    const d = Math.hypot(dx, dy);
+    if (v === null || d < rInner - 30 || d > rOuter + 16) return spec.ui.hideTip();
+    const i = segmentIndexAt(m, v);
+    if (i < 0) return spec.ui.hideTip();
     const o = m.owners[m.owner[i]];
     spec.ui.showTip(ev.clientX, ev.clientY, [
       o.ids.length ? o.label : 'nobody',
@@ -130,32 +134,44 @@ export function renderRing(spec: RingSpec): SVGSVGElement {
   });
   root.addEventListener('mouseleave', () => spec.ui.hideTip());
   root.addEventListener('click', (ev) => {
-    const v = valueAtPointer(root, ev, c, m.space);
-    if (v === null) return;
-    const span = isFullWindow(w, m.space) ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
-    spec.onWindow(windowAround(v, m.space, span));
+    const v = valueAtPoint(...at(ev), m.space);
+    if (v !== null) spec.onWindow(windowAtClick(v, w, m.space));
   });
-  return root;
+  return {
+    element: root,
+    window: () => w,
+    setWindow(next: ZoomWindow): void {
+      w = next;
+      wedge.setAttribute('d', wedgePath(w, m.space, c, rInner, rOuter));
+    },
+  };
 }
 
-function valueAtPointer(root: SVGSVGElement, ev: MouseEvent, c: number, space: readonly [number, number]): number | null {
-  const rect = root.getBoundingClientRect();
-  const dx = ev.clientX - rect.left - c;
-  const dy = ev.clientY - rect.top - c;
+/**
+ * The zoom window as a sector from just inside the keys' arcs to just outside the ticks, for a
+ * ring centred at (c, c); nothing at the full space. Each arc in two halves: an SVG arc's end may
+ * not be its start, and a half is under half a turn.
+ */
+export function wedgePath(w: ZoomWindow, space: readonly [number, number], c: number, rInner: number, rOuter: number): string {
+  if (isFullWindow(w, space)) return '';
+  const a0 = angleOf(w.from, space);
+  const a1 = Math.min(a0 + 2 * Math.PI - 1e-3, Math.max(a0 + 0.01, angleOf(w.to + 1, space)));
+  const mid = (a0 + a1) / 2;
+  const r0 = rInner - 22;
+  const r1 = rOuter + 12;
+  const at = (a: number, r: number) => `${px(c + r * Math.sin(a))} ${px(c - r * Math.cos(a))}`;
+  return `M${at(a0, r1)}A${r1} ${r1} 0 0 1 ${at(mid, r1)}A${r1} ${r1} 0 0 1 ${at(a1, r1)}` + `L${at(a1, r0)}A${r0} ${r0} 0 0 0 ${at(mid, r0)}A${r0} ${r0} 0 0 0 ${at(a0, r0)}Z`;
+}
+
+/** The hash at (dx, dy) from the ring's centre, clockwise from the top; none at the centre. */
+export function valueAtPoint(dx: number, dy: number, space: readonly [number, number]): number | null {
   if (dx === 0 && dy === 0) return null;
   let a = Math.atan2(dx, -dy);
   if (a < 0) a += 2 * Math.PI;
-  const size = space[1] - space[0] + 1;
-  return Math.min(space[1], space[0] + Math.floor((a / (2 * Math.PI)) * size));
+  return Math.min(space[1], space[0] + Math.floor((a / (2 * Math.PI)) * (space[1] - space[0] + 1)));
 }
 
-function indexOf(m: SegmentsModel, v: number): number {
-  let lo = 0;
-  let hi = m.count - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (m.ends[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** The strip's window after a click on the ring at `v`: as wide as it was, or a 32nd of the space. */
+export function windowAtClick(v: number, w: ZoomWindow, space: readonly [number, number]): ZoomWindow {
+  return windowAround(v, space, isFullWindow(w, space) ? Math.round((space[1] - space[0] + 1) / 32) : w.to - w.from + 1);
 }

@@ -8,13 +8,13 @@
  */
 import { binsOf, layoutOf } from '../../shared/view/layoutCache';
 import { angleOf, arcAngles, RING_COLUMNS as COLUMNS, type RingModel } from '../../shared/view/ring';
-import { fullWindow, isFullWindow, segmentIndexAt, windowAround, type ZoomWindow } from '../../shared/view/segments';
+import { fullWindow, segmentIndexAt, type ZoomWindow } from '../../shared/view/segments';
 import { register, Surface } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
-import { h, px, svg } from '../dom';
+import { h, svg } from '../dom';
 import { pct, range } from '../format';
-import type { ChartHandle } from './barCanvas';
-import type { RingSpec } from './ring';
+import type { ChartHandle } from './barShared';
+import { valueAtPoint, wedgePath, windowAtClick, type RingSpec } from './ring';
 
 
 export function renderRingCanvas(spec: RingSpec): ChartHandle {
@@ -165,35 +165,9 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     ctx.textBaseline = 'alphabetic';
   }
 
-  /** The zoom window as a sector from just inside the keys' arcs to just outside the ticks. */
-  function drawWedge(): void {
-    if (isFullWindow(w, m.space)) {
-      wedge.setAttribute('d', '');
-      return;
-    }
-    const a0 = angleOf(w.from, m.space);
-    const a1 = Math.min(a0 + 2 * Math.PI - 1e-3, Math.max(a0 + 0.01, angleOf(w.to + 1, m.space)));
-    const mid = (a0 + a1) / 2;
-    const r0 = rInner - 22;
-    const r1 = rOuter + 12;
-    const at = (a: number, r: number) => pt(a, r).map(px).join(' ');
-    // Each arc in two halves: an SVG arc's end may not be its start, and a half is under half a turn.
-    wedge.setAttribute(
-      'd',
-      `M${at(a0, r1)}A${r1} ${r1} 0 0 1 ${at(mid, r1)}A${r1} ${r1} 0 0 1 ${at(a1, r1)}` +
-        `L${at(a1, r0)}A${r0} ${r0} 0 0 0 ${at(mid, r0)}A${r0} ${r0} 0 0 0 ${at(a0, r0)}Z`,
-    );
-  }
+  const drawWedge = (): void => wedge.setAttribute('d', wedgePath(w, m.space, c, rInner, rOuter));
 
-  const valueAt = (x: number, y: number): number | null => {
-    const dx = x - c;
-    const dy = y - c;
-    if (dx === 0 && dy === 0) return null;
-    let a = Math.atan2(dx, -dy);
-    if (a < 0) a += 2 * Math.PI;
-    const n = m.space[1] - m.space[0] + 1;
-    return Math.min(m.space[1], m.space[0] + Math.floor((a / (2 * Math.PI)) * n));
-  };
+  const valueAt = (x: number, y: number): number | null => valueAtPoint(x - c, y - c, m.space);
 
   surface.canvas.addEventListener('mousemove', (ev) => {
     const { x, y } = surface.at(ev);
@@ -223,9 +197,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
   surface.canvas.addEventListener('click', (ev) => {
     const { x, y } = surface.at(ev);
     const v = valueAt(x, y);
-    if (v === null) return;
-    const span = isFullWindow(w, m.space) ? Math.round((m.space[1] - m.space[0] + 1) / 32) : w.to - w.from + 1;
-    spec.onWindow(windowAround(v, m.space, span));
+    if (v !== null) spec.onWindow(windowAtClick(v, w, m.space));
   });
 
   draw();
