@@ -8,7 +8,7 @@
  * panel again: the focus and the cursor stay where they were, and a wheel turn costs one bar.
  */
 import { binPoints } from '../../shared/view/ring';
-import { layoutSegments, runAt, windowAround, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
+import { layoutSegments, runAt, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { requestDraw } from '../canvas/surface';
 import { h, px, svg } from '../dom';
 import {
@@ -24,6 +24,7 @@ import {
   UNLABELLED_TICK,
   markerTextWidth,
   mixedLines,
+  moveCursor,
   movedTester,
   MOVED_H,
   ownersSummary,
@@ -194,13 +195,9 @@ export function renderBar(spec: BarSpec): ChartHandle {
   }
 
   const setCursor = (i: number, announce: boolean): void => {
-    cursor = Math.max(0, Math.min(m.count - 1, i));
-    const s = m.starts[cursor];
-    const e = m.ends[cursor];
-    // A segment out of the window brings the window to it (the redraw then shows the cursor).
-    if (e < w.from || s > w.to) spec.onWindow(windowAround(s, m.space, w.to - w.from + 1));
+    cursor = moveCursor(spec, w, i, announce);
+    // On the bar shown now; a window moved to the cursor is drawn, with it, in the next frame.
     placeCursor();
-    if (announce) ui.announce(describeSegment(m, cursor).join(', '));
   };
 
   function listen(root: SVGSVGElement): void {

@@ -6,7 +6,7 @@
  * the keyboard work as on the SVG bar; the segments are listed in a paged table under it.
  */
 import { binsOf, layoutOf, warmLayouts } from '../../shared/view/layoutCache';
-import { panWindow, runAt, segmentIndexAt, segmentInfo, windowAround, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
+import { panWindow, runAt, segmentIndexAt, segmentInfo, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { register, requestDraw, Surface, warmLater } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h } from '../dom';
@@ -22,6 +22,7 @@ import {
   markerRows,
   markerTextWidth,
   mixedLines,
+  moveCursor,
   movedTester,
   MOVED_H,
   ownersSummary,
@@ -255,11 +256,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
   }
 
   const setCursor = (i: number, announce: boolean): void => {
-    cursor = Math.max(0, Math.min(m.count - 1, i));
-    const s = m.starts[cursor];
-    const e = m.ends[cursor];
-    if (e < w.from || s > w.to) spec.onWindow(windowAround(s, m.space, w.to - w.from + 1));
-    if (announce) ui.announce(describeSegment(m, cursor).join(', '));
+    cursor = moveCursor(spec, w, i, announce);
     requestDraw(handle);
   };
 

@@ -228,6 +228,18 @@ export function cursorSpan(m: SegmentsModel, i: number, w: ZoomWindow, width: nu
   return [x0, Math.max(x0 + 2, xOf(Math.min(e, w.to) + 1, w, width))];
 }
 
+/**
+ * Where a bar's cursor goes for segment `i` (clamped to the segments): a segment out of the window
+ * `w` brings the window to it, and `announce` reads the segment out.
+ */
+export function moveCursor(spec: BarSpec, w: ZoomWindow, i: number, announce: boolean): number {
+  const m = spec.model;
+  const c = Math.max(0, Math.min(m.count - 1, i));
+  if (m.ends[c] < w.from || m.starts[c] > w.to) spec.onWindow(windowAround(m.starts[c], m.space, w.to - w.from + 1));
+  if (announce) spec.ui.announce(describeSegment(m, c).join(', '));
+  return c;
+}
+
 /** The window after a wheel turn with the pointer at `x`: zoomed in (up) or out around the hash there. */
 export function wheelWindow(w: ZoomWindow, space: readonly [number, number], width: number, x: number, deltaY: number): ZoomWindow {
   return zoomWindow(w, space, deltaY < 0 ? 0.5 : 2, w.from + (x / width) * (w.to - w.from + 1));
