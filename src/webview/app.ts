@@ -22,12 +22,10 @@ import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
 import { renderBarCanvas, type BarCanvasHandle } from './views/barCanvas';
-import type { ChartHandle } from './views/barShared';
+import { drawnOnCanvas, type ChartHandle } from './views/barShared';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
 import { renderRingCanvas } from './views/ringCanvas';
 import { warmNext } from './canvas/surface';
-import type { SegmentsModel } from '../shared/view/segments';
-import type { RingModel } from '../shared/view/ring';
 import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
@@ -43,8 +41,6 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-/** Segments or ring points above which a chart is drawn on a canvas (SVG elements cost more). */
-const DENSE_SEGMENTS = 1500;
 /** Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if steps (`Models.warmUp`). */
 const WARM_UP_ROUNDS = 5;
 /**
@@ -667,13 +663,6 @@ export class App {
     }
   }
 
-  /** Canvas where SVG elements would be too many (or as the state asks). */
-  private dense(spec: { model: SegmentsModel; ring?: RingModel | null }): boolean {
-    const r = this.state.renderer ?? 'auto';
-    if (r !== 'auto') return r === 'canvas';
-    return spec.model.count > DENSE_SEGMENTS || (spec.ring?.points.length ?? 0) > DENSE_SEGMENTS;
-  }
-
   /**
    * The hash-range bar, on a canvas where it is dense; its zoom window shared by `zoomKey`. With
    * `kept` (the what-if's bars), on the canvas of the bar of its id drawn last where that one is
@@ -681,7 +670,7 @@ export class App {
    * no canvas.
    */
   private bar(spec: BarSpec, zoomKey: string, kept?: Map<string, BarCanvasHandle>): HTMLElement {
-    if (!this.dense(spec)) {
+    if (!drawnOnCanvas(spec, this.state.renderer)) {
       const svgChart = renderBar(spec);
       this.joinZoom(zoomKey, svgChart);
       return svgChart.element;
@@ -695,7 +684,7 @@ export class App {
   }
 
   private ring(spec: RingSpec, zoomKey: string): Element {
-    const chart = this.dense(spec) ? renderRingCanvas(spec) : renderRing(spec);
+    const chart = drawnOnCanvas(spec, this.state.renderer) ? renderRingCanvas(spec) : renderRing(spec);
     this.joinZoom(zoomKey, chart);
     return chart.element;
   }

@@ -2,7 +2,8 @@
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
 // 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
-// (its what-if adds members); 100 keys marked in each.
+// (its what-if adds members), and a 3.0 ring of 10 consumers x 100 points (few enough points for
+// SVG charts: what the keys alone cost); 100 keys marked in each.
 // Renderers, side by side:
 //   today  this bundle fed the state message as the host sent it before (settings only: the panel
 //          connects every consumer itself) and drawing SVG charts;
@@ -46,7 +47,7 @@
 //                     stderr, each step preceded by a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
-//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,kafka] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

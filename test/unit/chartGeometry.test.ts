@@ -1,11 +1,11 @@
 /**
  * The geometry both renderers of the bar and the ring share (SVG for few segments and keys, canvas
- * for many): where the ring's pointer is in hash space, the window a click or a wheel turn makes,
- * the zoom wedge, and the cursor's outline.
+ * for many): which of the two draws a chart, where the ring's pointer is in hash space, the window
+ * a click or a wheel turn makes, the zoom wedge, and the cursor's outline.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cursorSpan, wheelWindow } from '../../src/webview/views/barShared';
+import { cursorSpan, DENSE_MARKERS, DENSE_SEGMENTS, drawnOnCanvas, wheelWindow } from '../../src/webview/views/barShared';
 import { valueAtPoint, wedgePath, windowAtClick } from '../../src/webview/views/ring';
 import { Segments } from '../../src/shared/view/segments';
 import { angleOf } from '../../src/shared/view/ring';
@@ -91,4 +91,21 @@ test('the cursor\'s outline covers its segment\'s visible part, two pixels at le
   assert.deepEqual(cursorSpan(m, 2, w, 1000), [101, 1000]);
   assert.equal(cursorSpan(m, 0, { from: 100, to: 65535 }, 1000), null);
   assert.equal(cursorSpan(m, 2, { from: 0, to: 99 }, 1000), null);
+});
+
+test('a chart is drawn on a canvas past 1,500 segments or ring points or past 32 keys, or as the state asks', () => {
+  const model = (count: number) => ({ count }) as unknown as Segments;
+  const ring = (points: number) => ({ points: new Int32Array(points) }) as never;
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => i);
+  assert.equal(DENSE_SEGMENTS, 1500);
+  assert.equal(DENSE_MARKERS, 32);
+  assert.equal(drawnOnCanvas({ model: model(1500), markers: keys(32) }), false);
+  assert.equal(drawnOnCanvas({ model: model(1501), markers: [] }), true);
+  assert.equal(drawnOnCanvas({ model: model(300), ring: ring(1501), markers: [] }), true);
+  assert.equal(drawnOnCanvas({ model: model(300), ring: ring(300), markers: keys(32) }), false);
+  // A 10-consumer ring with the panel's 100 keys: each key is several SVG elements, made at every zoom.
+  assert.equal(drawnOnCanvas({ model: model(1000), ring: ring(1000), markers: keys(33) }), true);
+  assert.equal(drawnOnCanvas({ model: model(1000), ring: ring(1000), markers: keys(100) }, 'auto'), true);
+  assert.equal(drawnOnCanvas({ model: model(100000), ring: ring(100000), markers: keys(100) }, 'svg'), false);
+  assert.equal(drawnOnCanvas({ model: model(3), markers: [] }, 'canvas'), true);
 });
