@@ -493,6 +493,7 @@ export default async function panelScenarios({ wb, scenario }) {
     await ring.evaluate((el) => el.setAttribute('data-test-mark', 'ring'));
     await strip.evaluate((el) => el.setAttribute('data-test-mark', 'strip'));
     if ((await ring.locator('.zoom-wedge').getAttribute('d')) !== '') throw new Error('the full ring shows a zoom wedge');
+    await ring.scrollIntoViewIfNeeded();
     const box = await ring.boundingBox();
     // The band at 3 o'clock (the ring's outer radius is size/2 - 34, the band 16 px inside it).
     await page.mouse.click(box.x + box.width - 42, box.y + box.height / 2);
