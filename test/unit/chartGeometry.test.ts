@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cursorSpan, DENSE_MARKERS, DENSE_SEGMENTS, drawnOnCanvas, wheelWindow } from '../../src/webview/views/barShared';
+import { cursorSpan, DENSE_MARKERS, DENSE_SEGMENTS, drawnOnCanvas, labelsHeight, ROW_H, wheelWindow } from '../../src/webview/views/barShared';
 import { valueAtPoint, wedgePath, windowAtClick } from '../../src/webview/views/ring';
 import { Segments } from '../../src/shared/view/segments';
 import { angleOf } from '../../src/shared/view/ring';
@@ -108,4 +108,9 @@ test('a chart is drawn on a canvas past 1,500 segments or ring points or past 32
   assert.equal(drawnOnCanvas({ model: model(1000), ring: ring(1000), markers: keys(100) }, 'auto'), true);
   assert.equal(drawnOnCanvas({ model: model(100000), ring: ring(100000), markers: keys(100) }, 'svg'), false);
   assert.equal(drawnOnCanvas({ model: model(3), markers: [] }, 'canvas'), true);
+});
+
+test('the room for key labels above a bar depends on the number of keys only (a row each, up to three), never on the window', () => {
+  // So that a zoom, which shows fewer or more of the keys, never moves the bar under the pointer.
+  assert.deepEqual([0, 1, 2, 3, 4, 100].map(labelsHeight), [ROW_H + 4, ROW_H + 4, 2 * ROW_H + 4, 3 * ROW_H + 4, 3 * ROW_H + 4, 3 * ROW_H + 4]);
 });

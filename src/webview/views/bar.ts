@@ -20,6 +20,7 @@ import {
   describeSegment,
   fit,
   KEYBOARD_HELP,
+  labelsHeight,
   markerRows,
   UNLABELLED_TICK,
   markerTextWidth,
@@ -46,7 +47,7 @@ export function renderBar(spec: BarSpec): ChartHandle {
   let w = spec.window;
   // What the SVG drawn last holds, for the pointer and the cursor.
   let runs: Run[] = [];
-  let barY = 0;
+  const barY = labelsHeight(spec.markers.length);
   let cursor = -1;
   const chart = h('div', { class: 'chart', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
   const cursorRect = svg('rect', { class: 'cursor', x: 0, y: 0, width: 0, height: BAR_H + 2, visibility: 'hidden' });
@@ -56,9 +57,7 @@ export function renderBar(spec: BarSpec): ChartHandle {
     runs = layoutSegments(m, w, width);
     // Marker labels in rows so that close keys do not overprint.
     const visible = spec.markers.filter((k) => k.value >= w.from && k.value <= w.to).sort((a, b) => a.value - b.value);
-    const { rows, used } = markerRows(visible, (k) => xOf(k.value + 0.5, w, width), width);
-    const labelsH = Math.max(1, used) * ROW_H + 4;
-    barY = labelsH;
+    const { rows } = markerRows(visible, (k) => xOf(k.value + 0.5, w, width), width);
     const movedY = barY + BAR_H + 2;
     const ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
     const axisY = ticksY + (spec.ring ? TICK_H + 2 : 0);
@@ -235,14 +234,12 @@ export function renderBar(spec: BarSpec): ChartHandle {
   let root = build();
   chart.append(zoomControls(spec, () => w), root);
 
-  // Drawn again in the next frame (once however many wheel events came), unless off the page.
+  // Drawn again in the next frame (once however many wheel events came) while on the page.
   const drawable = {
-    alive: true,
+    get alive(): boolean {
+      return chart.isConnected;
+    },
     draw(): void {
-      if (!chart.isConnected) {
-        drawable.alive = false;
-        return;
-      }
       const next = build();
       root.replaceWith(next);
       root = next;

@@ -19,6 +19,7 @@ import {
   describeSegment,
   fit,
   KEYBOARD_HELP,
+  labelsHeight,
   markerRows,
   markerTextWidth,
   mixedLines,
@@ -338,8 +339,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
       w = next.window;
       cursor = -1;
       runsFor = undefined;
-      const labelRows = Math.max(1, Math.min(3, spec.markers.length));
-      barY = labelRows * ROW_H + 4;
+      barY = labelsHeight(spec.markers.length);
       movedY = barY + BAR_H + 2;
       ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
       height = ticksY + (spec.ring ? TICK_H + 2 : 0) + 2;

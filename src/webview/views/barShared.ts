@@ -167,6 +167,14 @@ export function markerRows(visible: readonly BarMarker[], xOfMarker: (k: BarMark
 /** Label rows above a bar. */
 export const MARKER_ROWS = 3;
 
+/**
+ * The height above a bar for its keys' labels: a row for each key up to three, whatever the window
+ * shows, so that zooming never moves the bar under the pointer.
+ */
+export function labelsHeight(keys: number): number {
+  return Math.max(1, Math.min(MARKER_ROWS, keys)) * ROW_H + 4;
+}
+
 /** How far above the bar the tick of a marker without a label starts. */
 export const UNLABELLED_TICK = 4;
 
