@@ -50,7 +50,7 @@ export function renderBar(spec: BarSpec): ChartHandle {
   const barY = labelsHeight(spec.markers.length);
   let cursor = -1;
   const chart = h('div', { class: 'chart', tabindex: 0, role: 'group', 'aria-label': `${spec.label}. ${KEYBOARD_HELP}`, 'data-chart': spec.id });
-  const cursorRect = svg('rect', { class: 'cursor', x: 0, y: 0, width: 0, height: BAR_H + 2, visibility: 'hidden' });
+  const cursorRect = svg('rect', { class: 'cursor', x: 0, y: barY - 1, width: 0, height: BAR_H + 2, visibility: 'hidden' });
 
   /** The bar for the window `w`. */
   function build(): SVGSVGElement {
@@ -173,7 +173,6 @@ export function renderBar(spec: BarSpec): ChartHandle {
     if (note) axis.append(svg('text', { x: width / 2, y: axisY + 12, 'text-anchor': 'middle', class: 'zoom-note' }, note));
     root.append(axis);
 
-    cursorRect.setAttribute('y', String(barY - 1));
     placeCursor();
     root.append(cursorRect);
     listen(root);
