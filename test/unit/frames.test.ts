@@ -17,7 +17,7 @@ import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '..
 import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
 import { fullWindow, layoutSegments, zoomWindow } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
-import { buildTopicView, layoutPartitions, type TopicViewModel } from '../../src/shared/view/topicView';
+import { buildTopicView, layoutPartitions } from '../../src/shared/view/topicView';
 import type { KeyInput } from '../../src/shared/protocol';
 import { plainModel } from './helpers';
 
@@ -54,10 +54,6 @@ const KEYS: KeyInput[] = [
   { format: 'hex', value: 'zz' },
 ];
 
-/** Plain data of a view (functions dropped, typed arrays as arrays). Frames carry no 4.x queues. */
-function plain(v: TopicViewModel): unknown {
-  return plainModel(v);
-}
 
 describe('frames: the view the panel makes from the host frame', () => {
   const settings = settingsOf(TOPICS);
@@ -70,8 +66,9 @@ describe('frames: the view the panel makes from the host frame', () => {
     test(`${t.name}: equals the one built from the panel's own topology, also after a structured clone`, () => {
       const own = buildTopicView(new Topology(settings, []).topic(t.name)!, shown);
       const frame = frames.find((f) => f.name === t.name)!;
-      assert.deepEqual(plain(viewOfFrame(frame, entries)!), plain(own));
-      assert.deepEqual(plain(viewOfFrame(structuredClone(frame), entries)!), plain(own));
+      // As plain data (functions dropped, typed arrays as arrays): frames carry no 4.x queues.
+      assert.deepEqual(plainModel(viewOfFrame(frame, entries)!), plainModel(own));
+      assert.deepEqual(plainModel(viewOfFrame(structuredClone(frame), entries)!), plainModel(own));
     });
   }
 

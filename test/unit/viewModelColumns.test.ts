@@ -36,7 +36,6 @@ const CASES: Array<[string, Record<string, unknown>, '3.0' | '4.0']> = [
 ];
 
 const keys = Array.from({ length: 12 }, (_, i) => ({ label: `k-${i}`, key: stringKey(`k-${i}`) }));
-const plain = plainModel;
 
 describe('panel view model from the selector columns', () => {
   for (const [label, sub, version] of CASES) {
@@ -46,7 +45,7 @@ describe('panel view model from the selector columns', () => {
       const sel = topic.subscription!.selector;
       const fast = buildSegments(sel.segmentTable(), sel.keyHashRange, sel.keyValues, new OwnerTable(new ColorMap()), topic.subscription!.consumers);
       const ref = buildSegmentsReference(sel.segments(), sel.keyHashRange, sel.keyValues, new OwnerTable(new ColorMap()), topic.subscription!.consumers);
-      assert.deepEqual(plain(fast), plain(ref));
+      assert.deepEqual(plainModel(fast), plainModel(ref));
       const view = buildTopicView(topic, keys);
       const m = view.selector!.segments;
       const r = rng(label.length);
@@ -67,16 +66,16 @@ describe('panel view model from the selector columns', () => {
       const settings = settingsOf(sub, 120, version);
       const topic = new Topology(settings, []).topics[0] as PulsarTopicState;
       const ids = topic.subscription!.consumers.map((c) => c.id);
-      const before = plain(buildTopicView(topic, keys));
+      const before = plainModel(buildTopicView(topic, keys));
       for (const evs of [['+extra'], [`-${ids[3]}`, '+dup', `-${ids[0]}`], ['partitions=5', '+late'], [`-${ids[7]}`, `+${topic.subscription!.consumers[7].name}`]]) {
         const events = evs.map(parseEvent);
         const fromClone = buildWhatIf(settings, 't', events, keys, undefined, undefined, topic)!;
         const fromSettings = buildWhatIf(settings, 't', events, keys)!;
-        assert.deepEqual(plain(fromClone), plain(fromSettings), evs.join(' '));
+        assert.deepEqual(plainModel(fromClone), plainModel(fromSettings), evs.join(' '));
         const noteClone = orderingNote(settings, 't', events, keys, fromClone, topic);
         const noteSettings = orderingNote(settings, 't', events, keys, fromSettings);
         assert.deepEqual(noteClone, noteSettings);
-        assert.deepEqual(plain(buildTopicView(topic, keys)), before, 'the panel topic is unchanged');
+        assert.deepEqual(plainModel(buildTopicView(topic, keys)), before, 'the panel topic is unchanged');
       }
     });
   }
@@ -93,10 +92,10 @@ describe('panel view model from the selector columns', () => {
     ];
     const space: HashRange = [0, 63];
     const m = buildSegments(segs, space, space, new OwnerTable(new ColorMap()));
-    assert.deepEqual(plain(m), plain(buildSegmentsReference(segs, space, space, new OwnerTable(new ColorMap()))));
+    assert.deepEqual(plainModel(m), plainModel(buildSegmentsReference(segs, space, space, new OwnerTable(new ColorMap()))));
     assert.deepEqual(Array.from(m.starts), [0, 10, 20, 30]);
     assert.deepEqual(m.owners.map((o) => [o.label, o.values]), [['nobody', 10], ['a', 20], ['b', 34]]);
-    assert.deepEqual(plain(segmentsOfTable({ count: 0, starts: new Float64Array(0), ends: new Float64Array(0), owner: new Int32Array(0), owners: [] })), []);
+    assert.deepEqual(plainModel(segmentsOfTable({ count: 0, starts: new Float64Array(0), ends: new Float64Array(0), owner: new Int32Array(0), owners: [] })), []);
   });
 });
 
