@@ -10,32 +10,23 @@ import {
   SegmentTableBuilder,
   type BrokerVersion,
   type Consumer,
-  type HashRange,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
-import { MemoisedSelector } from './memoisedSelector';
-import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
-import { murmur3Masked } from '../murmur3';
+import { HashRangeSelector } from './hashRangeSelector';
+import { DEFAULT_RANGE_SIZE } from './stickyKeyHash';
 
-export class AutoSplitHashRangeSelector extends MemoisedSelector implements StickyKeyConsumerSelector {
+export class AutoSplitHashRangeSelector extends HashRangeSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'autoSplit';
-  readonly keyHashRange: HashRange;
-  readonly keyValues: HashRange;
   /** Upper bounds, ascending, with their consumers at the same index. */
   private uppers: number[] = [];
   private owners: Consumer[] = [];
 
-  constructor(
-    readonly brokerVersion: BrokerVersion,
-    readonly rangeSize: number = DEFAULT_RANGE_SIZE,
-  ) {
-    super();
+  constructor(brokerVersion: BrokerVersion, rangeSize: number = DEFAULT_RANGE_SIZE) {
+    super(brokerVersion, rangeSize);
     // The constructor's own checks, with its messages.
     if (rangeSize < 2) throw new ConsumerAssignError('range size must greater than 2');
     if ((rangeSize & (rangeSize - 1)) !== 0) throw new ConsumerAssignError('range size must be nth power with 2');
-    this.keyHashRange = [0, rangeSize - 1];
-    this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
   }
 
   /**
@@ -48,17 +39,6 @@ export class AutoSplitHashRangeSelector extends MemoisedSelector implements Stic
     s.uppers = entries.map((e) => e[0]);
     s.owners = entries.map((e) => e[1]);
     return s;
-  }
-
-  makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
-    return this.brokerVersion === '4.0'
-      ? reduceIntoRange(murmur3Masked(bytes, length), this.keyHashRange)
-      : stickyKeyHash3(bytes, length);
-  }
-
-  slotOf(stickyKeyHash: number): number {
-    // 3.x selects at `hash % rangeSize`; 4.x hashes are already reduced into [0, rangeSize).
-    return this.brokerVersion === '4.0' ? stickyKeyHash : stickyKeyHash % this.rangeSize;
   }
 
   addConsumer(consumer: Consumer): void {

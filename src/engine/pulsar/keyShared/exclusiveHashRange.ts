@@ -13,41 +13,16 @@ import {
   NOBODY,
   only,
   SegmentTableBuilder,
-  type BrokerVersion,
   type Consumer,
-  type HashRange,
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from './selector';
-import { MemoisedSelector } from './memoisedSelector';
-import { DEFAULT_RANGE_SIZE, reduceIntoRange, stickyKeyHash3 } from './stickyKeyHash';
-import { murmur3Masked } from '../murmur3';
+import { HashRangeSelector } from './hashRangeSelector';
 import { SortedIntMap } from './sortedIntMap';
 
-export class ExclusiveHashRangeSelector extends MemoisedSelector implements StickyKeyConsumerSelector {
+export class ExclusiveHashRangeSelector extends HashRangeSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'sticky';
-  readonly keyHashRange: HashRange;
-  readonly keyValues: HashRange;
   private rangeMap = new SortedIntMap<Consumer>();
-
-  constructor(
-    readonly brokerVersion: BrokerVersion,
-    readonly rangeSize: number = DEFAULT_RANGE_SIZE,
-  ) {
-    super();
-    this.keyHashRange = [0, rangeSize - 1];
-    this.keyValues = brokerVersion === '4.0' ? [1, rangeSize - 1] : [0, rangeSize - 1];
-  }
-
-  makeStickyKeyHash(bytes: Uint8Array, length: number = bytes.length): number {
-    return this.brokerVersion === '4.0'
-      ? reduceIntoRange(murmur3Masked(bytes, length), this.keyHashRange)
-      : stickyKeyHash3(bytes, length);
-  }
-
-  slotOf(stickyKeyHash: number): number {
-    return this.brokerVersion === '4.0' ? stickyKeyHash : stickyKeyHash % this.rangeSize;
-  }
 
   addConsumer(consumer: Consumer): void {
     this.changed();
