@@ -39,7 +39,7 @@ import {
   type KeyReader,
   type KeySink,
 } from './readers';
-import { KEY_ERROR, TopicCounter } from './topicRouting';
+import { TopicCounter } from './topicRouting';
 import { KeyHasher, noNeeds } from './keyHashes';
 import { settingsBundleResolver } from './bundles';
 
@@ -102,8 +102,9 @@ function targets(topics: TopicState[], event: TopologyEvent, selected: boolean):
 export class KeyAnalyzer implements KeySink {
   readonly options: AnalyzeOptions;
   private readonly reader: KeyReader;
-  private readonly before: TopicCounter[];
-  private readonly after: TopicCounter[] | null;
+  /** The topics' counters, and under the what-if (the tests read where each key went from them). */
+  readonly before: TopicCounter[];
+  readonly after: TopicCounter[] | null;
   /** Per topic: before-consumer index -> after-consumer index (by id), for moved keys. */
   private readonly consumerMap: Int32Array[] = [];
   private readonly moved: Float64Array;
@@ -186,22 +187,6 @@ export class KeyAnalyzer implements KeySink {
 
   get lines(): number {
     return this.reader.lines;
-  }
-
-  /**
-   * Where the last key went on each topic (partition, or null for a non-partitioned topic; the
-   * consumer id, or null): for tests that compare with `route` key by key, and for a caller that
-   * wants routes as it reads.
-   */
-  lastRoutes(which: 'before' | 'after' = 'before'): Array<{ topic: string; partition: number | null; consumer: string | null; error?: true }> {
-    const counters = which === 'before' ? this.before : this.after;
-    if (counters === null) return [];
-    return counters.map((c) => ({
-      topic: c.topic.name,
-      partition: c.partition < 0 ? null : c.partition,
-      ...(c.partition === KEY_ERROR ? { error: true } : {}),
-      consumer: c.consumer < 0 ? null : c.consumers[c.consumer].id,
-    }));
   }
 
   // KeySink ---------------------------------------------------------------------------------------

@@ -257,11 +257,6 @@ export class TopicCounter {
     return this.hasSubscription;
   }
 
-  /** Whether this topic hashes keys itself (typed keys) instead of reading the shared hashes. */
-  get hashesOwnKeys(): boolean {
-    return this.own !== null;
-  }
-
   /** Routes one key and counts it: `h` holds the shared hashes of `bytes[0..length)`. */
   add(h: KeyHashes, bytes: Uint8Array, length: number, text: string | null, line: number): void {
     const n = this.partitions;

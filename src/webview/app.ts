@@ -274,9 +274,7 @@ export class App {
     // The panel's own topology, unless the host's frames draw the topics (then it is built when
     // idle, or when a what-if step needs it).
     if (!this.models.framed || this.models.engineReady) {
-      const t0 = performance.now();
       const topology = this.models.topology();
-      performance.measure('keyRouting:topology', { start: t0, end: performance.now() });
       if (topology.error) body.push(h('p', { class: 'error' }, topology.error));
     }
     let topic: TopicConfig | undefined;
@@ -381,9 +379,7 @@ export class App {
       // A later page's warm-up takes over once this one has built the topology.
       const superseded = gen !== this.generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
-        const t0 = performance.now();
         this.models.warmUp(topic, round++, this.chosenGroup(topic)?.name);
-        performance.measure('keyRouting:engineWarmUp', { start: t0, end: performance.now() });
         return onIdle(step, 500);
       }
       // Only the latest page's warm-up says so: an earlier one's end is not the end of the later one.

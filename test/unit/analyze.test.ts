@@ -13,6 +13,7 @@ import { namespaceBundles, type Settings } from '../../src/engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../src/engine/topology';
 import { topicBundle } from '../../src/engine/pulsar/namespaceBundles';
 import { edgeString, javaHashCodeReference, randInt, randomBytes, randomString, rng, settingsOf } from './helpers';
+import { lastRoutes } from './analyzerRoutes';
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: every selector kind, both generations, both producer hashing schemes, partitioned and
@@ -159,8 +160,8 @@ describe('analyse: figures equal route, key by key', () => {
     for (const [i, line] of lines.entries()) {
       a.feed(line);
       a.feed(Uint8Array.of(0x0a));
-      const got = a.lastRoutes('before');
-      const gotAfter = a.lastRoutes('after');
+      const got = lastRoutes(a, 'before');
+      const gotAfter = lastRoutes(a, 'after');
       before.forEach((t, j) => {
         const r = t.route(keys[i]);
         assert.deepEqual(got[j], { topic: t.name, partition: r.partition, consumer: r.consumer ?? null }, `${t.name} key #${i + 1}`);
@@ -466,7 +467,7 @@ describe('readers: malformed lines are reported with their line number and skipp
     const lines = text.split('\n').filter((l) => l);
     lines.forEach((l, i) => {
       a.feed(utf8(l + '\n'));
-      const got = a.lastRoutes();
+      const got = lastRoutes(a);
       topics.forEach((t, j) => {
         const r = t.route(stringKey(want[i]));
         assert.deepEqual(got[j], { topic: t.name, partition: r.partition, consumer: r.consumer ?? null });

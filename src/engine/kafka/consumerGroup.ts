@@ -240,13 +240,6 @@ export class ConsumerGroupState {
     return this.current;
   }
 
-  /** Each member's partitions per topic, ascending, members in join order. */
-  memberPartitions(): Map<string, Map<string, number[]>> | string {
-    const owners = this.owners();
-    if (typeof owners === 'string') return owners;
-    return partitionsByMember(owners, [...this.subscriptions.keys()]);
-  }
-
   /** An independent state equal to this one: the configuration with the same events replayed. */
   clone(): ConsumerGroupState {
     const c = new ConsumerGroupState(this.config, this.initialTopics);
