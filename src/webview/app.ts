@@ -929,7 +929,8 @@ export class App {
     const applied = ws.events.slice(0, ws.cursor);
     const model = this.models.whatIf(topic.name, applied);
     if (!model) return;
-    const note = this.models.orderingNote(topic.name, applied);
+    // In the step's task where the last note took little (NOTE_IN_STEP_MS), else after the picture.
+    const note = this.models.orderingNote(topic.name, applied, this.models.noteFitsStep(topic.name));
     const zoomKey = `${topic.name}|whatif`;
     const space = model.before.selector?.segments.space;
     const update = (next: { events: TopologyEvent[]; cursor: number }) => {

@@ -30,6 +30,14 @@ export function spareColumnLength(view: TopicViewModel | undefined): number {
   return ring ? Math.ceil(ring.points.length * 1.1) + 1 : 0;
 }
 
+/**
+ * An ordering note that took at most this long the last time (ms) is worked out in the step's own
+ * task, so that it shows in the step's frame: deferred, it waits for the frame after, a vsync
+ * later at the least and behind that frame's raster (the panel bench traced 30-45 ms more on a
+ * 3.x ring step). A dearer note is still worked out after the picture is painted.
+ */
+export const NOTE_IN_STEP_MS = 8;
+
 /** A group's what-if as the panel shows it. */
 export interface GroupWhatIf {
   result: GroupWhatIfResult;
@@ -44,6 +52,12 @@ export class Models {
   private readonly colors = new Map<string, ColorMap>();
   private whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
   private noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
+  /**
+   * How long the last two ordering notes of each topic took (ms), a warm-up's included: the
+   * smaller is taken for the next one's cost, so that one note slowed by a pause (a collection, the
+   * machine) does not send the next one after the picture.
+   */
+  private readonly noteMs = new Map<string, [number, number]>();
   private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
   private frames = new Map<string, TopicFrame>();
   private groupCache = new Map<string, GroupViewModel>();
@@ -59,6 +73,9 @@ export class Models {
     this.topologyValue = undefined;
     this.topologyError = undefined;
     this.colors.clear();
+    // Kept through a change of keys (their number changes a note's cost little): a stale figure is
+    // replaced by the next note's own.
+    this.noteMs.clear();
     this.invalidate();
   }
 
@@ -153,13 +170,32 @@ export class Models {
       // A step added to the last note's steps takes that note further; else afresh.
       const last = this.noteCache?.value;
       value = w
-        ? ((last && !('error' in last) && extendOrderingNote(last, this.settings, name, events, this.shownKeys, w)) ||
-          orderingNote(this.settings, name, events, this.shownKeys, w, this.topic(name)))
+        ? this.timeNote(
+            name,
+            () =>
+              (last && !('error' in last) && extendOrderingNote(last, this.settings, name, events, this.shownKeys, w)) ||
+              orderingNote(this.settings, name, events, this.shownKeys, w, this.topic(name)),
+          )
         : null;
     } catch (e) {
       value = { error: (e as Error).message };
     }
     this.noteCache = { key, value };
+    return value;
+  }
+
+  /** Whether a step's ordering note on `name` can be worked out in the step's task (`NOTE_IN_STEP_MS`). */
+  noteFitsStep(name: string): boolean {
+    const ms = this.noteMs.get(name);
+    return ms !== undefined && Math.min(ms[0], ms[1]) <= NOTE_IN_STEP_MS;
+  }
+
+  /** `note()`, timed for `noteFitsStep`. */
+  private timeNote<T>(name: string, note: () => T): T {
+    const t0 = performance.now();
+    const value = note();
+    const ms = performance.now() - t0;
+    this.noteMs.set(name, [ms, this.noteMs.get(name)?.[0] ?? ms]);
     return value;
   }
 
@@ -198,7 +234,7 @@ export class Models {
       const keys = this.shownKeys;
       const events = [{ kind: 'connect', name: `\u0000warm-up-${round}` } as const];
       const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
-      if (w) orderingNote(this.settings, name, events, keys, w, t);
+      if (w) this.timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
     } catch {
       // Only a warm-up: the real step reports its own errors.
     }

@@ -133,7 +133,16 @@ export default async function panelScenarios({ wb, scenario }) {
     // Undo and redo: the step goes and comes back.
     await frame().locator('#whatif-undo').click();
     await movedShareBecomes(0, 'after undo');
-    await frame().locator('#whatif-redo').click();
+    // The notes so far took little (NOTE_IN_STEP_MS), so the redone step's note is worked out in
+    // the step's own task and shows in its frame: there as soon as the click's handler has run.
+    const noteAfterClick = await frame()
+      .locator('#whatif-redo')
+      .evaluate((el) => {
+        el.click();
+        const note = document.getElementById('whatif-ordering');
+        return note ? (note.getAttribute('aria-busy') ?? 'shown') : 'missing';
+      });
+    if (noteAfterClick !== 'shown') throw new Error(`the redone step's ordering note is ${noteAfterClick === 'true' ? 'still being worked out' : 'missing'} once its click is handled`);
     await movedShareBecomes(expected.movedFraction, 'after redo');
     // The list of consumers to remove is made when the field is first focused.
     await frame().locator('#whatif-remove-id').focus();

@@ -176,3 +176,19 @@ test('the panel’s models give, step by step and after an undo, what building a
     assert.deepEqual(note, orderingNote(settings, TOPIC, events, models.shownKeys, fresh, base), `${n} steps`);
   }
 });
+
+test('a step’s ordering note goes into the step’s own frame only once a note of that topic has been timed, again after new settings', () => {
+  const settings = settingsOf(CASES[1], ['a', 'b']);
+  const models = new Models();
+  models.setSettings(settings);
+  models.setKeys([{ format: 'utf8' as const, value: 'k1' }]);
+  // Nothing timed yet: the cost is unknown, so the note waits until after the picture.
+  assert.equal(models.noteFitsStep(TOPIC), false);
+  assert.equal(models.orderingNote(TOPIC, [{ kind: 'connect', name: 'c' }]), undefined, 'asked without compute, nothing is worked out');
+  assert.equal(models.noteFitsStep(TOPIC), false);
+  assert.ok(models.orderingNote(TOPIC, [{ kind: 'connect', name: 'c' }], true));
+  // Timed now (whether it fits is the machine's): the other topics stay untimed, and new settings forget it.
+  assert.equal(models.noteFitsStep('persistent://public/default/other'), false);
+  models.setSettings(settings);
+  assert.equal(models.noteFitsStep(TOPIC), false);
+});
