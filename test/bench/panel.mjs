@@ -47,7 +47,7 @@
 //                     stderr, each step preceded by a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
-//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
