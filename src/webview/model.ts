@@ -31,10 +31,11 @@ export function spareColumnLength(view: TopicViewModel | undefined): number {
 }
 
 /**
- * An ordering note that took at most this long the last time (ms) is worked out in the step's own
- * task, so that it shows in the step's frame: deferred, it waits for the frame after, a vsync
- * later at the least and behind that frame's raster (the panel bench traced 30-45 ms more on a
- * 3.x ring step). A dearer note is still worked out after the picture is painted.
+ * A step's ordering note expected to take at most this long (ms, `noteFitsStep`) is worked out in
+ * the step's own task, so that it shows in the step's frame. Deferred, it waits for the frame
+ * after: a vsync later at the least, and behind that frame's raster (in a trace of a step on the
+ * 3.x ring of the panel bench, the note's frame came 48 ms after the picture's). A dearer note is
+ * still worked out after the picture is painted.
  */
 export const NOTE_IN_STEP_MS = 8;
 
@@ -73,8 +74,8 @@ export class Models {
     this.topologyValue = undefined;
     this.topologyError = undefined;
     this.colors.clear();
-    // Kept through a change of keys (their number changes a note's cost little): a stale figure is
-    // replaced by the next note's own.
+    // Kept through a change of keys (their number changes a note's cost little): the next notes'
+    // own times replace a stale one.
     this.noteMs.clear();
     this.invalidate();
   }
