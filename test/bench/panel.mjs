@@ -40,9 +40,9 @@
 //                     stays the median of steps 2-5): on the 3.x ring the steps after the fifth
 //                     settled at about 30-50 ms of CPU where the second to fifth took 40-100, as V8
 //                     was still optimising (and deoptimising) the step's code;
-//   --dump-traces DIR writes each step's trace (Chrome's JSON, for DevTools or Perfetto) to DIR,
-//                     with V8's garbage collection and compilation events in it (tracing those
-//                     costs the page a little more);
+//   --dump-traces DIR writes the trace of each first picture and each step (Chrome's JSON, for
+//                     DevTools or Perfetto) to DIR, with V8's garbage collection and compilation
+//                     events in it (tracing those costs the page a little more);
 //   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
 //                     stderr, each step preceded by a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
@@ -279,6 +279,10 @@ async function picture(page, cdp, legacy, name) {
   // To the end of the first picture (the panel's own measure), or where an older one had drawn.
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
+  if (DUMP_TRACES) {
+    mkdirSync(DUMP_TRACES, { recursive: true });
+    writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
+  }
   r.cpuMs = legacy ? mainThreadCpu(events, 'bench:post', 'bench:first') : mainThreadCpu(events, 'bench:post', 'keyRouting:firstPicture');
   return r;
 }
