@@ -58,7 +58,7 @@ export class Models {
    * smaller is taken for the next one's cost, so that one note slowed by a pause (a collection, the
    * machine) does not send the next one after the picture.
    */
-  private readonly noteMs = new Map<string, [number, number]>();
+  private readonly noteMs = new Map<string, number[]>();
   private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
   private frames = new Map<string, TopicFrame>();
   private groupCache = new Map<string, GroupViewModel>();
@@ -187,16 +187,15 @@ export class Models {
 
   /** Whether a step's ordering note on `name` can be worked out in the step's task (`NOTE_IN_STEP_MS`). */
   noteFitsStep(name: string): boolean {
-    const ms = this.noteMs.get(name);
-    return ms !== undefined && Math.min(ms[0], ms[1]) <= NOTE_IN_STEP_MS;
+    return Math.min(...(this.noteMs.get(name) ?? [Infinity])) <= NOTE_IN_STEP_MS;
   }
 
   /** `note()`, timed for `noteFitsStep`. */
   private timeNote<T>(name: string, note: () => T): T {
     const t0 = performance.now();
     const value = note();
-    const ms = performance.now() - t0;
-    this.noteMs.set(name, [ms, this.noteMs.get(name)?.[0] ?? ms]);
+    // A note of no steps (null) says nothing of what a step's note costs.
+    if (value !== null) this.noteMs.set(name, [performance.now() - t0, ...(this.noteMs.get(name) ?? [])].slice(0, 2));
     return value;
   }
 

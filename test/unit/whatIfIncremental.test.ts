@@ -177,13 +177,16 @@ test('the panel’s models give, step by step and after an undo, what building a
   }
 });
 
-test('a step’s ordering note goes into the step’s own frame only once a note of that topic has been timed, again after new settings', () => {
+test('a step’s ordering note goes into the step’s own frame only once a step’s note on that topic has been timed, again after new settings', () => {
   const settings = settingsOf(CASES[1], ['a', 'b']);
   const models = new Models();
   models.setSettings(settings);
   models.setKeys([{ format: 'utf8' as const, value: 'k1' }]);
   // Nothing timed yet: the cost is unknown, so the note waits until after the picture.
   assert.equal(models.noteFitsStep(TOPIC), false);
+  // A note of no steps is nothing to simulate: it says nothing of a step's note, and is not timed.
+  assert.equal(models.orderingNote(TOPIC, [], true), null);
+  assert.equal(models.noteFitsStep(TOPIC), false, 'a note of no steps is not timed');
   assert.equal(models.orderingNote(TOPIC, [{ kind: 'connect', name: 'c' }]), undefined, 'asked without compute, nothing is worked out');
   assert.equal(models.noteFitsStep(TOPIC), false);
   assert.ok(models.orderingNote(TOPIC, [{ kind: 'connect', name: 'c' }], true));
