@@ -33,6 +33,31 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs,
   return el;
 }
 
+/** The CSS class of an owner's colour (media/panel.css): `c0` to `c11`, or `unowned` for nobody's (-1). */
+export function colourClass(color: number): string {
+  return color < 0 ? 'unowned' : `c${color}`;
+}
+
+/**
+ * Path data gathered by class and drawn as one `<path>` per class, not an element per piece: a
+ * full ring is a run per pixel column, and a thousand elements cost more to lay out and paint than
+ * to build.
+ */
+export class ClassPaths {
+  private readonly byClass = new Map<string, string[]>();
+
+  add(cls: string, d: string): void {
+    let list = this.byClass.get(cls);
+    if (!list) this.byClass.set(cls, (list = []));
+    list.push(d);
+  }
+
+  /** A group of class `group` holding a path per class, in the order the classes first came. */
+  group(group: string): SVGGElement {
+    return svg('g', { class: group }, ...[...this.byClass].map(([cls, d]) => svg('path', { class: cls, d: d.join('') })));
+  }
+}
+
 /** Rounds pixel coordinates to keep the SVG text short. */
 export function px(v: number): string {
   return (Math.round(v * 100) / 100).toString();

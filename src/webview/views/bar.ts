@@ -10,7 +10,7 @@
 import { binPoints } from '../../shared/view/ring';
 import { layoutSegments, runAt, xOf, type Run, type ZoomWindow } from '../../shared/view/segments';
 import { requestDraw } from '../canvas/surface';
-import { h, px, svg } from '../dom';
+import { ClassPaths, colourClass, h, px, svg } from '../dom';
 import {
   arcSpans,
   AXIS_H,
@@ -64,26 +64,21 @@ export function renderBar(spec: BarSpec): ChartHandle {
     const height = axisY + AXIS_H;
 
     const root = svg('svg', { width, height, class: 'bar', role: 'img', 'aria-label': `${spec.label}: ${ownersSummary(m)}` });
-    const gRuns = svg('g', { class: 'runs' });
     const moved = spec.moved;
     // With moved ranges (what-if), what did not move is drawn faded so that what moved stands out.
     const touchesMoved = movedTester(moved);
-    // One path per colour class (a rectangle per run inside it), not an element per run: a full ring
-    // is a run per pixel column, and a thousand elements cost more to lay out and paint than to build.
-    const byClass = new Map<string, string[]>();
+    // A rectangle per run in its colour class's path.
+    const segs = new ClassPaths();
     const labels: SVGTextElement[] = [];
     for (const r of runs) {
       const o = m.owners[r.owner];
       const faded = moved && !touchesMoved(Math.max(m.starts[r.first], w.from), Math.min(m.ends[r.last], w.to));
-      const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}${faded ? ' faded' : ''}`;
-      let d = byClass.get(cls);
-      if (!d) byClass.set(cls, (d = []));
-      d.push(`M${r.x0} ${barY}h${r.x1 - r.x0}v${BAR_H}h${r.x0 - r.x1}z`);
+      segs.add(`seg ${colourClass(o.color)}${r.mixed ? ' mixed' : ''}${faded ? ' faded' : ''}`, `M${r.x0} ${barY}h${r.x1 - r.x0}v${BAR_H}h${r.x0 - r.x1}z`);
       if (!r.mixed && r.x1 - r.x0 > 44 && o.ids.length > 0) {
         labels.push(svg('text', { class: 'seg-label', x: px((r.x0 + r.x1) / 2), y: barY + BAR_H / 2 + 4, 'text-anchor': 'middle' }, fit(o.label, r.x1 - r.x0)));
       }
     }
-    for (const [cls, d] of byClass) gRuns.append(svg('path', { class: cls, d: d.join('') }));
+    const gRuns = segs.group('runs');
     gRuns.append(...labels);
     root.append(gRuns);
 
@@ -101,18 +96,11 @@ export function renderBar(spec: BarSpec): ChartHandle {
 
     if (spec.ring) {
       // Ring points as ticks under the bar, one per pixel column at most, one path per colour.
-      const bins = binPoints(spec.ring, w, Math.max(1, Math.floor(width)));
-      const paths = new Map<string, string[]>();
-      for (const b of bins) {
-        const o = m.owners[b.owner];
-        const cls = `tick ${o.color < 0 ? 'unowned' : `c${o.color}`}${b.mixed ? ' mixed' : ''}`;
-        let list = paths.get(cls);
-        if (!list) paths.set(cls, (list = []));
-        list.push(`M${px(b.bin + 0.5)} ${ticksY}v${b.count > 1 ? TICK_H : TICK_H - 3}`);
+      const ticks = new ClassPaths();
+      for (const b of binPoints(spec.ring, w, Math.max(1, Math.floor(width)))) {
+        ticks.add(`tick ${colourClass(m.owners[b.owner].color)}${b.mixed ? ' mixed' : ''}`, `M${px(b.bin + 0.5)} ${ticksY}v${b.count > 1 ? TICK_H : TICK_H - 3}`);
       }
-      const g = svg('g', { class: 'points' });
-      for (const [cls, d] of paths) g.append(svg('path', { class: cls, d: d.join('') }));
-      root.append(g);
+      root.append(ticks.group('points'));
     }
 
     // Arcs from a key's hash to its ring point, just above the bar.

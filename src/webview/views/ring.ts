@@ -7,7 +7,7 @@
  */
 import { angleOf, arcAngles, binPoints, type RingModel } from '../../shared/view/ring';
 import { fullWindow, isFullWindow, layoutSegments, segmentIndexAt, windowAround, type SegmentsModel, type ZoomWindow } from '../../shared/view/segments';
-import { px, svg } from '../dom';
+import { ClassPaths, colourClass, px, svg } from '../dom';
 import { pct } from '../format';
 import type { Ui } from '../ui';
 import type { BarMarker } from './bar';
@@ -52,34 +52,21 @@ export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
   };
 
   // The band: the segments laid out over 720 angular columns, one path per colour class.
-  const runs = layoutSegments(m, full, COLUMNS);
-  const byClass = new Map<string, string[]>();
-  for (const r of runs) {
-    const o = m.owners[r.owner];
-    const cls = `seg ${o.color < 0 ? 'unowned' : `c${o.color}`}${r.mixed ? ' mixed' : ''}`;
-    let list = byClass.get(cls);
-    if (!list) byClass.set(cls, (list = []));
-    list.push(sector((r.x0 / COLUMNS) * 2 * Math.PI, (r.x1 / COLUMNS) * 2 * Math.PI, rInner, rOuter));
+  const arcs = new ClassPaths();
+  for (const r of layoutSegments(m, full, COLUMNS)) {
+    arcs.add(`seg ${colourClass(m.owners[r.owner].color)}${r.mixed ? ' mixed' : ''}`, sector((r.x0 / COLUMNS) * 2 * Math.PI, (r.x1 / COLUMNS) * 2 * Math.PI, rInner, rOuter));
   }
-  const gBand = svg('g', { class: 'band' });
-  for (const [cls, d] of byClass) gBand.append(svg('path', { class: cls, d: d.join('') }));
-  root.append(gBand);
+  root.append(arcs.group('band'));
 
   // Points: a tick per angular bin outside the band, longer where several points fall.
-  const ticks = new Map<string, string[]>();
+  const ticks = new ClassPaths();
   for (const b of binPoints(ring, full, COLUMNS)) {
     const a = ((b.bin + 0.5) / COLUMNS) * 2 * Math.PI;
     const [x0, y0] = pt(a, rOuter + 2);
     const [x1, y1] = pt(a, rOuter + (b.count > 2 ? 10 : b.count > 1 ? 8 : 6));
-    const o = m.owners[b.owner];
-    const cls = `tick ${o.color < 0 ? 'unowned' : `c${o.color}`}`;
-    let list = ticks.get(cls);
-    if (!list) ticks.set(cls, (list = []));
-    list.push(`M${px(x0)} ${px(y0)}L${px(x1)} ${px(y1)}`);
+    ticks.add(`tick ${colourClass(m.owners[b.owner].color)}`, `M${px(x0)} ${px(y0)}L${px(x1)} ${px(y1)}`);
   }
-  const gTicks = svg('g', { class: 'points' });
-  for (const [cls, d] of ticks) gTicks.append(svg('path', { class: cls, d: d.join('') }));
-  root.append(gTicks);
+  root.append(ticks.group('points'));
 
   // The zoom window.
   let w = spec.window;

@@ -1,7 +1,7 @@
 /** The tables under the charts: keys with their routes, and the consumers with their shares. */
 import type { SegmentsModel } from '../../shared/view/segments';
 import type { KeyMarker, TopicViewModel } from '../../shared/view/topicView';
-import { h } from '../dom';
+import { colourClass, h } from '../dom';
 import { keyText, pct, range } from '../format';
 import { l10n } from '../l10n';
 
@@ -117,7 +117,7 @@ export function consumersLegend(m: SegmentsModel, max = 40): HTMLElement {
       h(
         'li',
         { class: 'legend-item', 'data-owner': o.label },
-        h('span', { class: `swatch ${o.color < 0 ? 'unowned' : `c${o.color}`}`, 'aria-hidden': 'true' }),
+        h('span', { class: `swatch ${colourClass(o.color)}`, 'aria-hidden': 'true' }),
         h('span', { class: 'legend-name' }, o.ids.length ? o.label : 'unowned'),
         h('span', { class: 'legend-share' }, pct(o.share)),
       ),
