@@ -54,7 +54,6 @@ const KEYS: KeyInput[] = [
   { format: 'hex', value: 'zz' },
 ];
 
-
 describe('frames: the view the panel makes from the host frame', () => {
   const settings = settingsOf(TOPICS);
   const topology = new Topology(settings, []);
