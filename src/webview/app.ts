@@ -41,8 +41,13 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
-/** Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if steps (`Models.warmUp`). */
-const WARM_UP_ROUNDS = 5;
+/**
+ * Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if
+ * steps (`Models.warmUp`). With four steps the first real ones on the panel bench's 3.x ring still
+ * ran code V8 had not finished optimising (steps 2-5 at 42-46 ms of CPU, later ones 25-30); with
+ * fifteen, 31. They cost idle time: about a second more before the warm-up ends on that ring.
+ */
+const WARM_UP_ROUNDS = 16;
 /**
  * Spare columns stocked when idle: a step on a 3.x ring takes seven (ring points and holders, the
  * segment table's three, two view columns), on a 4.x ring six.

@@ -23,6 +23,9 @@
 //                   up, then the median of four more), and a "Remove consumer" step;
 //   zoom / pan      20 scripted inputs (wheel, +/-, Shift+arrows, Page Down) on the bar: time from
 //                   the input to the next painted frame, p50 and p95;
+//   warm-up done    from the state message until the panel's idle warm-up has ended (its body's
+//                   data-engine is "ready", polled every 50 ms): what the first what-if step's
+//                   speed costs in idle time after opening;
 //   heap            the page's JS heap after a garbage collection (CDP JSHeapUsedSize), in a page
 //                   of its own after opening, and after the what-if steps (both measured after the
 //                   timings: the forced collection drops V8's compiled code).
@@ -176,6 +179,7 @@ async function measure(browser, scale, c, r, keys) {
   let whatIf = null;
   let zoom = null;
   const heap = {};
+  let readyMs;
   // The heap after opening is taken in a page of its own, after the timings: measuring it means a
   // forced full collection (`collectGarbage`), which also drops V8's compiled code, so a zoom or
   // what-if step timed after it would run cold code no user would meet.
@@ -203,6 +207,8 @@ async function measure(browser, scale, c, r, keys) {
         // The heap page: opened as a panel opens, left to finish its idle work, then measured.
         await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-heap`);
         await settle(page);
+        // From the state message to the end of the idle warm-up (what a what-if step's speed costs).
+        readyMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('bench:post').at(-1).startTime);
         heap.afterOpenMB = await heapMB(cdp);
         continue;
       }
@@ -238,6 +244,7 @@ async function measure(browser, scale, c, r, keys) {
     whatIf,
     zoom,
     heap,
+    readyMs: round(readyMs),
   };
 }
 
@@ -488,7 +495,7 @@ function print(results) {
   }));
   console.log('\nPanel at production scale, 100 keys marked (Chromium, 1,200 x 900 px; medians of cold/warm runs)');
   console.table(rows);
-  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-' }));
+  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-', 'opened to idle warm-up done (ms)': r.readyMs ?? '-' }));
   console.table(extra);
 }
 
