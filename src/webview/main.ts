@@ -5,6 +5,7 @@
  */
 import { isToWebviewMessage } from '../shared/protocol';
 import { App, type VsCodeApi } from './app';
+import { preloadTheme } from './canvas/theme';
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
@@ -32,4 +33,6 @@ export function startWebview(): void {
   // The keys first, so that the host's answer to `ready` routes them.
   app.sendView();
   api.postMessage({ type: 'ready' });
+  // While the host answers (it builds the frames first): work the first picture would do.
+  preloadTheme();
 }
