@@ -50,7 +50,8 @@
 //                     DevTools or Perfetto) to DIR, with V8's garbage collection and compilation
 //                     events in it (tracing those costs the page a little more);
 //   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
-//                     stderr, each step preceded by a line "BENCH-STEP-<n>": with
+//                     stderr, the zoom gesture preceded by a line "BENCH-ZOOM" and each step by
+//                     a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
 //   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
@@ -358,6 +359,7 @@ async function zoomPan(page, c, cdp, name) {
   const chartId = c.view === 'ring' ? 'detail' : 'ranges';
   await startTrace(page);
   await startProfile(cdp);
+  if (JS_FLAGS) await page.evaluate(() => new Function('%DebugPrint("BENCH-ZOOM")')());
   const { times, stamps } = await page.evaluate(async (chartId) => {
     let stamp = 0;
     const nextFrame = () => new Promise((res) => requestAnimationFrame(() => ((stamp = performance.now()), setTimeout(res, 0))));

@@ -101,11 +101,13 @@ export function packRuns(runs: readonly Run[]): Int32Array {
 /** Undefined where the columns are not whole runs with owners and segments the model has. */
 export function unpackRuns(a: Int32Array, m: SegmentsModel): Run[] | undefined {
   if (!(a instanceof Int32Array) || a.length % 6 !== 0) return undefined;
-  const out: Run[] = new Array(a.length / 6);
-  for (let i = 0, j = 0; j < a.length; i++, j += 6) {
+  // Pushed, not `new Array(n)`: a holey array beside layoutSegments' packed ones would make V8
+  // deoptimise the charts' drawing on each zoom that meets the other kind (seen in --trace-deopt).
+  const out: Run[] = [];
+  for (let j = 0; j < a.length; j += 6) {
     const r: Run = { x0: a[j], x1: a[j + 1], owner: a[j + 2], mixed: a[j + 3] === 1, first: a[j + 4], last: a[j + 5] };
     if (r.owner < 0 || r.owner >= m.owners.length || r.first < 0 || r.last >= m.count || r.first > r.last) return undefined;
-    out[i] = r;
+    out.push(r);
   }
   return out;
 }
@@ -118,11 +120,11 @@ export function packBins(bins: readonly PointBin[]): Int32Array {
 
 export function unpackBins(a: Int32Array, owners: number, points: number): PointBin[] | undefined {
   if (!(a instanceof Int32Array) || a.length % 5 !== 0) return undefined;
-  const out: PointBin[] = new Array(a.length / 5);
-  for (let i = 0, j = 0; j < a.length; i++, j += 5) {
+  const out: PointBin[] = [];
+  for (let j = 0; j < a.length; j += 5) {
     const b: PointBin = { bin: a[j], count: a[j + 1], owner: a[j + 2], mixed: a[j + 3] === 1, first: a[j + 4] };
     if (b.owner < 0 || b.owner >= owners || b.first < 0 || b.first >= points) return undefined;
-    out[i] = b;
+    out.push(b);
   }
   return out;
 }
