@@ -20,7 +20,7 @@ export default async function* reporter(source) {
         failed++;
         const err = d.details?.error;
         const cause = err?.cause ?? err;
-        const msg = (cause?.stack ?? cause?.message ?? String(cause)).split('\n').slice(0, 12).join('\n      ');
+        const msg = String(cause?.stack ?? cause?.message ?? printable(cause)).split('\n').slice(0, 12).join('\n      ');
         failures.push(`${d.file ?? ''} ${name}\n      ${msg}`);
         yield `  ✖ ${name}\n      ${msg}\n`;
       }
@@ -32,4 +32,13 @@ export default async function* reporter(source) {
   }
   if (failures.length) yield `\nFailures:\n${failures.map((f) => '  ' + f).join('\n')}\n`;
   yield `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`;
+}
+
+/** A thrown value as text, for values String() refuses (an object without a prototype). */
+function printable(x) {
+  try {
+    return String(x);
+  } catch {
+    return `${Object.prototype.toString.call(x)} ${JSON.stringify(x)}`;
+  }
 }
