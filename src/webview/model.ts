@@ -232,7 +232,9 @@ export class Models {
     }
     try {
       const keys = this.shownKeys;
-      const events = [{ kind: 'connect', name: `\u0000warm-up-${round}` } as const];
+      // Every third step a consumer leaves: a removal runs other code (the ring's points taken out).
+      const first = t.subscription.consumers[0]?.id;
+      const events: TopologyEvent[] = [round % 3 === 0 && first ? { kind: 'disconnect', id: first } : { kind: 'connect', name: `\u0000warm-up-${round}` }];
       const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
       if (w) this.timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
     } catch {
