@@ -204,11 +204,12 @@ export class Models {
    * code on a topology that is there: round 0 builds the panel's own topology (a Kafka topic's
    * groups formed with it) and works out the topic's assignment; each later round runs a
    * throwaway what-if step with its ordering note (own colours, nothing cached; `round` names the
-   * consumer), or on a Kafka topic a throwaway step of `group`'s what-if (a member joins in odd
-   * rounds, its first member leaves in even ones). The topology and the first step were one task
-   * of 500 ms on a ring of 100,000 points, which held up any input that came during it; a group's
-   * first join and first leave ran their rebalance cold (with 500 members and 10,000 partitions,
-   * 10-15 ms more than later steps).
+   * consumer that joins; every third round the first consumer leaves instead, as a removal runs
+   * code no join runs), or on a Kafka topic a throwaway step of `group`'s what-if (a member joins
+   * in odd rounds, its first member leaves in even ones). The topology and the first step were one
+   * task of 500 ms on a ring of 100,000 points, which held up any input that came during it; a
+   * group's first join and first leave ran their rebalance cold (with 500 members and 10,000
+   * partitions, 10-15 ms more than later steps).
    */
   warmUp(name: string, round: number, group?: string): void {
     const t = this.topic(name);
@@ -232,7 +233,6 @@ export class Models {
     }
     try {
       const keys = this.shownKeys;
-      // Every third step a consumer leaves: a removal runs other code (the ring's points taken out).
       const first = t.subscription.consumers[0]?.id;
       const events: TopologyEvent[] = [round % 3 === 0 && first ? { kind: 'disconnect', id: first } : { kind: 'connect', name: `\u0000warm-up-${round}` }];
       const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
