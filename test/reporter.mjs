@@ -39,6 +39,11 @@ function printable(x) {
   try {
     return String(x);
   } catch {
-    return `${Object.prototype.toString.call(x)} ${JSON.stringify(x)}`;
+    try {
+      return `${Object.prototype.toString.call(x)} ${JSON.stringify(x)}`;
+    } catch {
+      // Circular, or holding a BigInt.
+      return Object.prototype.toString.call(x);
+    }
   }
 }

@@ -294,41 +294,30 @@ async function picture(page, cdp, legacy, name) {
     mkdirSync(DUMP_TRACES, { recursive: true });
     writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
   }
-  r.cpuMs = legacy ? mainThreadCpu(events, 'bench:post', 'bench:first') : mainThreadCpu(events, 'bench:post', 'keyRouting:firstPicture');
+  r.cpuMs = mainThread(events, 'bench:post', legacy ? 'bench:first' : 'keyRouting:firstPicture').cpuMs;
   return r;
 }
 
 /**
- * CPU time of the page's main thread between two marks: the thread time of every task that ran
- * there in between, which a loaded machine does not inflate as it does the wall clock.
+ * The page's main thread between two marks: its CPU time (the thread time of every task that ran
+ * there in between, which a loaded machine does not inflate as it does the wall clock), and its
+ * busy wall time (those tasks' durations cut to the marks, idle gaps left out).
  */
-function mainThreadCpu(events, from, to) {
+function mainThread(events, from, to) {
   const a = events.find((e) => e.name === from);
   // A mark, or the end of a measure (its "e" event).
   const b = events.find((e) => e.name === to && e.ph === 'I') ?? events.find((e) => e.name === to && (e.ph === 'e' || e.ph === 'E'));
-  if (!a || !b) return NaN;
+  if (!a || !b) return { cpuMs: NaN, busyMs: NaN };
   let cpu = 0;
-  for (const e of events) {
-    if (e.pid !== a.pid || e.tid !== a.tid || e.ph !== 'X' || e.name !== 'RunTask') continue;
-    if (e.ts + (e.dur ?? 0) < a.ts || e.ts > b.ts) continue;
-    cpu += e.tdur ?? 0;
-  }
-  return cpu / 1000;
-}
-
-/** The renderer main thread's busy wall time between two marks: its tasks' durations, idle gaps left out. */
-function mainThreadBusy(events, from, to) {
-  const a = events.find((e) => e.name === from);
-  const b = events.find((e) => e.name === to && e.ph === 'I');
-  if (!a || !b) return NaN;
   let busy = 0;
   for (const e of events) {
     if (e.pid !== a.pid || e.tid !== a.tid || e.ph !== 'X' || e.name !== 'RunTask') continue;
     const end = e.ts + (e.dur ?? 0);
     if (end < a.ts || e.ts > b.ts) continue;
+    cpu += e.tdur ?? 0;
     busy += Math.min(end, b.ts) - Math.max(e.ts, a.ts);
   }
-  return busy / 1000;
+  return { cpuMs: cpu / 1000, busyMs: busy / 1000 };
 }
 
 /** The page's JS heap after a garbage collection, typed arrays' backing stores (outside it) included. */
@@ -397,8 +386,9 @@ async function zoomPan(page, c, cdp, name) {
   }, chartId);
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
-  const cpu = times.map((_, i) => mainThreadCpu(events, `bench:z${i}a`, `bench:z${i}b`));
-  const busy = times.map((_, i) => mainThreadBusy(events, `bench:z${i}a`, `bench:z${i}b`));
+  const frames = times.map((_, i) => mainThread(events, `bench:z${i}a`, `bench:z${i}b`));
+  const cpu = frames.map((f) => f.cpuMs);
+  const busy = frames.map((f) => f.busyMs);
   const gaps = stamps.slice(1).map((t, i) => t - stamps[i]);
   const interval = med(gaps);
   const missed = gaps.reduce((n, g) => n + Math.max(0, Math.round(g / interval) - 1), 0);
@@ -507,7 +497,7 @@ async function whatIfSteps(page, group, cdp, name) {
       mkdirSync(DUMP_TRACES, { recursive: true });
       writeFileSync(join(DUMP_TRACES, `${name}-${stepNo - 1}${act.add ? '' : '-remove'}.json`), JSON.stringify(trace));
     }
-    r.cpuMs = mainThreadCpu(trace, 'bench:wa', 'bench:wb');
+    r.cpuMs = mainThread(trace, 'bench:wa', 'bench:wb').cpuMs;
     return r;
   };
   const steps = [];
