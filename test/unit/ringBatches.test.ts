@@ -89,6 +89,39 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
     });
   }
 
+  test('3.0: hundreds of same-named consumers joining in one batch (they share every point) leave each list as joins one at a time do', () => {
+    const r = rng(4242);
+    const s = new ConsistentHashing3Selector(20);
+    const m = new Ring3Model(20);
+    // Names that sort around each other and collide (`consumer-1` + `10` is `consumer-11` + `0`).
+    const names = ['orders-app', 'orders-app', 'orders-app', 'a', 'consumer-1', 'consumer-11', 'ключ', 'Orders-app'];
+    const live: Consumer[] = [];
+    let n = 0;
+    const check = () => {
+      const expected = m.sorted();
+      assert.deepEqual(s.points().map(([p, l]) => [p, ids(l)]), expected.map(([p, l]) => [p, ids(l)]));
+      for (let k = 0; k < 200; k++) {
+        const h = randInt(r, 0, 0x7fffffff);
+        assert.equal(s.select(h), m.select(h, expected));
+      }
+    };
+    for (const [joins, leaves] of [[300, 0], [0, 40], [150, 0], [1, 0]]) {
+      for (let i = 0; i < leaves; i++) {
+        const c = live.splice(randInt(r, 0, live.length - 1), 1)[0];
+        s.removeConsumer(c);
+        m.remove(c);
+      }
+      for (let i = 0; i < joins; i++) {
+        const c: Consumer = { id: `c${++n}`, name: names[randInt(r, 0, names.length - 1)] };
+        s.addConsumer(c);
+        m.add(c);
+        live.push(c);
+      }
+      check();
+    }
+    assert.ok(s.points().some(([, l]) => l.length > 100), 'points shared by more than 100 consumers');
+  });
+
   test('4.0: a consumer holding a point twice (its own points collide) leaves it cleanly', () => {
     // Find a name whose 4.0 points collide among themselves at some point count.
     let name = '';

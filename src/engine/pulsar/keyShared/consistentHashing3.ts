@@ -22,12 +22,25 @@ export function ringPointHash3(name: string, i: number): number {
 
 /** A point's list after consumers put a point there one at a time, as `addConsumer` does. */
 function join(current: readonly Consumer[] | undefined, added: readonly Consumer[]): readonly Consumer[] {
-  let list = current;
+  if (added.length === 1) return current === undefined ? only(added[0]) : current.includes(added[0]) ? current : insertByName(current, added[0]);
+  // Several at once (same-named consumers connecting together share every point: 1,000 of them
+  // as a panel opens took 380 ms inserted one by one, each insertion copying the list). One stable
+  // sort of the list followed by the newcomers in joining order leaves the order those insertions
+  // would: each goes after every consumer whose name is not greater than its own.
+  const seen = new Set(current);
+  const list = current === undefined ? [] : current.slice();
   for (const c of added) {
-    if (list === undefined) list = only(c);
-    else if (!list.includes(c)) list = insertByName(list, c);
+    if (!seen.has(c)) {
+      seen.add(c);
+      list.push(c);
+    }
   }
-  return list!;
+  return list.length === 1 ? only(list[0]) : list.sort(byName);
+}
+
+/** Java's String.compareTo order (UTF-16 units), which JavaScript's `<` on strings is too. */
+function byName(a: Consumer, b: Consumer): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /**
