@@ -78,6 +78,7 @@ const PROFILE_DIR = join(root, 'test-artifacts/panel-profiles');
 const STEPS = Number(arg('--steps', 5));
 const DUMP_TRACES = arg('--dump-traces', null);
 // `%DebugPrint` writes the step markers into V8's own output, in order with its traces.
+const CASE_FILE = arg('--case', null);
 const JS_FLAGS = arg('--js-flags', null) && `${arg('--js-flags', null)} --allow-natives-syntax`;
 const CHROMIUM = process.env.KEY_ROUTING_CHROMIUM ?? '/usr/bin/chromium';
 const TRACE_CATEGORIES = [
@@ -138,12 +139,14 @@ async function main() {
   });
   const results = [];
   try {
-    for (const c of scale.scaleCases()) {
+    const cases = CASE_FILE ? [scale.caseFromFile(CASE_FILE)] : scale.scaleCases();
+    for (const c of cases) {
       if (ONLY && !ONLY.includes(c.id)) continue;
-      const node = c.consumers ? scale.nodeWhatIf(c.settings, c.topic, keys, 3) : null;
+      const caseKeys = c.keys ?? keys;
+      const node = c.consumers ? scale.nodeWhatIf(c.settings, c.topic, caseKeys, 3) : null;
       for (const r of renderers) {
         process.stdout.write(`${c.label}, ${r.label}: `);
-        const row = await measure(browser, scale, c, r, keys);
+        const row = await measure(browser, scale, c, r, caseKeys);
         row.nodeWhatIf = node && { whatIfMs: round(node.whatIfMs), noteMs: round(node.noteMs) };
         results.push(row);
         process.stdout.write('\n');
@@ -228,7 +231,7 @@ async function measure(browser, scale, c, r, keys) {
         zoom = await zoomPan(page, c, cdp, `${c.id}-${r.id}-zoom`);
         process.stdout.write('z');
         if (c.consumers || c.group) {
-          whatIf = await whatIfSteps(page, c.group === true, cdp, `${c.id}-${r.id}-whatif`);
+          whatIf = await whatIfSteps(page, c, cdp, `${c.id}-${r.id}-whatif`);
           heap.afterWhatIfMB = await heapMB(cdp);
           process.stdout.write('w');
         }
@@ -439,7 +442,8 @@ async function stopTrace(page) {
 }
 
 /** Opens the What-if view, adds five consumers one step at a time, then removes one. */
-async function whatIfSteps(page, group, cdp, name) {
+async function whatIfSteps(page, c, cdp, name) {
+  const group = c.group === true;
   await page.evaluate(() => document.querySelector('#view-tab-whatif').click());
   await settle(page);
   // A renderer without the editor (the group what-if before this branch) has no step to time.
@@ -476,6 +480,8 @@ async function whatIfSteps(page, group, cdp, name) {
       } else {
         if (act.add) {
           document.querySelector('#whatif-name').value = act.add;
+          // A STICKY subscription's consumer brings its ranges (free ones, from the case).
+          if (act.ranges) document.querySelector('#whatif-ranges').value = act.ranges;
           document.querySelector('#whatif-add').click();
         } else {
           document.querySelector('#whatif-remove').click();
@@ -483,7 +489,12 @@ async function whatIfSteps(page, group, cdp, name) {
         // The step's picture, then its ordering note (filled in after it is painted).
         const ordering = () => document.querySelector('#whatif-ordering');
         const listed = () => document.querySelectorAll('#whatif-steps li:not(.undone)').length;
-        while (listed() === stepsBefore || !ordering() || ordering().getAttribute('aria-busy') === 'true') await new Promise((res) => setTimeout(res, 2));
+        while (listed() === stepsBefore || !ordering() || ordering().getAttribute('aria-busy') === 'true') {
+          // A refused step (a STICKY range taken, say) lists nothing: say why instead of waiting forever.
+          const refused = document.querySelector('p.error[role="alert"]');
+          if (refused) throw new Error(`the panel refused the step: ${refused.textContent}`);
+          await new Promise((res) => setTimeout(res, 2));
+        }
       }
       await nextFrame();
       const stepMs = performance.now() - t0;
@@ -501,7 +512,7 @@ async function whatIfSteps(page, group, cdp, name) {
     return r;
   };
   const steps = [];
-  for (let i = 1; i <= STEPS; i++) steps.push(await step({ add: `extra-${i}` }));
+  for (let i = 1; i <= STEPS; i++) steps.push(await step({ add: `extra-${i}`, ranges: c.stickyRanges?.[i - 1] }));
   const remove = await step({});
   const later = steps.slice(1, 5);
   return {

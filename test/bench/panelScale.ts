@@ -4,6 +4,7 @@
  * (`buildFrames` over the host's topology), encoded for the trip into the page (typed arrays as
  * base64, decoded there before the clock starts), and the engine-side figures in Node.
  */
+import { readFileSync } from 'node:fs';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
@@ -130,4 +131,45 @@ export function nodeWhatIf(raw: unknown, topicName: string, keys: KeyInput[], ru
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { whatIfMs: med(w), noteMs: med(n) };
+}
+
+/**
+ * A case of the user's own (`panel.mjs --case FILE`): a JSON object with `settings` (as in
+ * .vscode/settings.json), `topic` (the one the panel opens on), and optionally `label`, `view`
+ * (ring, ranges or partitions; by default the topic's main chart) and `keys` (strings, or
+ * `{ "format": "hex", "value": ... }` objects; by default the bench's 100 keys).
+ */
+export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; stickyRanges?: string[] } {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { settings?: unknown; topic?: unknown; label?: unknown; view?: unknown; keys?: unknown };
+  if (typeof raw.topic !== 'string') throw new Error(`${file}: "topic" must name the topic the panel opens on`);
+  const settings = parsedSettings(raw.settings);
+  const t = settings.topics.find((x) => x.name === raw.topic);
+  if (!t) throw new Error(`${file}: no topic ${JSON.stringify(raw.topic)} in its settings`);
+  const sub = t.system === 'pulsar' ? t.subscription : undefined;
+  const view = raw.view ?? (t.system === 'kafka' ? 'partitions' : sub?.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing ? 'ring' : 'ranges');
+  if (view !== 'ring' && view !== 'ranges' && view !== 'partitions') throw new Error(`${file}: "view" must be ring, ranges or partitions`);
+  const keys = raw.keys === undefined ? undefined : (raw.keys as unknown[]).map((k): KeyInput => (typeof k === 'string' ? { format: 'utf8', value: k } : (k as KeyInput)));
+  return {
+    id: 'file',
+    label: typeof raw.label === 'string' ? raw.label : `${raw.topic} (${file})`,
+    settings: raw.settings,
+    topic: raw.topic,
+    view,
+    consumers: sub !== undefined,
+    group: t.system === 'kafka' && (settings.kafkaGroups ?? []).some((g) => g.topics.includes(t.name)),
+    keys,
+    stickyRanges: sub?.keySharedMode === 'STICKY' ? freeRanges(sub.consumers, sub.hashRangeSize, 20) : undefined,
+  };
+}
+
+/** Up to `n` gaps between the STICKY consumers' ranges, as the what-if editor takes them ("a-b"), for the consumers a step adds. */
+function freeRanges(consumers: ReadonlyArray<{ ranges?: ReadonlyArray<readonly [number, number]> }>, size: number, n: number): string[] {
+  const taken = consumers.flatMap((c) => c.ranges ?? []).sort((a, b) => a[0] - b[0]);
+  const gaps: string[] = [];
+  let next = 0;
+  for (const [start, end] of [...taken, [size, size] as const]) {
+    if (start > next && gaps.length < n) gaps.push(`${next}-${start - 1}`);
+    next = Math.max(next, end + 1);
+  }
+  return gaps;
 }
