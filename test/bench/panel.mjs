@@ -54,7 +54,11 @@
 //                     a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
-//   node test/bench/panel.mjs [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
+// `--case FILE` times a topology of your own instead of the six: a JSON object with `settings` (as
+// in .vscode/settings.json), `topic` (the one the panel opens on) and optionally `label`, `view`
+// (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }).
+//
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
