@@ -9,7 +9,7 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { columnsOf, firstEndingFrom, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { columnsOf, firstEndingFrom, notIn, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
 import type { KeySharedSubscription } from './pulsar/keyShared/subscription';
 import { ringChangeWindows, ringPointsOf } from './pulsar/keyShared/ringChange';
@@ -29,6 +29,12 @@ export interface OwnershipDiff {
   gained: Map<Consumer, Array<[number, number]>>;
   /** How many of the values in `measure` changed their owner set. */
   movedSize: number;
+  /**
+   * Where the owner set changed: the union of every range in `lost` and `gained`, ascending and
+   * merged. Same-named consumers sharing a 3.x point each lose its arc, so the union is asked of
+   * this (one range per arc) rather than of `lost` and `gained` (one per consumer and arc).
+   */
+  changed: Array<[number, number]>;
 }
 
 /**
@@ -46,8 +52,14 @@ export function diffOwnership(
    * Tables without empty segments (start > end) only, as selectors make them.
    */
   within?: ReadonlyArray<readonly [number, number]>,
+  /**
+   * False: only `movedSize` and `changed` (`lost` and `gained` stay empty), which is all a whole
+   * what-if's moved share and ranges need; where hundreds of same-named consumers share each 3.x
+   * point, listing each one's lost arcs cost most of a step.
+   */
+  perConsumer = true,
 ): OwnershipDiff {
-  return diffTables(asTable(before), asTable(after), measure, within);
+  return diffTables(asTable(before), asTable(after), measure, within, perConsumer);
 }
 
 function asTable(x: readonly Segment[] | SegmentTable): SegmentTable {
@@ -61,22 +73,22 @@ const NONE: readonly Consumer[] = [];
  * either to the last: each elementary interval is a run between two consecutive boundaries
  * (a segment's start or end + 1, on either side), where both sides' owners are constant.
  */
-function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange, within?: ReadonlyArray<readonly [number, number]>): OwnershipDiff {
-  const diff: OwnershipDiff = { lost: new Map(), gained: new Map(), movedSize: 0 };
+function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRange, within: ReadonlyArray<readonly [number, number]> | undefined, perConsumer: boolean): OwnershipDiff {
+  const diff: OwnershipDiff = { lost: new Map(), gained: new Map(), movedSize: 0, changed: [] };
   const bn = before.count;
   const an = after.count;
   if (bn === 0 && an === 0) return diff;
   const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
   const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
   if (!within) {
-    sweep(before, after, measure, first, last, 0, 0, diff);
+    sweep(before, after, measure, first, last, 0, 0, diff, perConsumer);
     return diff;
   }
   for (const [lo, hi] of within) {
     const from = Math.max(lo, first);
     const to = Math.min(hi, last);
     // Segments ending before the window are skipped by search rather than one by one.
-    if (from <= to) sweep(before, after, measure, from, to, firstEndingFrom(before, from), firstEndingFrom(after, from), diff);
+    if (from <= to) sweep(before, after, measure, from, to, firstEndingFrom(before, from), firstEndingFrom(after, from), diff, perConsumer);
   }
   return diff;
 }
@@ -86,8 +98,7 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
  * Adds the changes over `[pos, last]` to `diff`, starting at segments `bi` and `ai` (none of the
  * earlier ones reaching `pos`). Windows must come ascending: ranges merge with the last one.
  */
-function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, pos: number, last: number, bi: number, ai: number, diff: OwnershipDiff): void {
-  const { lost, gained } = diff;
+function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, pos: number, last: number, bi: number, ai: number, diff: OwnershipDiff, perConsumer: boolean): void {
   const bn = before.count;
   const an = after.count;
   while (pos <= last) {
@@ -112,28 +123,34 @@ function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, po
     if (ai < an) end = Math.min(end, aIn ? after.ends[ai] : after.starts[ai] - 1);
     const b = bIn ? before.owners[before.owner[bi]] : NONE;
     const a = aIn ? after.owners[after.owner[ai]] : NONE;
-    if (b !== a && !(b.length === 1 && a.length === 1 && b[0] === a[0])) {
-      let changed = false;
-      for (const c of b) {
-        if (!a.includes(c)) {
-          add(lost, c, pos, end);
-          changed = true;
-        }
-      }
-      for (const c of a) {
-        if (!b.includes(c)) {
-          add(gained, c, pos, end);
-          changed = true;
-        }
-      }
-      if (changed) {
-        const lo = Math.max(pos, measure[0]);
-        const hi = Math.min(end, measure[1]);
-        if (hi >= lo) diff.movedSize += hi - lo + 1;
-      }
+    if (b !== a && !(b.length === 1 && a.length === 1 && b[0] === a[0]) && ownersDiffer(b, a, pos, end, diff, perConsumer)) {
+      const lo = Math.max(pos, measure[0]);
+      const hi = Math.min(end, measure[1]);
+      if (hi >= lo) diff.movedSize += hi - lo + 1;
+      // Runs come ascending (windows too): one meeting the last extends it.
+      const runs = diff.changed;
+      const prev = runs[runs.length - 1];
+      if (prev && prev[1] + 1 === pos) prev[1] = end;
+      else runs.push([pos, end]);
     }
     pos = end + 1;
   }
+}
+
+/**
+ * Whether the owner lists `b` (before) and `a` (after) hold different consumers; with `perConsumer`,
+ * adds `[pos, end]` to `lost` for each consumer only in `b` and to `gained` for each only in `a`.
+ */
+function ownersDiffer(b: readonly Consumer[], a: readonly Consumer[], pos: number, end: number, diff: OwnershipDiff, perConsumer: boolean): boolean {
+  const gone = notIn(b, a);
+  // A list holds each consumer once: where every one of `a` is in `b` too (a consumer leaving a
+  // shared point), nobody gained.
+  const come = b.length - gone.length === a.length ? [] : notIn(a, b);
+  if (perConsumer) {
+    for (const c of gone) add(diff.lost, c, pos, end);
+    for (const c of come) add(diff.gained, c, pos, end);
+  }
+  return gone.length + come.length > 0;
 }
 
 function min(a: Float64Array | Int32Array, n: number): number {
@@ -238,9 +255,17 @@ export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: Readon
     step.lost = byId(d.lost);
     step.gained = byId(d.gained);
     step.movedFraction = d.movedSize / measureSize(selector.keyValues);
+    stepChanges.set(step, d.changed);
   }
   return step;
 }
+
+/**
+ * Where each consumer step changed owners, the union of its `lost` and `gained` ranges (ascending,
+ * merged), kept beside the step (a step is also the command line's output); none for a step that
+ * was refused or that no selector took.
+ */
+export const stepChanges = new WeakMap<WhatIfStep, ReadonlyArray<readonly [number, number]>>();
 
 /** The keys routed on `topic` as it is now, against their routes `before` (same order). */
 export function routesAfter(

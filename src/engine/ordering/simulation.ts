@@ -14,7 +14,7 @@
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { ringChangeWindows, ringPointsOf } from '../pulsar/keyShared/ringChange';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
@@ -591,7 +591,8 @@ function sweepMoves(
       if (mv === undefined) {
         const from = bIn ? b.owners[bc] : NOBODY;
         const to = aIn ? a.owners[ac] : NOBODY;
-        if (from.length === to.length && from.every((c) => to.includes(c))) mv = null;
+        const gone = notIn(from, to);
+        if (from.length === to.length && gone.length === 0) mv = null;
         else {
           const fromIds = from.map((c) => c.id);
           const toIds = to.map((c) => c.id);
@@ -601,7 +602,7 @@ function sweepMoves(
             byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
             moves.push(mv);
           }
-          if (lost) leaving.set(pair, from.filter((c) => !to.includes(c)));
+          if (lost) leaving.set(pair, gone);
         }
         byCodes.set(pair, mv);
       }

@@ -8,7 +8,7 @@ import { mergeRanges, type Consumer, type SegmentTable } from '../../engine/puls
 import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
-import { diffOwnership, measureSize, routesAfter, runWhatIf, whatIfSelector, whatIfStep, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
+import { diffOwnership, measureSize, routesAfter, runWhatIf, stepChanges, whatIfSelector, whatIfStep, type WhatIfResult, type WhatIfStep } from '../../engine/whatIf';
 import type { ConsumerSetting } from '../protocol';
 import { ColorMap } from './owners';
 import { buildTopicView, type ShownKey, type TopicViewModel } from './topicView';
@@ -177,15 +177,11 @@ function changedRanges(
   const all: Array<[number, number]> = earlier.map(([s, e]) => [s, e]);
   for (let i = from; i < steps.length; i++) {
     if (events[i].kind === 'partitions') continue;
-    if (steps[i].error !== undefined) return undefined;
-    pushStepRanges(all, steps[i]);
+    const changed = stepChanges.get(steps[i]);
+    if (changed === undefined) return undefined;
+    for (const [s, e] of changed) all.push([s, e]);
   }
   return mergeRanges(all, [-Infinity, Infinity]);
-}
-
-/** Adds the ranges a step's consumers lost and gained to `all`. */
-function pushStepRanges(all: Array<[number, number]>, step: WhatIfStep): void {
-  for (const m of [step.lost, step.gained]) for (const ranges of Object.values(m)) for (const r of ranges) all.push(r);
 }
 
 /** The model of a what-if whose steps have run: `afterTopic` is the state after the last one. */
@@ -207,17 +203,14 @@ function finish(
   let movedFraction: number | null = null;
   const only = events.length === 1 && events[0].kind !== 'partitions' ? steps[0] : undefined;
   if (selector && only) {
-    // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
+    // One consumer step: its diff is the whole what-if's (the same two snapshots), already made
+    // (none if it was refused).
     movedFraction = only.movedFraction;
-    const all: Array<[number, number]> = [];
-    pushStepRanges(all, only);
-    movedRanges = mergeRanges(all, selector.keyHashRange);
+    movedRanges = mergeRanges(stepChanges.get(only) ?? [], selector.keyHashRange);
   } else if (selector && snapBefore) {
-    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed);
+    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed, false);
     movedFraction = d.movedSize / measureSize(selector.keyValues);
-    const all: Array<[number, number]> = [];
-    for (const m of [d.lost, d.gained]) for (const ranges of m.values()) for (const r of ranges) all.push(r);
-    movedRanges = mergeRanges(all, selector.keyHashRange);
+    movedRanges = mergeRanges(d.changed, selector.keyHashRange);
   }
   const movedKeys = routes.filter((k) => k.moved).length;
   const consumers =
@@ -286,6 +279,5 @@ export function rebuildDifference(settings: Settings, topicName: string, after: 
       }),
     ),
   });
-  const d = diffOwnership(byId(a.segmentTable()), byId(b.segmentTable()), a.keyValues);
-  return d.movedSize / measureSize(a.keyValues);
+  return diffOwnership(byId(a.segmentTable()), byId(b.segmentTable()), a.keyValues, undefined, false).movedSize / measureSize(a.keyValues);
 }
