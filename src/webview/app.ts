@@ -471,7 +471,8 @@ export class App {
     if (t.system === 'kafka') return ['partitions', 'whatif', 'analysis'];
     const out: ViewKind[] = [];
     const sub = t.subscription;
-    const ring = sub && sub.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing;
+    // A broker's report gives each consumer's ranges, not the ring's points: it is drawn as ranges.
+    const ring = sub && sub.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing && !sub.observed && !sub.observedPartitions;
     if (ring) out.push('ring');
     if (sub) out.push('ranges');
     if (t.partitions > 0) out.push('partitions');

@@ -414,6 +414,39 @@ export default async function panelScenarios({ wb, scenario }) {
     await tab(T).waitFor({ state: 'detached' });
   });
 
+  await scenario('panel: a consistent-hashing subscription with the broker\'s report opens on the reported ranges, not a ring it cannot draw', async () => {
+    await openWithKey();
+    const T = 'persistent://public/default/observed-ring';
+    const original = readFileSync(settingsFile, 'utf8');
+    const e = engine();
+    // What `import pulsar-stats` writes for a 4.x ring: consistentHashing true and the ranges the
+    // broker reported (here the configured ring's own), which carry no ring points.
+    const base = { name: T, system: 'pulsar', partitions: 0, brokerVersion: '4.0', subscription: { name: 'sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, consumers: [{ name: 'A' }, { name: 'B' }, { name: 'C' }] } };
+    const segs = new e.Topology(e.parseSettings({ 'keyRouting.topics': [base] }).settings, []).topic(T).subscription.selector.segments();
+    const consumers = base.subscription.consumers.map(({ name }) => ({ name, ranges: segs.filter((s) => s.consumers[0].id === name).map((s) => [s.start, s.end]) }));
+    const edited = JSON.parse(original);
+    edited['keyRouting.topics'].push({ ...base, subscription: { ...base.subscription, observed: { at: '2026-12-01T10:00:00Z', consumers } } });
+    writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
+    try {
+      await tab(T).waitFor();
+      await tab(T).click();
+      await frame().locator('[data-chart="ranges"]').waitFor();
+      await frame().locator('.observed-badge').waitFor();
+      if ((await view('ranges').getAttribute('aria-selected')) !== 'true') throw new Error('the panel did not open the topic on its hash ranges');
+      if ((await view('ring').count()) !== 0) throw new Error('the panel offers a Ring view of a report that has no ring points');
+      const failed = await frame().locator('p.error').allTextContents();
+      if (failed.length) throw new Error(`the panel says: ${failed.join(' / ')}`);
+      const r = topology().topic(T).route(e.stringKey(KEY));
+      if (!r.observed) throw new Error('the engine does not route the key from the report: the scenario would prove nothing');
+      const cell = frame().locator('.keys-table tr.key-row', { hasText: KEY }).first().locator('td.consumer');
+      await cell.waitFor();
+      if (!(await cell.textContent()).startsWith(r.consumer)) throw new Error(`${KEY}: the panel says ${await cell.textContent()}, the engine ${r.consumer}`);
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await tab(T).waitFor({ state: 'detached' });
+  });
+
   await scenario('panel: a consumer group with the broker\'s owners shows them on the Kafka partitions view', async () => {
     await openWithKey();
     const AT = '2026-12-01T11:00:00Z';
