@@ -146,7 +146,9 @@ export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; sti
   const t = settings.topics.find((x) => x.name === raw.topic);
   if (!t) throw new Error(`${file}: no topic ${JSON.stringify(raw.topic)} in its settings`);
   const sub = t.system === 'pulsar' ? t.subscription : undefined;
-  const view = raw.view ?? (t.system === 'kafka' ? 'partitions' : sub?.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing ? 'ring' : 'ranges');
+  // The panel's first view of the topic (a broker's report has no ring points: it is drawn as ranges).
+  const ring = sub?.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing && !sub.observed && !sub.observedPartitions;
+  const view = raw.view ?? (t.system === 'kafka' ? 'partitions' : ring ? 'ring' : 'ranges');
   if (view !== 'ring' && view !== 'ranges' && view !== 'partitions') throw new Error(`${file}: "view" must be ring, ranges or partitions`);
   const keys = raw.keys === undefined ? undefined : (raw.keys as unknown[]).map((k): KeyInput => (typeof k === 'string' ? { format: 'utf8', value: k } : (k as KeyInput)));
   return {
