@@ -202,7 +202,7 @@ async function measure(browser, scale, c, r, keys) {
       await page.setContent(panelHtml(root));
       await page.evaluate(
         ({ topic, view, keys, renderer }) => {
-          window.__initialState = { version: 1, topic, views: { [topic]: view }, keys, zoom: {}, whatIf: {}, positions: {}, renderer };
+          window.__initialState = { version: 1, topic, views: view ? { [topic]: view } : {}, keys, zoom: {}, whatIf: {}, positions: {}, renderer };
         },
         { topic: c.topic, view: c.view, keys, renderer: r.renderer },
       );
@@ -351,8 +351,10 @@ async function settle(page) {
  * or more frame intervals more than one.
  */
 async function zoomPan(page, c, cdp, name) {
-  if (c.view === 'partitions') return null;
-  const chartId = c.view === 'ring' ? 'detail' : 'ranges';
+  // The view the panel shows (a case of one's own may leave the choice to it).
+  const view = c.view ?? (await page.evaluate(() => document.querySelector('.view-tabs [role="tab"][aria-selected="true"]')?.dataset.view));
+  if (view !== 'ring' && view !== 'ranges') return null;
+  const chartId = view === 'ring' ? 'detail' : 'ranges';
   await startTrace(page);
   await startProfile(cdp);
   if (JS_FLAGS) await page.evaluate(() => new Function('%DebugPrint("BENCH-ZOOM")')());

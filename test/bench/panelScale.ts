@@ -20,8 +20,8 @@ export interface ScaleCase {
   label: string;
   settings: unknown;
   topic: string;
-  /** The view the panel opens on. */
-  view: 'ring' | 'ranges' | 'partitions';
+  /** The view the panel opens on (unset: the one the panel opens a topic on). */
+  view?: 'ring' | 'ranges' | 'partitions';
   /** Whether the what-if editor can add a consumer (Pulsar subscriptions). */
   consumers: boolean;
   /** Whether the what-if adds a member to the topic's consumer group (Kafka). */
@@ -136,7 +136,7 @@ export function nodeWhatIf(raw: unknown, topicName: string, keys: KeyInput[], ru
 /**
  * A case of the user's own (`panel.mjs --case FILE`): a JSON object with `settings` (as in
  * .vscode/settings.json), `topic` (the one the panel opens on), and optionally `label`, `view`
- * (ring, ranges or partitions; by default the topic's main chart) and `keys` (strings, or
+ * (ring, ranges or partitions; by default the panel's own first view of the topic) and `keys` (strings, or
  * `{ "format": "hex", "value": ... }` objects; by default the bench's 100 keys).
  */
 export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; stickyRanges?: string[] } {
@@ -146,10 +146,8 @@ export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; sti
   const t = settings.topics.find((x) => x.name === raw.topic);
   if (!t) throw new Error(`${file}: no topic ${JSON.stringify(raw.topic)} in its settings`);
   const sub = t.system === 'pulsar' ? t.subscription : undefined;
-  // The panel's first view of the topic (a broker's report has no ring points: it is drawn as ranges).
-  const ring = sub?.keySharedMode === 'AUTO_SPLIT' && sub.consistentHashing && !sub.observed && !sub.observedPartitions;
-  const view = raw.view ?? (t.system === 'kafka' ? 'partitions' : ring ? 'ring' : 'ranges');
-  if (view !== 'ring' && view !== 'ranges' && view !== 'partitions') throw new Error(`${file}: "view" must be ring, ranges or partitions`);
+  const view = raw.view;
+  if (view !== undefined && view !== 'ring' && view !== 'ranges' && view !== 'partitions') throw new Error(`${file}: "view" must be ring, ranges or partitions`);
   const keys = raw.keys === undefined ? undefined : (raw.keys as unknown[]).map((k): KeyInput => (typeof k === 'string' ? { format: 'utf8', value: k } : (k as KeyInput)));
   return {
     id: 'file',
