@@ -28,9 +28,9 @@ function topicOf(s: Services, n: unknown): string | undefined {
 export function registerTreeActions(s: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(TREE_COMMANDS.routeKey, (n?: unknown, key?: unknown) => routeOnTopic(s, n, key)),
-    vscode.commands.registerCommand(TREE_COMMANDS.openInPanel, (n?: unknown) => {
+    vscode.commands.registerCommand(TREE_COMMANDS.openInPanel, async (n?: unknown) => {
       const topic = topicOf(s, n);
-      return topic ? vscode.commands.executeCommand('keyRouting.openPanel', { topic }) : undefined;
+      if (topic) await vscode.commands.executeCommand('keyRouting.openPanel', { topic });
     }),
     vscode.commands.registerCommand(TREE_COMMANDS.whatIfRemove, (n?: unknown) => whatIfRemove(s, n)),
     vscode.commands.registerCommand(TREE_COMMANDS.revealSetting, async (n?: unknown) => {
