@@ -30,6 +30,22 @@ function testEntries(dir) {
     .map((f) => path.join(dir, f));
 }
 
+/**
+ * `vscode` for the one script: the extension host's module where there is one, else an empty
+ * object. The script loads the extension's modules everywhere it runs (the webview and the analysis
+ * worker too, where they only define things), and none of them touches `vscode` at load.
+ */
+function lazyVscode() {
+  return {
+    name: 'lazy-vscode',
+    setup(build) {
+      // The extension's imports come here; this module's own require is of the real one.
+      build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'lazy-vscode' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'lazy-vscode' }));
+      build.onLoad({ filter: /.*/, namespace: 'lazy-vscode' }, () => ({ contents: "try { module.exports = require('vscode'); } catch { module.exports = {}; }", loader: 'js' }));
+    },
+  };
+}
+
 /** dist/extension.js beyond the common options (test/bench/activation.mjs builds it the same way). */
 const extensionBundle = {
   entryPoints: ['src/main.ts'],
@@ -39,7 +55,7 @@ const extensionBundle = {
   globalName: 'keyRoutingInspector',
   banner: { js: "'use strict';\nvar KEY_ROUTING_MODULE = typeof module === 'object' && module ? module : undefined;" },
   footer: { js: 'if (KEY_ROUTING_MODULE) KEY_ROUTING_MODULE.exports = keyRoutingInspector;' },
-  external: ['vscode'],
+  plugins: [lazyVscode()],
 };
 
 const builds = [

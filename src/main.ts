@@ -10,13 +10,15 @@
  * keeps the host's `module` as KEY_ROUTING_MODULE (undefined elsewhere) and its footer sets
  * `module.exports`.
  * One script instead of three: the engine (every assignor, client hash and Key_Shared selector)
- * is most of each, and the .vsix then holds it once. The panel and the worker are imported and
- * started by a call (their modules define things and touch nothing at load); the extension is
- * required only in its branch, because its modules load `vscode`, which exists only in an extension
- * host (esbuild evaluates a required module when it is first required). Imports cost less than
- * requires: esbuild wraps every module reached only through a require in a lazy initialiser.
+ * is most of each, and the .vsix then holds it once. The panel, the worker and the extension are
+ * imported, and each is started by a call: their modules define things and touch nothing at load,
+ * `vscode` included, which in this script is the extension host's module there and an empty object
+ * elsewhere (esbuild.js). Imports rather than a `require` of the extension: esbuild wraps every
+ * module a require reaches in a lazy initialiser, which cost the .vsix about 900 bytes. (The
+ * Node-only modules are still required where they run.) `npm run package` loads the script in a
+ * worker thread, which fails if a module touches `vscode` at load.
  */
-import type * as Extension from './extension/extension';
+import * as Extension from './extension/extension';
 import { startWebview } from './webview/main';
 import { startWorker } from './analyze/worker';
 
@@ -41,8 +43,7 @@ let extension: typeof Extension | undefined;
 const here = role();
 if (here === 'webview') startWebview();
 else if (here === 'worker') startWorker();
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-else extension = require('./extension/extension') as typeof Extension;
+else extension = Extension;
 
 export function activate(...args: Parameters<typeof Extension.activate>): ReturnType<typeof Extension.activate> {
   if (!extension) throw new Error(`dist/extension.js is running as the ${here}, not in an extension host`);

@@ -18,7 +18,7 @@ interface LayoutItem extends vscode.QuickPickItem {
   keyFormat?: KeyFormat;
 }
 
-const LAYOUTS: LayoutItem[] = [
+const layouts = (): LayoutItem[] => [
   { layout: 'lines', keyFormat: 'utf8', label: vscode.l10n.t('One key per line'), detail: vscode.l10n.t('Each line is a key, as text (UTF-8). An empty line is the empty key.') },
   { layout: 'lines', keyFormat: 'hex', label: vscode.l10n.t('One key per line, hex bytes'), detail: vscode.l10n.t('Binary keys: each line is the key\'s bytes in hex, e.g. 0a1bff.') },
   { layout: 'csv', label: vscode.l10n.t('A column of CSV…'), detail: vscode.l10n.t('Comma-separated, RFC 4180 quoting; the column by number (from 1) or by header name.') },
@@ -30,7 +30,7 @@ const LAYOUTS: LayoutItem[] = [
 /** Asks; undefined if the user backs out. `head` is the input's first bytes as text. */
 export async function askFormat(fileName: string | undefined, head: string): Promise<ChosenFormat | undefined> {
   const guess = guessFormat(fileName, head);
-  const items = LAYOUTS.map((i) => ({ ...i, description: isGuess(i, guess) ? vscode.l10n.t('guessed: {0}', guess.reason) : undefined }));
+  const items = layouts().map((i) => ({ ...i, description: isGuess(i, guess) ? vscode.l10n.t('guessed: {0}', guess.reason) : undefined }));
   items.sort((a, b) => Number(isGuess(b, guess)) - Number(isGuess(a, guess)));
   const layout = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Key Routing: Analyze Keys: how are the keys laid out?'), placeHolder: vscode.l10n.t('How are the keys laid out?'), ignoreFocusOut: true, matchOnDetail: true });
   if (!layout) return undefined;

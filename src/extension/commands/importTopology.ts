@@ -43,7 +43,8 @@ interface ImportArg {
   source?: SourceKind;
 }
 
-const t = vscode.l10n.t;
+// `?.`: see src/extension/import/ui.ts.
+const t = vscode.l10n?.t;
 
 export async function importTopology(s: Services, deps: ImportDeps, ui: ImportUi, arg?: unknown): Promise<ImportOutcome> {
   const given: ImportArg = typeof arg === 'object' && arg !== null ? (arg as ImportArg) : {};
@@ -54,15 +55,15 @@ export async function importTopology(s: Services, deps: ImportDeps, ui: ImportUi
   return result;
 }
 
-const cancelled: ImportOutcome = { outcome: 'cancelled', message: t('cancelled; nothing was written') };
+const cancelled = (): ImportOutcome => ({ outcome: 'cancelled', message: t('cancelled; nothing was written') });
 const failed = (message: string): ImportOutcome => ({ outcome: 'failed', message: t('Key Routing: {0}. Nothing was written.', message) });
 
 async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg): Promise<ImportOutcome> {
   if (!vscode.workspace.workspaceFolders?.length) return failed(t('open a folder first; Import Topology writes to the workspace settings'));
   const kind = given.kind ?? (await ui.pickKind());
-  if (!kind) return cancelled;
+  if (!kind) return cancelled();
   const source = given.source ?? (await ui.pickSource(kind));
-  if (!source) return cancelled;
+  if (!source) return cancelled();
   if (source === 'admin' && kind !== 'pulsar-stats') return failed(t('the admin API import reads Pulsar topic stats only'));
 
   const cfg = vscode.workspace.getConfiguration();
@@ -75,7 +76,7 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
   let at: string | undefined;
   if (source === 'admin') {
     topic = await ui.pickTopic(pulsarTopics);
-    if (topic === undefined) return cancelled;
+    if (topic === undefined) return cancelled();
     const fetched = await fromAdminApi(deps, ui, cfg, topic);
     if ('outcome' in fetched) return fetched;
     ({ text, sourceName, at } = fetched);
@@ -85,7 +86,7 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
     if (text.trim() === '') return failed(t('the clipboard is empty; copy the report first'));
   } else {
     const uri = await ui.pickFile(kind);
-    if (!uri) return cancelled;
+    if (!uri) return cancelled();
     sourceName = vscode.workspace.asRelativePath(uri);
     try {
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
@@ -100,11 +101,11 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
     const shape = describePulsarStats(text);
     if (shape && !shape.partitioned && topic === undefined) {
       topic = await ui.pickTopic(pulsarTopics);
-      if (topic === undefined) return cancelled;
+      if (topic === undefined) return cancelled();
     }
     if (shape && shape.keyShared.length > 1) {
       subscription = await ui.pickSubscription(shape.keyShared);
-      if (subscription === undefined) return cancelled;
+      if (subscription === undefined) return cancelled();
     }
   }
 
@@ -123,7 +124,7 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
     ...imported.topics.map((e) => changeLine(base, TOPICS, e, t('topic'))),
     ...imported.groups.map((e) => changeLine(base, KAFKA_GROUPS, e, t('consumer group'))),
   ];
-  if (!(await ui.confirmWrite({ changes, notes: imported.notes, before: pick(base), after: pick(after), source: sourceName }))) return cancelled;
+  if (!(await ui.confirmWrite({ changes, notes: imported.notes, before: pick(base), after: pick(after), source: sourceName }))) return cancelled();
   try {
     for (const k of keys) await cfg.update(k, after[k], vscode.ConfigurationTarget.Workspace);
   } catch (e) {
@@ -171,7 +172,7 @@ async function fromAdminApi(
   const fromWorkspace = vscode.workspace.isTrusted ? [inspected?.workspaceFolderValue, inspected?.workspaceValue].find((v): v is string => typeof v === 'string') : undefined;
   const fromUser = typeof inspected?.globalValue === 'string' ? inspected.globalValue : undefined;
   const raw = await ui.adminUrl(fromWorkspace ?? fromUser ?? deps.state.get<string>(LAST_URL));
-  if (raw === undefined) return cancelled;
+  if (raw === undefined) return cancelled();
   let url: string;
   try {
     url = normalizeAdminUrl(raw);
@@ -183,14 +184,14 @@ async function fromAdminApi(
   let mayUseToken = true;
   if (proposedByWorkspace && !deps.credentials.confirmed(url)) {
     const answer = await ui.confirmProposedUrl(url);
-    if (answer === undefined) return cancelled;
+    if (answer === undefined) return cancelled();
     if (answer === 'send') await deps.credentials.confirm(url);
     else mayUseToken = false;
   }
   let token = mayUseToken ? await deps.credentials.token(url) : undefined;
   if (mayUseToken && token === undefined) {
     const typed = await ui.token(url, false);
-    if (typed === undefined) return cancelled;
+    if (typed === undefined) return cancelled();
     if (typed !== '') {
       token = typed;
       await deps.credentials.storeToken(url, typed);
@@ -201,7 +202,7 @@ async function fromAdminApi(
   for (;;) {
     if (token && url.startsWith('http:') && !deps.credentials.plainHttpAllowed(url)) {
       const answer = await ui.confirmPlainHttp(url);
-      if (answer === undefined) return cancelled;
+      if (answer === undefined) return cancelled();
       if (answer === 'always') await deps.credentials.allowPlainHttp(url);
     }
     try {
@@ -211,7 +212,7 @@ async function fromAdminApi(
       if (!(e instanceof AdminError)) throw e;
       if (e.kind !== 'auth' || !mayUseToken || !(await ui.retryToken(t('Key Routing: {0}', e.message)))) return failed(e.message);
       const typed = await ui.token(url, true);
-      if (typed === undefined) return cancelled;
+      if (typed === undefined) return cancelled();
       if (typed === '') {
         await deps.credentials.forgetToken(url);
         token = undefined;

@@ -37,9 +37,11 @@ export interface ImportUi {
   confirmWrite(summary: WriteSummary): Promise<boolean>;
 }
 
-const t = vscode.l10n.t;
+// `?.`: the bundle loads this module where there is no `vscode` too (see src/main.ts); only the
+// extension host calls `t`.
+const t = vscode.l10n?.t;
 
-const KINDS: Array<{ kind: ImportKind; label: string; detail: string }> = [
+const kinds = (): Array<{ kind: ImportKind; label: string; detail: string }> => [
   { kind: 'pulsar-stats', label: t('Pulsar topic stats'), detail: t('pulsar-admin topics stats, partitioned-stats --per-partition, or the admin REST API') },
   { kind: 'kafka-groups', label: t('Kafka consumer groups'), detail: t('the output of kafka-consumer-groups.sh --describe (one group or --all-groups)') },
   { kind: 'kafka-topics', label: t('Kafka topics'), detail: t('the output of kafka-topics.sh --describe: partition counts and topic ids') },
@@ -51,7 +53,7 @@ export class VsCodeImportUi implements ImportUi {
 
   async pickKind(): Promise<ImportKind | undefined> {
     const pick = await vscode.window.showQuickPick(
-      KINDS.map((k) => ({ label: k.label, detail: k.detail, importKind: k.kind })),
+      kinds().map((k) => ({ label: k.label, detail: k.detail, importKind: k.kind })),
       { title: t('Key Routing: Import Topology'), placeHolder: t('What does the report describe?'), ignoreFocusOut: true },
     );
     return pick?.importKind;
