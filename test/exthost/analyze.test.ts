@@ -179,6 +179,8 @@ export function defineAnalyzeTests(): void {
       const r = outcome.result!;
       assert.equal(r.status, 'complete');
       assert.equal(r.input.keys, 20_000);
+      // Run from the palette or a menu, the result goes to the workbench as JSON: the outcome only.
+      assert.deepEqual(JSON.parse(JSON.stringify(outcome)), { runId: outcome.runId, status: 'complete', where: 'a worker thread', source: outcome.source });
       assert.equal(r.problems.count, 0);
       const settings = workspaceSettings();
       const topics = new Topology(settings, []).topics;
