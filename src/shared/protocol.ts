@@ -17,7 +17,7 @@
 import type { AnalysisResult } from '../analyze/figures';
 import type { AnalyzeProgress } from '../analyze/run';
 import type { TopologyEvent } from '../engine/events';
-import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/view';
+import type { PanelObserved } from './view/observedPanel';
 import { MAX_PARTITIONS, type Settings } from '../engine/settings';
 import type { TopicFrame } from './view/frame';
 
@@ -76,10 +76,11 @@ export interface StateMessage {
   frames?: TopicFrame[];
   /**
    * What a broker reported about each topic that has an `observed` block (the engine's
-   * `observedView`): the badge, the reported layout's draining hashes, its comparison with the
-   * configured order's prediction, a Kafka group's observed owners. Absent: nothing reported.
+   * `observedView` as `panelObserved` slims it): the badge, the reported layout's draining hashes,
+   * its comparison with the configured order's prediction, a Kafka group's observed owners.
+   * Absent: nothing reported.
    */
-  observed?: Array<PulsarObservedView | KafkaObservedView>;
+  observed?: PanelObserved[];
 }
 
 /** A route result to show: its keys are added and its topic selected. */

@@ -10,6 +10,7 @@ import { stockSpareColumn } from '../engine/spareColumns';
 import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
+import type { PanelObserved } from '../shared/view/observedPanel';
 import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic, thousands } from './format';
 import { Models, spareColumnLength } from './model';
@@ -17,7 +18,6 @@ import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelStat
 import { LIMITS } from '../shared/protocol';
 import { l10n } from './l10n';
 import { observedBadge, renderKafkaObserved, renderPulsarObserved } from './views/observed';
-import type { KafkaObservedView, PulsarObservedView } from '../engine/observed/view';
 import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
@@ -74,7 +74,7 @@ export class App {
   private problems: ProblemInfo[] = [];
   private stale: string[] = [];
   /** The broker's reports of the topics that have one, by topic (from the state message). */
-  private observed = new Map<string, PulsarObservedView | KafkaObservedView>();
+  private observed = new Map<string, PanelObserved>();
   private received = false;
   private nextRequest = 1;
   private applyStatus = new Map<string, string>();

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
+import { observedView } from '../../src/engine/observed/view';
+import { panelObserved } from '../../src/shared/view/observedPanel';
 import { buildFrames } from '../../src/shared/view/frame';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, type ShownKey } from '../../src/shared/view/topicView';
@@ -95,6 +97,9 @@ export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, wi
   const t1 = performance.now();
   const msg: Record<string, unknown> = { type: 'state', settings, stale: [], problems: [], keys: [] };
   if (frames) msg.frames = buildFrames(topology, keys, width);
+  // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
+  const observed = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);
+  if (frames && observed.length) msg.observed = observed;
   const t2 = performance.now();
   return { json: encode(msg), hostTopologyMs: t1 - t0, hostFramesMs: frames ? t2 - t1 : 0 };
 }

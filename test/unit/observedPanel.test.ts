@@ -14,7 +14,7 @@ import { mergeImported } from '../../src/import/merge';
 import { parseSettings } from '../../src/engine/settings';
 import { Topology } from '../../src/engine/topology';
 import { observedView, type KafkaObservedView, type PulsarObservedView } from '../../src/engine/observed/view';
-import { differenceRuns, ownerRuns, spanOf } from '../../src/shared/view/observedPanel';
+import { differenceRuns, ownerRuns, panelObserved, spanOf, type PanelPulsarObserved } from '../../src/shared/view/observedPanel';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const read = (f: string) => readFileSync(join(DATA, f), 'utf8');
@@ -40,6 +40,22 @@ describe('observed panel model: the comparison with the prediction', () => {
       ],
       more: 0,
     });
+  });
+
+  test('the report as the host sends it: no reported layout, the runs the panel lists and how many more', () => {
+    const v = view();
+    const sent = panelObserved(v) as PanelPulsarObserved;
+    assert.deepEqual({ ...sent, groups: [] }, { ...v, groups: [] });
+    const g = v.groups[0];
+    const { layout, predicted, model, ...rest } = g;
+    assert.ok(layout.length > 0 && predicted.differences.length > 0, 'the fixture has a layout and differences: the test would prove nothing');
+    const s = sent.groups[0];
+    assert.equal('layout' in s, false);
+    assert.deepEqual({ ...s, predicted: undefined, model: undefined }, { ...rest, predicted: undefined, model: undefined });
+    for (const [got, c] of [[s.predicted, predicted], [s.model, model]] as const) {
+      assert.deepEqual(got, { equal: c.equal, size: c.size, reason: c.reason, ...differenceRuns(c) });
+      assert.equal(got.runs.length + got.more, c.differences.length);
+    }
   });
 
   test('past the cap the rest are counted, not drawn', () => {

@@ -18,7 +18,8 @@ import {
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
-import { observedView, type KafkaObservedView, type PulsarObservedView } from '../../engine/observed/view';
+import { observedView } from '../../engine/observed/view';
+import { panelObserved, type PanelObserved } from '../../shared/view/observedPanel';
 import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
@@ -193,11 +194,11 @@ export class RoutingPanel implements vscode.Disposable {
     });
   }
 
-  /** The broker's reports of the topics that have one (the engine's `observedView`, plain data). */
-  private observed(): { observed?: Array<PulsarObservedView | KafkaObservedView> } {
+  /** The broker's reports of the topics that have one (the engine's `observedView`, as the panel shows it). */
+  private observed(): { observed?: PanelObserved[] } {
     try {
       const topology = this.s.config.model.topology;
-      const views = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []);
+      const views = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);
       return views.length ? { observed: views } : {};
     } catch (e) {
       this.log(`panel: the observed state could not be shown: ${(e as Error).message}`);

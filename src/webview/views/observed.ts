@@ -5,8 +5,8 @@
  * differ and why), the draining hashes with the consumers holding them, and a Kafka group's
  * observed owners.
  */
-import type { KafkaObservedView, PulsarObservedView } from '../../engine/observed/view';
-import { differenceRuns, ownerRuns, spanOf, type PartitionSpan } from '../../shared/view/observedPanel';
+import type { KafkaObservedView } from '../../engine/observed/view';
+import { ownerRuns, spanOf, type PanelPulsarObserved, type PartitionSpan } from '../../shared/view/observedPanel';
 import { h } from '../dom';
 import { thousands } from '../format';
 import { l10n } from '../l10n';
@@ -34,18 +34,18 @@ function where(p: PartitionSpan): string {
 }
 
 /** The comparison with the configured order's prediction and the draining hashes, per group. */
-export function renderPulsarObserved(view: PulsarObservedView): HTMLElement {
+export function renderPulsarObserved(view: PanelPulsarObserved): HTMLElement {
   const box = h('section', { class: 'observed', 'aria-label': l10n.t('the state the broker reported') }, h('h3', {}, l10n.t('Reported by the broker')));
   view.groups.forEach((g, i) => {
     const at = where(g.partitions);
     const p = g.predicted;
-    const attrs = { id: `observed-predicted-${i}`, 'data-equal': String(p.equal), 'data-size': p.size, 'data-runs': p.differences.length };
+    const attrs = { id: `observed-predicted-${i}`, 'data-equal': String(p.equal), 'data-size': p.size, 'data-runs': p.runs.length + p.more };
     if (p.equal) {
       box.append(h('p', { class: 'muted', ...attrs }, at, l10n.t('the reported layout equals the one the configured connection order predicts.')));
     } else {
-      const { runs, more } = differenceRuns(p);
+      const { runs, more } = p;
       box.append(
-        h('p', { class: 'warning', ...attrs }, at, l10n.t('the reported layout differs from the configured order’s prediction on {0} hash values in {1} runs: {2}', thousands(p.size), p.differences.length, p.reason)),
+        h('p', { class: 'warning', ...attrs }, at, l10n.t('the reported layout differs from the configured order’s prediction on {0} hash values in {1} runs: {2}', thousands(p.size), runs.length + more, p.reason)),
         h(
           'table',
           { class: 'observed-diff', id: `observed-diff-${i}`, 'aria-label': l10n.t('where the report and the prediction differ') },
