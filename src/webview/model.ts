@@ -17,6 +17,7 @@ import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/v
 import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
+import { unpackReportedRanges } from '../shared/reportedRanges';
 
 export { toShownKey, type KeyEntry };
 
@@ -69,7 +70,7 @@ export class Models {
 
   /** New settings, with the host's frames of them where it sent some. */
   setSettings(settings: Settings, frames?: readonly TopicFrame[]): void {
-    this.settings = settings;
+    this.settings = unpackReportedRanges(settings);
     this.frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
     this.topologyValue = undefined;
     this.topologyError = undefined;

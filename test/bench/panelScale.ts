@@ -10,6 +10,7 @@ import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
 import { observedView } from '../../src/engine/observed/view';
 import { panelObserved } from '../../src/shared/view/observedPanel';
+import { packReportedRanges } from '../../src/shared/reportedRanges';
 import { buildFrames } from '../../src/shared/view/frame';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, type ShownKey } from '../../src/shared/view/topicView';
@@ -95,7 +96,7 @@ export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, wi
   const topology = new Topology(settings, []);
   for (const t of topology.topics) (t as TopicState & { subscription?: { selector: { segmentTable(): unknown } } }).subscription?.selector.segmentTable();
   const t1 = performance.now();
-  const msg: Record<string, unknown> = { type: 'state', settings, stale: [], problems: [], keys: [] };
+  const msg: Record<string, unknown> = { type: 'state', settings: frames ? packReportedRanges(settings) : settings, stale: [], problems: [], keys: [] };
   if (frames) msg.frames = buildFrames(topology, keys, width);
   // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
   const observed = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);

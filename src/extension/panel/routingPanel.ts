@@ -20,6 +20,7 @@ import {
 } from '../../shared/protocol';
 import { observedView } from '../../engine/observed/view';
 import { panelObserved, type PanelObserved } from '../../shared/view/observedPanel';
+import { packReportedRanges } from '../../shared/reportedRanges';
 import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
@@ -184,7 +185,7 @@ export class RoutingPanel implements vscode.Disposable {
     const problems = model.findings.filter((f) => f.severity !== 'info').map((f) => ({ path: f.path, message: f.message }));
     this.post({
       type: 'state',
-      settings: model.settings,
+      settings: packReportedRanges(model.settings),
       stale: [...model.stale],
       problems,
       keys,

@@ -1,0 +1,51 @@
+/**
+ * The broker's reported ranges in the state message (src/shared/reportedRanges.ts): the host packs
+ * them into one Int32Array per report, the panel unpacks them, and the settings come back as the
+ * engine parsed them, consumers without ranges and both kinds of report included.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseSettings, type Settings } from '../../src/engine/settings';
+import { packReportedRanges, unpackReportedRanges } from '../../src/shared/reportedRanges';
+
+function settings(): Settings {
+  const report = (shift: number) => ({
+    at: '2026-12-01T10:00:00Z',
+    consumers: [
+      { name: 'c1', ranges: [[0, 99 + shift], [1001, 2147483647]] },
+      { name: 'c2' },
+      { name: 'c3', ranges: [[100 + shift, 1000]] },
+    ],
+  });
+  const sub = (extra: Record<string, unknown>) => ({ name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers: [{ name: 'c1' }, { name: 'c2' }, { name: 'c3' }], ...extra });
+  const { settings, problems } = parseSettings({
+    'keyRouting.topics': [
+      { name: 'persistent://t/ns/one', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub({ observed: report(0) }) },
+      { name: 'persistent://t/ns/parts', system: 'pulsar', partitions: 2, brokerVersion: '3.0', subscription: sub({ observedPartitions: [report(1), report(2)] }) },
+      { name: 'plain', system: 'kafka', partitions: 6 },
+    ],
+  });
+  assert.deepEqual(problems, []);
+  return settings;
+}
+
+describe('reported ranges in the state message', () => {
+  test('packed: one Int32Array per report, no pairs left; unpacked: the settings as parsed', () => {
+    const s = settings();
+    const before = JSON.stringify(s);
+    const packed = packReportedRanges(s);
+    assert.equal(JSON.stringify(s), before, 'packing leaves the host\'s settings as they were');
+    const reports = packed.topics.flatMap((t) => (t.system === 'pulsar' && t.subscription ? [t.subscription.observed, ...(t.subscription.observedPartitions ?? [])] : [])).filter((o) => o !== undefined);
+    assert.equal(reports.length, 3);
+    for (const o of reports) {
+      assert.ok((o as { packedRanges?: unknown }).packedRanges instanceof Int32Array);
+      assert.deepEqual(o.consumers.map((c) => c.ranges.length), [0, 0, 0]);
+    }
+    assert.deepEqual(unpackReportedRanges(structuredClone(packed)), s);
+  });
+
+  test('settings without a report pass through', () => {
+    const { settings: s } = parseSettings({ 'keyRouting.topics': [{ name: 'plain', system: 'kafka', partitions: 6 }] });
+    assert.deepEqual(unpackReportedRanges(packReportedRanges(s)), s);
+  });
+});
