@@ -1,0 +1,50 @@
+// The routing panel opened in a real VS Code (code-server, Chromium): what the panel bench cannot
+// see, the trip of the host's state message through VS Code (extension host, workbench, the
+// webview's two frames). For a topology of one's own (the panel bench's --case file: `settings`,
+// as in .vscode/settings.json), writes the settings into a scratch workspace, then opens the panel
+// from the command palette a few times, and prints for each opening, on the webview's clock: when
+// its script had loaded, when the host's state arrived, and the first picture after that; and the
+// wall clock from the palette command to the first picture seen.
+//
+//   node test/bench/vscodeOpen.mjs --case FILE [--opens N]      (after `node esbuild.js`)
+//
+// It measured two defects the panel bench could not: the command's result (the panel object, the
+// whole topology) serialized to the workbench, and a broker report sent as megabytes of JSON.
+// Prints figures; asserts nothing.
+import { readFileSync } from 'node:fs';
+import { Session } from '../e2e/workbench.mjs';
+
+const argv = process.argv.slice(2);
+const opt = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const file = opt('--case');
+const opens = Number(opt('--opens') ?? 3);
+if (!file) {
+  console.error('usage: node test/bench/vscodeOpen.mjs --case FILE [--opens N]');
+  process.exit(2);
+}
+const { settings, label } = JSON.parse(readFileSync(file, 'utf8'));
+
+const session = await Session.start({ log: () => {} });
+try {
+  const wb = await session.openWindow('ui');
+  await wb.writeSettings(JSON.stringify(settings));
+  console.log(`${label ?? file}: ${opens} openings from the command palette`);
+  for (let i = 0; i < opens; i++) {
+    const t0 = Date.now();
+    await wb.palette('Key Routing: Open Routing Panel');
+    const frame = await wb.webviewFrame();
+    await frame.waitForFunction(() => performance.getEntriesByName('keyRouting:firstPicture').length > 0, null, { timeout: 120_000 });
+    const wall = Date.now() - t0;
+    const r = await frame.evaluate(() => {
+      const script = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/dist/extension.js'));
+      const state = performance.getEntriesByName('keyRouting:state')[0];
+      const first = performance.getEntriesByName('keyRouting:firstPicture')[0];
+      return { script: script?.responseEnd ?? NaN, state: state.startTime, first: first.duration };
+    });
+    const ms = (x) => `${Math.round(x)} ms`;
+    console.log(`  opening ${i + 1}: palette to first picture ${ms(wall)}; script loaded at ${ms(r.script)}, state at ${ms(r.state)} (${ms(r.state - r.script)} later), first picture ${r.first.toFixed(1)} ms after it`);
+    await wb.palette('View: Close All Editors');
+  }
+} finally {
+  await session.close();
+}
