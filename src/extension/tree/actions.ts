@@ -52,6 +52,9 @@ async function routeOnTopic(s: Services, n: unknown, given: unknown): Promise<Ke
   return topic === undefined ? undefined : routeKey(s, given, topic);
 }
 
+/** Consumers named in the what-if's notification, the largest gains first. */
+const MAX_GAINS_SHOWN = 5;
+
 /** The what-if of the consumer leaving, summed up in a notification (the details in the output). */
 async function whatIfRemove(s: Services, n: unknown): Promise<Removal | undefined> {
   const topic = topicOf(s, n);
@@ -61,7 +64,10 @@ async function whatIfRemove(s: Services, n: unknown): Promise<Removal | undefine
     void vscode.window.showWarningMessage(vscode.l10n.t('Key Routing: what-if -{0} on {1}: {2}', n.consumerId, topic, r.error));
     return r;
   }
-  const gains = r.gains.map((g) => `${g.id} +${percent(g.values, r.total)}`).join(', ');
+  // The largest gainers only: on a ring of 1,000 consumers a leaver's arcs go to a hundred others,
+  // and a notification that long was not shown as a toast at all. The output lists them all.
+  const more = r.gains.length - MAX_GAINS_SHOWN;
+  const gains = r.gains.slice(0, MAX_GAINS_SHOWN).map((g) => `${g.id} +${percent(g.values, r.total)}`).join(', ') + (more > 0 ? ` ${vscode.l10n.t('(and {0} more; see the Key Routing output)', more)}` : '');
   const message =
     r.moved === 0
       ? vscode.l10n.t('Key Routing: if {0} leaves {1}, no key hash changes its consumer.', r.id, topic)
