@@ -12,7 +12,7 @@
 //   await wb.input('user-3')                           types into the open quick input and accepts
 //   await wb.pick('One key per line')                  clicks a quick pick row; wb.pickRow(text) locates one
 //   await wb.editorContextMenu('user-1', 'Show Route') right-click a line of the editor, choose an item
-//   await wb.explorerContextMenu('keys.txt', 'Analyze Keys')
+//   await wb.explorerContextMenu('keys.txt', 'Analyze Keys')   (options: position, whenOpen)
 //   await wb.contextMenu(locator, 'Item')              right-click anything, choose an item
 //   const text = await wb.notification(/^user-3 →/)    waits for a toast, returns its message
 //   await wb.notificationButton(/^user-4 →/, 'Open Panel');  await wb.clearNotifications()
@@ -372,11 +372,15 @@ export class Workbench {
 
   // ---- context menus ----------------------------------------------------------------------
 
-  /** Right-clicks `target` (a locator) and chooses the menu item whose label is `item`. */
-  async contextMenu(target, item, { position } = {}) {
+  /**
+   * Right-clicks `target` (a locator) and chooses the menu item whose label is `item`; `whenOpen`
+   * runs once the item is shown, before it is chosen (a screenshot of the open menu).
+   */
+  async contextMenu(target, item, { position, whenOpen } = {}) {
     await target.click({ button: 'right', position });
     const entry = this.page.locator(MENU_ITEM, { hasText: exact(item) }).first();
     await entry.waitFor();
+    await whenOpen?.();
     // The item is chosen the way the keyboard does: hovered until the menu has focused it, then
     // Enter. A click right after the menu appeared was sometimes lost (the item highlighted, the
     // menu still open 30 s later, nothing run), where the focused item always takes Enter.
