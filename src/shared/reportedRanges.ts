@@ -29,9 +29,18 @@ function mapReports(settings: Settings, f: (o: Packed) => Packed): Settings {
 
 export function packReportedRanges(settings: Settings): Settings {
   return mapReports(settings, (o) => {
-    const packed: number[] = [];
-    for (const c of o.consumers) packed.push(c.ranges.length, ...c.ranges.flat());
-    return { ...o, consumers: o.consumers.map((c) => ({ ...c, ranges: [] })), packedRanges: Int32Array.from(packed) };
+    // Filled in place: a push of each consumer's bounds spread as arguments would fail on a
+    // consumer with tens of thousands of ranges, and a number[] first is a copy more.
+    const packed = new Int32Array(o.consumers.reduce((n, c) => n + 1 + 2 * c.ranges.length, 0));
+    let i = 0;
+    for (const c of o.consumers) {
+      packed[i++] = c.ranges.length;
+      for (const [s, e] of c.ranges) {
+        packed[i++] = s;
+        packed[i++] = e;
+      }
+    }
+    return { ...o, consumers: o.consumers.map((c) => ({ ...c, ranges: [] })), packedRanges: packed };
   });
 }
 

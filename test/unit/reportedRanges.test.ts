@@ -44,6 +44,24 @@ describe('reported ranges in the state message', () => {
     assert.deepEqual(unpackReportedRanges(structuredClone(packed)), s);
   });
 
+  test('a consumer with 70,000 ranges (more bounds than a call takes as arguments)', () => {
+    // Two consumers alternating over 140,000 runs of ten hashes, from 0 as a 3.x ring reports.
+    const runs = (first: number) => Array.from({ length: 70_000 }, (_, i) => [(2 * i + first) * 10, (2 * i + first) * 10 + 9]);
+    const { settings: s, problems } = parseSettings({
+      'keyRouting.topics': [
+        {
+          name: 'persistent://t/ns/many',
+          system: 'pulsar',
+          partitions: 0,
+          brokerVersion: '3.0',
+          subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers: [{ name: 'a' }, { name: 'b' }], observed: { consumers: [{ name: 'a', ranges: runs(0) }, { name: 'b', ranges: runs(1) }] } },
+        },
+      ],
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(unpackReportedRanges(structuredClone(packReportedRanges(s))), s);
+  });
+
   test('settings without a report pass through', () => {
     const { settings: s } = parseSettings({ 'keyRouting.topics': [{ name: 'plain', system: 'kafka', partitions: 6 }] });
     assert.deepEqual(unpackReportedRanges(packReportedRanges(s)), s);
