@@ -8,8 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
-import { observedView } from '../../src/engine/observed/view';
-import { panelObserved } from '../../src/shared/view/observedPanel';
+import { panelReports } from '../../src/shared/view/observedPanel';
 import { packReportedRanges } from '../../src/shared/reportedRanges';
 import { buildFrames } from '../../src/shared/view/frame';
 import { toShownKey } from '../../src/shared/view/shownKeys';
@@ -97,10 +96,12 @@ export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, wi
   for (const t of topology.topics) (t as TopicState & { subscription?: { selector: { segmentTable(): unknown } } }).subscription?.selector.segmentTable();
   const t1 = performance.now();
   const msg: Record<string, unknown> = { type: 'state', settings: frames ? packReportedRanges(settings) : settings, stale: [], problems: [], keys: [] };
-  if (frames) msg.frames = buildFrames(topology, keys, width);
-  // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
-  const observed = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);
-  if (frames && observed.length) msg.observed = observed;
+  if (frames) {
+    msg.frames = buildFrames(topology, keys, width);
+    // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
+    const observed = panelReports(topology);
+    if (observed.length) msg.observed = observed;
+  }
   const t2 = performance.now();
   return { json: encode(msg), hostTopologyMs: t1 - t0, hostFramesMs: frames ? t2 - t1 : 0 };
 }

@@ -18,8 +18,7 @@ import {
   type KeyInput,
   type ToWebviewMessage,
 } from '../../shared/protocol';
-import { observedView } from '../../engine/observed/view';
-import { panelObserved, type PanelObserved } from '../../shared/view/observedPanel';
+import { panelReports, type PanelObserved } from '../../shared/view/observedPanel';
 import { packReportedRanges } from '../../shared/reportedRanges';
 import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
@@ -198,8 +197,7 @@ export class RoutingPanel implements vscode.Disposable {
   /** The broker's reports of the topics that have one (the engine's `observedView`, as the panel shows it). */
   private observed(): { observed?: PanelObserved[] } {
     try {
-      const topology = this.s.config.model.topology;
-      const views = topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);
+      const views = panelReports(this.s.config.model.topology);
       return views.length ? { observed: views } : {};
     } catch (e) {
       this.log(`panel: the observed state could not be shown: ${(e as Error).message}`);

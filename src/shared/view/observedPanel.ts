@@ -7,7 +7,8 @@
  */
 import type { LayoutComparison } from '../../engine/observed/compare';
 import type { ObservedGroupInfo } from '../../engine/observed/observedTopic';
-import type { KafkaObservedView, PulsarObservedView } from '../../engine/observed/view';
+import { observedView, type KafkaObservedView, type PulsarObservedView } from '../../engine/observed/view';
+import type { Topology } from '../../engine/topology';
 
 /** A comparison as the panel shows it: the first runs that differ, and how many more there are. */
 export interface PanelComparison {
@@ -32,6 +33,11 @@ export function panelObserved(v: PulsarObservedView | KafkaObservedView): PanelO
   if (v.system === 'kafka') return v;
   const shown = (c: LayoutComparison): PanelComparison => ({ equal: c.equal, size: c.size, reason: c.reason, ...differenceRuns(c) });
   return { ...v, groups: v.groups.map(({ layout: _layout, predicted, model, ...g }) => ({ ...g, predicted: shown(predicted), model: shown(model) })) };
+}
+
+/** The reports of every topic that has one, as the state message carries them (the host, the panel bench). */
+export function panelReports(topology: Topology): PanelObserved[] {
+  return topology.topics.flatMap((t) => observedView(topology, t.name) ?? []).map(panelObserved);
 }
 
 /** Partitions a group covers: null for a non-partitioned topic, else [first, last]. */
