@@ -6,7 +6,11 @@
 // its script had loaded, when the host's state arrived, and the first picture after that; and the
 // wall clock from the palette command to the first picture seen.
 //
-//   node test/bench/vscodeOpen.mjs --case FILE [--opens N]      (after `node esbuild.js`)
+//   node test/bench/vscodeOpen.mjs --case FILE [--opens N] [--sidebar]      (after `node esbuild.js`)
+//
+// With --sidebar it times the Key Routing side bar instead: for each opening the settings change
+// (a scratch namespace is added or taken away, so the tree is built again), then the activity bar
+// icon is clicked, and the wall clock runs until the first consumer row shows its share.
 //
 // It measured two defects the panel bench could not: the command's result (the panel object, the
 // whole topology) serialized to the workbench, and a broker report sent as megabytes of JSON.
@@ -19,7 +23,7 @@ const opt = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : unde
 const file = opt('--case');
 const opens = Number(opt('--opens') ?? 3);
 if (!file) {
-  console.error('usage: node test/bench/vscodeOpen.mjs --case FILE [--opens N]');
+  console.error('usage: node test/bench/vscodeOpen.mjs --case FILE [--opens N] [--sidebar]');
   process.exit(2);
 }
 const { settings, label } = JSON.parse(readFileSync(file, 'utf8'));
@@ -28,6 +32,33 @@ const session = await Session.start({ log: () => {} });
 try {
   const wb = await session.openWindow('ui');
   await wb.writeSettings(JSON.stringify(settings));
+  if (argv.includes('--sidebar')) await openSideBar(wb);
+  else await openPanel(wb);
+} finally {
+  await session.close();
+}
+
+async function openSideBar(wb) {
+  const { page } = wb;
+  const icon = page.locator('.part.activitybar .action-item', { has: page.locator('[aria-label^="Key Routing"]') }).first();
+  const first = settings['keyRouting.topics'].flatMap((t) => t.subscription?.consumers ?? [])[0]?.name;
+  if (!first) throw new Error('the side bar probe needs a topic with a Key_Shared subscription');
+  const row = page.locator('.part.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: first }) }).first();
+  const namespaces = settings['keyRouting.pulsarNamespaces'] ?? [];
+  console.log(`${label ?? file}: ${opens} openings of the side bar`);
+  for (let i = 0; i < opens; i++) {
+    await wb.palette('View: Close Primary Side Bar');
+    await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+    const scratch = i % 2 === 0 ? [...namespaces, { name: 'probe/scratch', bundles: 4 }] : namespaces;
+    await wb.writeSettings(JSON.stringify({ ...settings, 'keyRouting.pulsarNamespaces': scratch }));
+    const t0 = Date.now();
+    await icon.click();
+    await wb.until(async () => (await row.locator('.label-description').innerText().catch(() => '')).includes('%'), 'the first consumer row', 120_000);
+    console.log(`  opening ${i + 1}: icon to the first consumer's share ${Date.now() - t0} ms`);
+  }
+}
+
+async function openPanel(wb) {
   console.log(`${label ?? file}: ${opens} openings from the command palette`);
   for (let i = 0; i < opens; i++) {
     const t0 = Date.now();
@@ -45,6 +76,4 @@ try {
     console.log(`  opening ${i + 1}: palette to first picture ${ms(wall)}; script loaded at ${ms(r.script)}, state at ${ms(r.state)} (${ms(r.state - r.script)} later), first picture ${r.first.toFixed(1)} ms after it`);
     await wb.palette('View: Close All Editors');
   }
-} finally {
-  await session.close();
 }

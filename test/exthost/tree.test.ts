@@ -113,6 +113,29 @@ export function defineTreeTests(): void {
       assert.equal(api.tree.view.selection[0]?.id, 'topic:persistent://public/default/payments/consumer:C2');
     });
 
+    it('builds a consumer\'s range rows only when they are asked for, and reveals one', async () => {
+      const name = 'persistent://public/default/shipments';
+      const state = (await engineTopology()).topic(name) as PulsarTopicState;
+      const sel: StickyKeyConsumerSelector = state.subscription!.selector;
+      const [lo, hi] = sel.keyValues;
+      const runs: Array<[number, number]> = [];
+      for (let v = lo; v <= hi; v++) {
+        if (sel.select(v)?.id !== 'worker') continue;
+        const last = runs[runs.length - 1];
+        if (last && last[1] + 1 === v) last[1] = v;
+        else runs.push([v, v]);
+      }
+      assert.ok(runs.length > 3 && runs.length <= 200, `worker has ${runs.length} ranges`);
+      const worker = row(`topic:${name}/consumer:worker`)!;
+      assert.equal(api.tree.item(worker).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      assert.equal(worker.children.length, 0, 'the range rows are not built before the consumer is expanded');
+      const [s, e] = runs[2];
+      const range = await api.tree.reveal(`topic:${name}/consumer:worker/range:${s}`);
+      assert.equal(range?.label, `${s}-${e}`);
+      assert.equal(api.tree.view.selection[0]?.id, `topic:${name}/consumer:worker/range:${s}`);
+      assert.deepEqual(row(`topic:${name}/consumer:worker`)!.children.map((r) => r.label), runs.map(([a, b]) => `${a === lo ? sel.keyHashRange[0] : a}-${b}`));
+    });
+
     it('follows a settings change without a reload', async () => {
       const changed = structuredClone(topics) as Array<Record<string, any>>;
       const payments = changed.findIndex((t) => t.name === 'persistent://public/default/payments');

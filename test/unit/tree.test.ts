@@ -13,7 +13,7 @@ import type { Consumer, StickyKeyConsumerSelector } from '../../src/engine/pulsa
 import { ENGLISH } from '../../src/extension/localize';
 import { consumerShares, percent, residueCount } from '../../src/extension/tree/shares';
 import { buildTree, walk } from '../../src/extension/tree/tree';
-import { contextValue, type TreeNode } from '../../src/extension/tree/nodes';
+import { childrenOf, contextValue, hasChildren, type TreeNode } from '../../src/extension/tree/nodes';
 import { removalEffect } from '../../src/extension/tree/removal';
 import { randInt, rng } from './helpers';
 
@@ -219,6 +219,52 @@ describe('tree: the example topology', () => {
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(contextValue(find(tree, 'topic:orders')), 'topic kafka setting copy');
     assert.equal(contextValue(find(tree, 'topic:persistent://public/default/payments/consumer:C2')), 'consumer removable setting copy');
+  });
+});
+
+describe('tree: range rows, built when their consumer is first expanded', () => {
+  /** The consumer rows of a subscription topic `t`, and what `select` gives each value. */
+  function consumersOf(topic: Record<string, unknown>) {
+    const model = buildModel([topic], []);
+    const tree = buildTree(model, ENGLISH);
+    const sel = selectorOf(model, 't');
+    const [lo, hi] = sel.keyValues;
+    return { tree, sel, lo, hi, rows: find(tree, 'topic:t/subscription').children.filter((c) => c.kind === 'consumer') };
+  }
+
+  test('no range row exists until its consumer is asked for its rows; then each row is a run select gives', () => {
+    const { tree, sel, lo, hi, rows } = consumersOf(pulsar('t', '4.0', { replicaPoints: 50, consumers: names('a', 'b', 'c') }));
+    assert.equal([...walk(tree)].filter((n) => n.kind === 'range').length, 0, 'range rows built with the tree');
+    const { values } = bruteForce(sel, lo, hi);
+    for (const c of rows) {
+      assert.ok(hasChildren(c) && c.children.length === 0, `${c.id} has rows to build`);
+      const built = childrenOf(c);
+      assert.equal(childrenOf(c), built, 'built once');
+      assert.equal(c.later, undefined);
+      const mine = runs(values.get(c.consumerId!) ?? []);
+      assert.deepEqual(built.map((r) => `[${r.label}]`), mine.map((r) => asReported(sel, r)), c.id);
+      for (const [i, r] of built.entries()) {
+        assert.equal(r.kind, 'range');
+        assert.equal(r.id, `${c.id}/range:${mine[i][0] === lo ? sel.keyHashRange[0] : mine[i][0]}`);
+        assert.equal(r.description, percent(mine[i][1] - mine[i][0] + 1 + (mine[i][0] === lo ? lo - sel.keyHashRange[0] : 0), hi - sel.keyHashRange[0] + 1));
+      }
+    }
+  });
+
+  test('a consumer of one range has no rows under it; one of more than 200 shows 200 and counts the rest', () => {
+    const single = consumersOf(pulsar('t', '4.0', { keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: names('C1', 'C2') }));
+    for (const c of single.rows) assert.equal(hasChildren(c), false, c.id);
+    const { sel, lo, hi, rows } = consumersOf(pulsar('t', '4.0', { replicaPoints: 400, consumers: names('a', 'b') }));
+    const { values } = bruteForce(sel, lo, hi);
+    for (const c of rows) {
+      const mine = runs(values.get(c.consumerId!) ?? []);
+      assert.ok(mine.length > 200, `${c.id} has ${mine.length} ranges`);
+      const built = childrenOf(c);
+      assert.equal(built.length, 201);
+      assert.deepEqual(built.slice(0, 200).map((r) => `[${r.label}]`), mine.slice(0, 200).map((r) => asReported(sel, r)));
+      assert.equal(built[200].kind, 'more');
+      assert.equal(built[200].label, `… and ${mine.length - 200} more ranges (the panel draws them all)`);
+    }
   });
 });
 

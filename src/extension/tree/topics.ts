@@ -196,7 +196,6 @@ function consumerNode(ctx: BuildContext, state: PulsarTopicState, c: ConsumerCon
         : share.shared.length === 0
           ? l10n.t('{0} ranges', count(share.ranges.length))
           : l10n.t('{0} ranges, {1} shared', count(share.ranges.length), count(share.shared.length));
-  const rangeRows = pieces > 1 ? rangeNodes(ctx, state, consumer, share, shares.total) : [];
   return node({
     ...base,
     id: `topic:${state.name}/consumer:${consumer.id}`,
@@ -215,7 +214,7 @@ function consumerNode(ctx: BuildContext, state: PulsarTopicState, c: ConsumerCon
     icon: 'person',
     consumerId: consumer.id,
     copyText: consumer.id,
-    children: rangeRows,
+    later: pieces > 1 ? () => rangeNodes(ctx, state, consumer, share, shares.total) : undefined,
   });
 }
 

@@ -9,7 +9,7 @@ import type { RoutingConfig } from '../config';
 import { CONFIGURED_CONTEXT, TOPOLOGY_VIEW } from '../constants';
 import type { SettingsModel } from '../settingsModel';
 import { TREE_COMMANDS } from './commandIds';
-import { contextValue, type TreeNode } from './nodes';
+import { childrenOf, contextValue, hasChildren, type TreeNode } from './nodes';
 import { buildTree, findingMarkdown, walk, worst } from './tree';
 
 
@@ -37,12 +37,24 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
       this.rootsValue = buildTree(this.config.model, vscode.l10n);
       this.byId = new Map();
       this.parents = new Map();
-      for (const n of walk(this.rootsValue)) {
-        this.byId.set(n.id, n);
-        for (const c of n.children) this.parents.set(c.id, n);
-      }
+      for (const n of walk(this.rootsValue)) this.add(n, n.children);
     }
     return this.rootsValue;
+  }
+
+  /** Indexes a node and its (built) rows. */
+  private add(n: TreeNode, children: readonly TreeNode[]): void {
+    this.byId.set(n.id, n);
+    for (const c of children) this.parents.set(c.id, n);
+  }
+
+  /** The current build's rows of a node, building and indexing deferred ones on first use. */
+  private rowsOf(n: TreeNode): TreeNode[] {
+    if (!n.later) return n.children;
+    const rows = childrenOf(n);
+    for (const c of rows) this.add(c, []);
+    this.add(n, rows);
+    return rows;
   }
 
   get treeView(): vscode.TreeView<TreeNode> {
@@ -62,7 +74,9 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
     const roots = this.roots;
     // A node of an earlier build (the settings changed while VS Code was expanding it) gets the
     // children its id has now, so the rows never mix two builds.
-    return n ? (this.byId.get(n.id)?.children ?? []) : roots;
+    if (!n) return roots;
+    const current = this.byId.get(n.id);
+    return current ? this.rowsOf(current) : [];
   }
 
   getParent(n: TreeNode): TreeNode | undefined {
@@ -73,7 +87,7 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   getTreeItem(n: TreeNode): vscode.TreeItem {
     const item = new vscode.TreeItem(
       n.label,
-      n.children.length === 0 ? vscode.TreeItemCollapsibleState.None : n.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      !hasChildren(n) ? vscode.TreeItemCollapsibleState.None : n.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
     );
     item.id = n.id;
     const bad = worst(n.findings);
@@ -93,9 +107,23 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
 
   /** Shows the row of a node id, if it exists (the tests and "reveal" use this). */
   async reveal(id: string): Promise<TreeNode | undefined> {
-    const n = [...walk(this.roots)].find((x) => x.id === id);
+    const n = this.find(id);
     if (n) await this.view.reveal(n, { select: true, focus: false, expand: true });
     return n;
+  }
+
+  /**
+   * The node of an id, building deferred rows where needed: a deferred row's id starts with its
+   * parent's id and `/` (a range row: its consumer's id, `/range:`, its start).
+   */
+  find(id: string): TreeNode | undefined {
+    void this.roots;
+    const built = this.byId.get(id);
+    if (built) return built;
+    for (const n of [...this.byId.values()]) {
+      if (n.later && id.startsWith(`${n.id}/`)) return this.rowsOf(n).find((x) => x.id === id);
+    }
+    return undefined;
   }
 
   dispose(): void {

@@ -21,7 +21,7 @@ export function buildTree(model: SettingsModel, l10n: Localizer): TreeNode[] {
   return unmatched.length ? [problemsNode(l10n, unmatched), ...sections] : sections;
 }
 
-/** Every node of a tree, depth first. */
+/** Every built node of a tree, depth first (rows deferred to `later` and not yet asked for are not). */
 export function* walk(nodes: readonly TreeNode[]): Generator<TreeNode> {
   for (const n of nodes) {
     yield n;
