@@ -45,8 +45,10 @@ export interface KeyRoutingApi {
   readonly tree: {
     readonly roots: TreeNode[];
     readonly view: vscode.TreeView<TreeNode>;
-    /** The tree item VS Code is given for a row. */
+    /** The tree item VS Code is given for a row (without its tooltip). */
     item(n: TreeNode): vscode.TreeItem;
+    /** The row's tooltip, as VS Code resolves it when the row is hovered. */
+    tooltip(n: TreeNode): vscode.MarkdownString;
     reveal(id: string): Promise<TreeNode | undefined>;
     /** The value last given to the `keyRouting.configured` context key. */
     readonly configuredContext: boolean | undefined;
@@ -175,6 +177,7 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
       },
       view: tree.treeView,
       item: (n) => tree.getTreeItem(n),
+      tooltip: (n) => tree.resolveTreeItem(tree.getTreeItem(n), n).tooltip as vscode.MarkdownString,
       reveal: (id) => tree.reveal(id),
       get configuredContext() {
         return tree.configuredContext;

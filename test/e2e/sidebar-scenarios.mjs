@@ -81,6 +81,18 @@ export default async function sidebarScenarios({ wb, scenario }) {
     await wb.screenshot('sidebar');
   });
 
+  await sideBarScenario('hovering a consumer row shows its tooltip (resolved on hover, not sent with the rows)', async () => {
+    await openSideBar();
+    const c = topology(workspace).topic(PAYMENTS).subscription.consumers[1];
+    const { total, of } = selectCounts(topology(workspace).topic(PAYMENTS));
+    const want = `Receives ${of(c.id).count.toLocaleString('en-US')} of the ${total.toLocaleString('en-US')} key hash values`;
+    await row(c.id).hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover', { hasText: want }).first();
+    await hover.waitFor({ timeout: 30_000 });
+    await wb.screenshot('sidebar-tooltip');
+    await page.mouse.move(5, 450);
+  });
+
   await sideBarScenario('an inline action on a topic row routes a key on that topic', async () => {
     await row('payments').hover();
     await row('payments').locator('.actions .action-label[aria-label^="Route a Key on This Topic"]').click();
