@@ -121,11 +121,14 @@ export class Session {
       throw server.reason ?? chromium.reason;
     }
     log(`code-server on ${server.value.url} (pid ${server.value.pid})`);
-    return new Session({ base, stateDir, server: server.value, browser: chromium.value, log });
+    // Where the user settings put the extension in the browser's extension host (VS Code for the
+    // Web), its output channel is not among the server's logs.
+    const inBrowser = Object.values(settings?.['remote.extensionKind'] ?? {}).some((kinds) => kinds.includes('web'));
+    return new Session({ base, stateDir, server: server.value, browser: chromium.value, log, inBrowser });
   }
 
-  constructor({ base, stateDir, server, browser, log }) {
-    Object.assign(this, { base, stateDir, server, browser, log });
+  constructor({ base, stateDir, server, browser, log, inBrowser = false }) {
+    Object.assign(this, { base, stateDir, server, browser, log, inBrowser });
     this.logsDir = join(stateDir, 'user-data/logs');
   }
 
@@ -215,6 +218,23 @@ export class Workbench {
     await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout });
     await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'keys.txt' }).waitFor({ timeout });
     await this.until(() => /Eager extensions activated/.test(this.extensionHostLog()), 'the extension host to start its extensions', timeout);
+    // The extension starts after the eager ones (onStartupFinished) and logs the settings it read
+    // then; a settings write before that line is on disk would take it for the read of the write.
+    if (!this.session.inBrowser && this.keyRoutingSettings() !== '[]') await this.until(() => this.settingsReads() > 0, 'the extension to read the workspace settings at activation', timeout);
+  }
+
+  /** The workspace settings file's keyRouting.* entries as JSON (`[]`: none), or its text where it is not JSON. */
+  keyRoutingSettings(text = this.settingsText()) {
+    try {
+      return JSON.stringify(Object.entries(JSON.parse(text)).filter(([k]) => k.startsWith('keyRouting.')));
+    } catch {
+      return text;
+    }
+  }
+
+  settingsText() {
+    const file = join(this.workspace, '.vscode/settings.json');
+    return existsSync(file) ? readFileSync(file, 'utf8') : '{}';
   }
 
   /** The text of the "Key Routing" output channel in the newest extension host of this window, or ''. */
@@ -230,17 +250,9 @@ export class Workbench {
    * after that renders the new settings from the start, instead of racing their refresh.
    */
   async writeSettings(text) {
-    const file = join(this.workspace, '.vscode/settings.json');
-    const ours = (t) => {
-      try {
-        return JSON.stringify(Object.entries(JSON.parse(t)).filter(([k]) => k.startsWith('keyRouting.')));
-      } catch {
-        return t;
-      }
-    };
-    const changes = ours(existsSync(file) ? readFileSync(file, 'utf8') : '{}') !== ours(text);
+    const changes = this.keyRoutingSettings() !== this.keyRoutingSettings(text);
     const before = this.settingsReads();
-    writeFileSync(file, text);
+    writeFileSync(join(this.workspace, '.vscode/settings.json'), text);
     if (changes) await this.settingsRead(before);
   }
 
