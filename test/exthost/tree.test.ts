@@ -129,6 +129,9 @@ export function defineTreeTests(): void {
       const worker = row(`topic:${name}/consumer:worker`)!;
       assert.equal(api.tree.item(worker).collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
       assert.equal(worker.children.length, 0, 'the range rows are not built before the consumer is expanded');
+      // Its tooltip is made on hover, from the same share.
+      assert.equal(api.tree.item(worker).tooltip, undefined);
+      assert.match(api.tree.tooltip(worker).value, new RegExp(`Receives [\\d,]+ of the [\\d,]+ key hash values: ${api.tree.item(worker).description!.toString().split(' · ')[0].replace('.', '\\.')}\\.`));
       const [s, e] = runs[2];
       const range = await api.tree.reveal(`topic:${name}/consumer:worker/range:${s}`);
       assert.equal(range?.label, `${s}-${e}`);

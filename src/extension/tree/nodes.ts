@@ -26,8 +26,8 @@ export interface TreeNode {
   label: string;
   /** The important number, next to the label. */
   description?: string;
-  /** Markdown. */
-  tooltip: string;
+  /** Markdown; or what makes it, where that is costly and wanted only on hover (a consumer's). */
+  tooltip: string | (() => string);
   /** A codicon id (`ThemeIcon`). */
   icon: string;
   /** The setting the node stands for, e.g. `keyRouting.topics[1].subscription.consumers[0]`. */

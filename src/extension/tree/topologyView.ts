@@ -108,7 +108,8 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
    * without one, as the five production topics' 6,000 consumer rows carried 1.6 MB of tooltips.
    */
   resolveTreeItem(item: vscode.TreeItem, n: TreeNode): vscode.TreeItem {
-    item.tooltip = new vscode.MarkdownString([n.tooltip, ...n.findings.map((f) => findingMarkdown(vscode.l10n, f))].join('\n\n---\n\n'), true);
+    const own = typeof n.tooltip === 'function' ? n.tooltip() : n.tooltip;
+    item.tooltip = new vscode.MarkdownString([own, ...n.findings.map((f) => findingMarkdown(vscode.l10n, f))].join('\n\n---\n\n'), true);
     return item;
   }
 
