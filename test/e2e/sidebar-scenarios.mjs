@@ -127,8 +127,9 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const sub = { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers };
     await wb.writeSettings(JSON.stringify({ 'keyRouting.topics': [{ name: 'persistent://public/default/big', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub }] }));
     try {
-      await row('big').waitFor();
-      await row('big').click();
+      // A subscription of more than 100 consumers starts collapsed: open it as a user does.
+      await row('s').waitFor();
+      await row('s').click();
       await page.keyboard.press('ArrowRight');
       await wb.contextMenu(row('pod-7-x'), 'What If It Leaves');
       // Every consumer that gains, from the engine: a hundred-odd names made a toast VS Code did not show.

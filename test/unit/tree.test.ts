@@ -15,6 +15,7 @@ import { consumerShares, percent, residueCount } from '../../src/extension/tree/
 import { buildTree, walk } from '../../src/extension/tree/tree';
 import { childrenOf, contextValue, hasChildren, type TreeNode } from '../../src/extension/tree/nodes';
 import { removalEffect } from '../../src/extension/tree/removal';
+import { MAX_EXPANDED_CONSUMERS } from '../../src/extension/tree/topics';
 import { randInt, rng } from './helpers';
 
 const root = join(__dirname, '../../..');
@@ -264,6 +265,18 @@ describe('tree: range rows, built when their consumer is first expanded', () => 
       assert.deepEqual(built.slice(0, 200).map((r) => `[${r.label}]`), mine.slice(0, 200).map((r) => asReported(sel, r)));
       assert.equal(built[200].kind, 'more');
       assert.equal(built[200].label, `… and ${mine.length - 200} more ranges (the panel draws them all)`);
+    }
+  });
+});
+
+describe('tree: a large subscription starts collapsed', () => {
+  test('expanded up to MAX_EXPANDED_CONSUMERS consumers, collapsed above; its rows are there either way', () => {
+    for (const n of [MAX_EXPANDED_CONSUMERS, MAX_EXPANDED_CONSUMERS + 1]) {
+      const topic = pulsar('t', '4.0', { keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: names(...Array.from({ length: n }, (_, i) => `c${i}`)) });
+      const sub = find(buildTree(buildModel([topic], []), ENGLISH), 'topic:t/subscription');
+      assert.equal(sub.expanded, n <= MAX_EXPANDED_CONSUMERS, `${n} consumers`);
+      assert.equal(sub.children.filter((c) => c.kind === 'consumer').length, n);
+      assert.match(sub.description!, new RegExp(`${n} consumers$`));
     }
   });
 });
