@@ -41,5 +41,5 @@ export function partitionerNamed(name: KafkaPartitionerName): Partitioner {
   return PARTITIONERS[name];
 }
 
-export { partitionOfString, STRING_HASH } from './stringKey';
+export { partitionOfString } from './stringKey';
 export { place, RANDOM, type KafkaHashFunction, type KafkaPartitionerName, type Partitioner, type Placement } from './partitioner';

@@ -9,14 +9,6 @@ import { murmur2OfString } from '../murmur2';
 import { kafkajsLegacyMurmur2OfString } from './kafkajsLegacy';
 import type { KafkaHashFunction, Partitioner } from './partitioner';
 
-/** Each hash function of a string key's UTF-8 bytes, as the signed int `Partitioner.hash` returns. */
-export const STRING_HASH: Readonly<Record<KafkaHashFunction, (key: string) => number>> = {
-  murmur2: murmur2OfString,
-  crc32: (key) => crc32OfString(key) | 0,
-  fnv1a: fnv1aOfString,
-  'kafkajs-murmur2': kafkajsLegacyMurmur2OfString,
-};
-
 /**
  * The partition `p` picks for a string key out of `numPartitions`, or RANDOM where it does not
  * place the key by its hash (as `place`, on the same bytes). The key's byte length is 0 exactly
@@ -29,9 +21,10 @@ export function partitionOfString(p: Partitioner, key: string, numPartitions: nu
 }
 
 /**
- * `STRING_HASH[f](key)` as direct calls: where several clients' partitioners are in use (a
- * workspace's topics, the bench) the table's keyed load and call are megamorphic, and the calls
- * here stay monomorphic and inlinable.
+ * Hash function `f` of a string key's UTF-8 bytes, as the signed int `Partitioner.hash` returns.
+ * A switch of direct calls, not a table of functions: where several clients' partitioners are in
+ * use (a workspace's topics, the bench) a table's keyed load and call are megamorphic, and the
+ * calls here stay monomorphic and inlinable.
  */
 function stringHash(f: KafkaHashFunction, key: string): number {
   switch (f) {
