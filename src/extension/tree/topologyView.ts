@@ -128,7 +128,8 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
     void this.roots;
     const built = this.byId.get(id);
     if (built) return built;
-    for (const n of [...this.byId.values()]) {
+    // rowsOf adds to byId, but the loop returns before it would read on.
+    for (const n of this.byId.values()) {
       if (n.later && id.startsWith(`${n.id}/`)) return this.rowsOf(n).find((x) => x.id === id);
     }
     return undefined;
