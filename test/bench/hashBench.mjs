@@ -216,6 +216,7 @@ export function hashGoals(rows) {
       const plain = of('plain');
       const floor = Math.min(...rows.filter((r) => r.keySet === keySet && r.kind === 'floor').map((r) => r.cpuNsPerKey));
       const readNs = Number.isFinite(floor) ? floor : null;
+      const cGoal = C_GOAL[keySet] ?? 3;
       const toC = c ? engine.cpuNsPerKey / c.cpuNsPerKey : null;
       const toJvm = jvm ? engine.cpuNsPerKey / jvm.cpuNsPerKey : null;
       goals.push({
@@ -226,13 +227,13 @@ export function hashGoals(rows) {
         jvmNs: jvm?.cpuNsPerKey ?? null,
         plainNs: plain?.cpuNsPerKey ?? null,
         toC: toC === null ? null : +toC.toFixed(2),
-        cGoal: C_GOAL[keySet] ?? 3,
-        cMet: toC === null ? null : toC <= (C_GOAL[keySet] ?? 3),
+        cGoal,
+        cMet: toC === null ? null : toC <= cGoal,
         toJvm: toJvm === null ? null : +toJvm.toFixed(2),
         jvmMet: toJvm === null ? null : toJvm <= 1,
         readNs,
         // The goal's time is less than reading the key takes: no hash reading it in JavaScript meets it.
-        cBelowRead: c && readNs !== null ? (C_GOAL[keySet] ?? 3) * c.cpuNsPerKey < readNs : null,
+        cBelowRead: c && readNs !== null ? cGoal * c.cpuNsPerKey < readNs : null,
         jvmBelowRead: jvm && readNs !== null ? jvm.cpuNsPerKey < readNs : null,
       });
     }

@@ -57,16 +57,16 @@ try {
  */
 async function openSideBar(wb) {
   const { page } = wb;
-  const icon = page.locator('.part.activitybar .action-item', { has: page.locator('[aria-label^="Key Routing"]') }).first();
+  const icon = wb.keyRoutingIcon();
   const topic = settings['keyRouting.topics'].find((t) => t.subscription?.consumers?.length);
   if (!topic) throw new Error('the side bar probe needs a topic with a Key_Shared subscription');
-  const named = (label) => page.locator('.part.sidebar .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`) }) }).first();
-  const description = (label) => named(label).locator('.label-description').innerText().catch(() => '');
-  const sub = named(topic.subscription.name ?? 'sub');
+  const description = (label) => wb.sideBarRow(label).locator('.label-description').innerText().catch(() => '');
+  const subName = topic.subscription.name ?? 'sub'; // the settings' default name
+  const sub = wb.sideBarRow(subName);
   await icon.waitFor();
   let t0 = Date.now();
   await icon.click();
-  await wb.until(async () => /consumers?$/.test(await description(topic.subscription.name)), 'the first subscription row', 120_000);
+  await wb.until(async () => /consumers?$/.test(await description(subName)), 'the first subscription row', 120_000);
   const shown = Date.now() - t0;
   const first = topic.subscription.consumers[0].name;
   if ((await sub.getAttribute('aria-expanded')) === 'true') return { shown, consumers: shown };

@@ -40,7 +40,7 @@ export default async function sidebarScenarios({ wb, scenario }) {
   const { page, workspace } = wb;
   const settingsFile = join(workspace, '.vscode/settings.json');
   const sidebar = page.locator('.part.sidebar');
-  const row = (label) => sidebar.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`) }) }).first();
+  const row = (label) => wb.sideBarRow(label);
   const description = async (label) => (await row(label).locator('.label-description').innerText()).trim();
   const menuItems = async () => (await page.locator('.context-view .monaco-menu .action-item').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
   // Earlier scenarios of the suite may have left the settings changed or broken: start from the
@@ -57,7 +57,7 @@ export default async function sidebarScenarios({ wb, scenario }) {
 
   /** Opens the Key Routing side bar from its activity bar icon, as a user does (a second click would close it). */
   async function openSideBar() {
-    const icon = page.locator('.part.activitybar .action-item', { has: page.locator('[aria-label^="Key Routing"]') }).first();
+    const icon = wb.keyRoutingIcon();
     await icon.waitFor();
     if (!(await icon.getAttribute('class'))?.includes('checked')) await icon.click();
     await sidebar.locator('.composite.title', { hasText: /Key Routing/i }).first().waitFor();
@@ -83,8 +83,9 @@ export default async function sidebarScenarios({ wb, scenario }) {
 
   await sideBarScenario('hovering a consumer row shows its tooltip (resolved on hover, not sent with the rows)', async () => {
     await openSideBar();
-    const c = topology(workspace).topic(PAYMENTS).subscription.consumers[1];
-    const { total, of } = selectCounts(topology(workspace).topic(PAYMENTS));
+    const payments = topology(workspace).topic(PAYMENTS);
+    const c = payments.subscription.consumers[1];
+    const { total, of } = selectCounts(payments);
     const want = `Receives ${of(c.id).count.toLocaleString('en-US')} of the ${total.toLocaleString('en-US')} key hash values`;
     await row(c.id).hover();
     const hover = page.locator('.workbench-hover, .monaco-hover', { hasText: want }).first();

@@ -26,6 +26,7 @@
 //   wb.extensionHostLog(), wb.extensionActive()        the window's extension host log, and what it says
 //   wb.keyRoutingOutput(); await wb.writeSettings(text) the Key Routing output channel; write settings.json and
 //                                                      wait until the extension has read them
+//   wb.keyRoutingIcon(), wb.sideBarRow('C2')           the activity bar icon; a side bar row by its exact label
 //
 // Waits default to WAIT_MS (30 s) and end as soon as the state is there; a window opening or
 // reloading gets WINDOW_MS (180 s). Both are sized for a loaded 2-core machine.
@@ -232,9 +233,13 @@ export class Workbench {
     }
   }
 
+  /** The workspace's settings file, where writeSettings writes. */
+  get settingsFile() {
+    return join(this.workspace, '.vscode/settings.json');
+  }
+
   settingsText() {
-    const file = join(this.workspace, '.vscode/settings.json');
-    return existsSync(file) ? readFileSync(file, 'utf8') : '{}';
+    return existsSync(this.settingsFile) ? readFileSync(this.settingsFile, 'utf8') : '{}';
   }
 
   /** The text of the "Key Routing" output channel in the newest extension host of this window, or ''. */
@@ -252,7 +257,7 @@ export class Workbench {
   async writeSettings(text) {
     const changes = this.keyRoutingSettings() !== this.keyRoutingSettings(text);
     const before = this.settingsReads();
-    writeFileSync(join(this.workspace, '.vscode/settings.json'), text);
+    writeFileSync(this.settingsFile, text);
     if (changes) await this.settingsRead(before);
   }
 
@@ -443,6 +448,19 @@ export class Workbench {
   async clearNotifications() {
     await this.palette('Notifications: Clear All Notifications');
     await this.page.locator(TOAST).first().waitFor({ state: 'detached' });
+  }
+
+  // ---- the Key Routing side bar ----------------------------------------------------------
+
+  /** The Key Routing icon of the activity bar (a click opens the side bar, a second closes it). */
+  keyRoutingIcon() {
+    return this.page.locator('.part.activitybar .action-item', { has: this.page.locator('[aria-label^="Key Routing"]') }).first();
+  }
+
+  /** The side bar's row whose label is exactly `label`. */
+  sideBarRow(label) {
+    const exactly = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\#]/g, '\\$&')}$`);
+    return this.page.locator('.part.sidebar .monaco-list-row', { has: this.page.locator('.label-name', { hasText: exactly }) }).first();
   }
 
   // ---- webviews ---------------------------------------------------------------------------
