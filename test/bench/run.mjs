@@ -18,8 +18,9 @@
 //   The engine's full Pulsar Key_Shared route (no peer)
 //
 // Every contender and peer is checked against the engine on every key before it is timed (a
-// disagreement ends the run with exit 1). Timing: warm-up, then the best of several interleaved
-// rounds (test/bench/hashBench.mjs), wall clock and CPU time; the goals (engine <= 3x C, 6x on short
+// disagreement ends the run with exit 1). Timing: each key set in a Node process of its own, as
+// each gets its own peer processes (test/bench/hashSet.mjs); warm-up, then the best of several
+// interleaved rounds (test/bench/hashBench.mjs), wall clock and CPU time; the goals (engine <= 3x C, 6x on short
 // keys; engine <= JVM) are judged on CPU time. Then the end-to-end `key-routing analyze` on a
 // generated 1,000,000-line file with three topics (and a 10,000,000-line one to show that memory
 // stays flat), the panel bench (test/bench/panel.mjs) where present, and the extension's activation
@@ -29,13 +30,12 @@
 //   node test/bench/run.mjs [--keys N] [--runs N] [--sets short,uuid,...] [--no-peers] [--no-big] [--no-analyze] [--no-panel] [--no-activation]
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadContenders } from './contenders.mjs';
-import { benchKeySet, hashGoals, printGoals, printHashTable } from './hashBench.mjs';
+import { hashGoals, printGoals, printHashTable } from './hashBench.mjs';
 import { buildPeers } from './peers.mjs';
 import { runAnalyze, writeConfig, writeKeyFile } from './analyzeBench.mjs';
 
@@ -62,9 +62,9 @@ try {
 }
 
 async function main() {
-  await build({ entryPoints: [join(root, 'test/bench/keys.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: join(tmp, 'keys.cjs'), logLevel: 'warning' });
-  const { keySet, KEY_SET_NAMES } = require(join(tmp, 'keys.cjs'));
-  const { engine, contenders } = loadContenders(root);
+  const keysModule = join(tmp, 'keys.cjs');
+  await build({ entryPoints: [join(root, 'test/bench/keys.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: keysModule, logLevel: 'warning' });
+  const { keySet, KEY_SET_NAMES } = require(keysModule);
   const machine = { node: process.version, cpu: cpus()[0]?.model ?? '?', cores: cpus().length, loadAverage: loadavg().map((x) => +x.toFixed(2)) };
   console.log(`Node ${machine.node}, ${machine.cores} x ${machine.cpu}, load average ${machine.loadAverage.join(' ')}`);
   console.log(`${KEYS.toLocaleString('en')} keys per set; best of ${RUNS} runs after a warm-up\n`);
@@ -73,13 +73,20 @@ async function main() {
   for (const note of notes) console.log(`note: ${note}`);
   if (peers.length > 0) console.log(`peers: ${peers.map((p) => p.name).join(', ')}\n`);
 
+  // Each key set in a process of its own, as each gets fresh peer processes (test/bench/hashSet.mjs).
   const rows = [];
   const sets = {};
+  const peersFile = join(tmp, 'peers.json');
+  writeFileSync(peersFile, JSON.stringify(peers));
   for (const name of KEY_SET_NAMES) {
     if (ONLY_SETS && !ONLY_SETS.includes(name)) continue;
-    const set = keySet(name, KEYS);
-    sets[name] = set.description;
-    rows.push(...(await benchKeySet(name, set.keys, engine, contenders, peers, { runs: RUNS, runBudgetMs: RUN_BUDGET_MS, tmp })));
+    const out = join(tmp, `rows-${name}.json`);
+    const args = ['--set', name, '--keys', KEYS, '--runs', RUNS, '--run-budget-ms', RUN_BUDGET_MS, '--keys-module', keysModule, '--peers', peersFile, '--tmp', tmp, '--out', out];
+    const child = spawnSync(process.execPath, [join(root, 'test/bench/hashSet.mjs'), ...args.map(String)], { stdio: 'inherit', cwd: root });
+    if (child.status !== 0) throw new Error(`the ${name} key set's bench exited ${child.status ?? child.signal}`);
+    const done = JSON.parse(readFileSync(out, 'utf8'));
+    sets[name] = done.description;
+    rows.push(...done.rows);
   }
   printHashTable(rows);
   const goals = hashGoals(rows);
