@@ -1,7 +1,8 @@
 // Checks a packaged .vsix (or, from the unit tests, the list `vsce ls` prints): at most 200 KB, only
 // the files the extension runs or shows (no source maps, sources, tests or screenshots), every file
 // the manifest points at, and that the packaged script (minified twice: esbuild.js) still routes
-// keys to the known answers of the real clients. `npm run package` runs it on the package it built.
+// keys to the known answers of the real clients, and that its manifest reads in every language as
+// the sources do. `npm run package` runs it on the package it built.
 //   node scripts/check-vsix.mjs [FILE.vsix]    (default: the package of this version)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { inflateRawSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveManifest, unresolvedPlaceholders } from './nls-keys.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -28,7 +30,7 @@ const ALLOWED = [
   /^media\/panel\.css$/,
   /^media\/icon\.png$/,
   /^media\/activitybar\.svg$/,
-  /^media\/walkthrough\/[a-z-]+\.(md|svg)$/,
+  /^media\/walkthrough\/[a-z-]+\.svg$/,
 ];
 
 const WHY = [
@@ -40,7 +42,7 @@ const WHY = [
   [/(^|\/)node_modules\//, 'a dependency (the bundles hold what runs)'],
 ];
 
-/** Files the manifest and the walkthrough pages refer to, which must ship. */
+/** Files the manifest refers to, which must ship. */
 export function requiredFiles(pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))) {
   const c = pkg.contributes ?? {};
   const need = new Set([pkg.main, pkg.browser, pkg.icon].filter(Boolean).map((p) => p.replace(/^\.\//, '')));
@@ -53,13 +55,7 @@ export function requiredFiles(pkg = JSON.parse(readFileSync(join(root, 'package.
   for (const views of Object.values(c.views ?? {})) for (const v of views) if (v.icon) need.add(v.icon);
   for (const w of c.walkthroughs ?? []) {
     for (const s of w.steps) {
-      for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].filter(Boolean)) {
-        need.add(m);
-        if (m.endsWith('.md')) {
-          const text = readFileSync(join(root, m), 'utf8');
-          for (const [, img] of text.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) need.add(join(dirname(m), img));
-        }
-      }
+      for (const m of [s.media?.markdown, s.media?.image, s.media?.svg].filter(Boolean)) need.add(m);
     }
   }
   return [...need];
@@ -205,6 +201,44 @@ export function checkLicense(shipped) {
   return shipped === terms ? [] : ['the shipped LICENSE.txt is not the repository\'s LICENSE through "END OF TERMS AND CONDITIONS"'];
 }
 
+/** The manifest's parts VS Code shows in the user's language. */
+const SHOWN = ['displayName', 'description', 'contributes'];
+
+/**
+ * Problems with the shipped manifest's strings (`npm run package` renames the nls keys short:
+ * scripts/nls-keys.mjs): every placeholder must have a default entry, and in every language the
+ * shipped files must resolve to what the sources do. `nls` and `sourceNls` map file names
+ * (`package.nls.json`, `package.nls.zh-cn.json`) to their entries.
+ */
+export function checkNls(manifest, nls, sourceManifest, sourceNls) {
+  const problems = [];
+  const defaults = nls['package.nls.json'] ?? {};
+  for (const key of unresolvedPlaceholders(manifest, defaults)) problems.push(`the shipped manifest refers to %${key}%, which package.nls.json does not define`);
+  for (const file of Object.keys(sourceNls)) {
+    if (!nls[file]) {
+      problems.push(`${file} is missing from the package`);
+      continue;
+    }
+    const shown = (m, d, l) => JSON.stringify(SHOWN.map((k) => resolveManifest(m[k], d, l)));
+    const localized = file === 'package.nls.json' ? {} : nls[file];
+    const sourceLocalized = file === 'package.nls.json' ? {} : sourceNls[file];
+    if (shown(manifest, defaults, localized) !== shown(sourceManifest, sourceNls['package.nls.json'], sourceLocalized)) {
+      problems.push(`with ${file} the shipped manifest does not read as the sources' do`);
+    }
+  }
+  return problems;
+}
+
+/** checkNls on a .vsix against this folder's manifest and nls files. */
+function checkVsixNls(file) {
+  const json = (name) => JSON.parse(zipFile(file, name).toString('utf8'));
+  const local = (name) => JSON.parse(readFileSync(join(root, name), 'utf8'));
+  const sourceFiles = readdirSync(root).filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f));
+  const shipped = zipEntries(file);
+  const nls = Object.fromEntries(sourceFiles.filter((f) => shipped.includes(`extension/${f}`)).map((f) => [f, json(`extension/${f}`)]));
+  return checkNls(json('extension/package.json'), nls, local('package.json'), Object.fromEntries(sourceFiles.map((f) => [f, local(f)])));
+}
+
 /** Checks a .vsix file: its size and the files under `extension/`. */
 export function checkVsix(file) {
   const names = zipEntries(file);
@@ -219,6 +253,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const problems = [
     ...checkVsix(file),
     ...checkLicense(zipFile(file, 'extension/LICENSE.txt').toString('utf8')),
+    ...checkVsixNls(file),
     ...(await checkPackagedScript(zipFile(file, 'extension/dist/extension.js'))),
   ];
   const size = statSync(file).size;

@@ -4,7 +4,8 @@
 //   the JSON files, the CSS and the SVGs minified (VS Code reads them as data: their indentation only costs
 //   download), the manifest without the fields only development uses (scripts, devDependencies, and
 //   the command line's bin, which the .vsix does not hold), and the Marketplace README
-//   (scripts/marketplace-readme.mjs).
+//   (scripts/marketplace-readme.mjs). The manifest's nls keys are renamed short in it and in the
+//   package.nls files (scripts/nls-keys.mjs: about 1.2 KB of the package).
 // - The archive is then recompressed with zopfli's deflate (advzip, from Debian's advancecomp): the
 //   same zip, read by any unzip and by VS Code, about 4% smaller than the zlib deflate vsce writes.
 //   Without advzip the package stays as vsce wrote it and this says so (scripts/check-vsix.mjs then
@@ -16,6 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { marketplaceReadme } from './marketplace-readme.mjs';
+import { shortenNlsKeys } from './nls-keys.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
@@ -52,6 +54,16 @@ function shipped(path, bytes) {
   return bytes;
 }
 
+/** The packed manifest's nls keys renamed short, in it and in every package.nls file (scripts/nls-keys.mjs). */
+function shortenPackedNlsKeys(pack, files) {
+  const nlsFiles = files.filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f));
+  if (!nlsFiles.includes('package.nls.json')) return;
+  const read = (f) => JSON.parse(readFileSync(join(pack, f), 'utf8'));
+  const short = shortenNlsKeys(read('package.json'), Object.fromEntries(nlsFiles.map((f) => [f, read(f)])));
+  writeFileSync(join(pack, 'package.json'), JSON.stringify(short.manifest));
+  for (const [f, entries] of Object.entries(short.nls)) writeFileSync(join(pack, f), JSON.stringify(entries));
+}
+
 /** Builds the .vsix at `out` from this folder (`pkg`: its package.json); returns a line saying its size. */
 export function packVsix(pkg, out) {
   const listed = spawnSync(process.execPath, [vsce, 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
@@ -64,6 +76,7 @@ export function packVsix(pkg, out) {
     mkdirSync(dirname(join(pack, f)), { recursive: true });
     writeFileSync(join(pack, f), shipped(f, readFileSync(join(root, f))));
   }
+  shortenPackedNlsKeys(pack, files);
   writeFileSync(join(pack, 'README.md'), marketplaceReadme(readFileSync(join(root, 'README.md'), 'utf8'), pkg.homepage));
   // Everything in dist/pack ships; an empty ignore file says so to vsce.
   writeFileSync(join(pack, '.vscodeignore'), '');

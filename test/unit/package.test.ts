@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { CONFIGURED_CONTEXT, TOPOLOGY_VIEW, WALKTHROUGH } from '../../src/extension/constants';
 import { TREE_COMMAND_IDS } from '../../src/extension/tree/commandIds';
@@ -122,15 +123,18 @@ describe('package.json for the Marketplace', () => {
     }
   });
 
-  test('the walkthrough: every step has a page and a picture that exist, and completes on something that happens', () => {
+  test('the walkthrough: every step has a picture that exists with alt text in every language, and completes on something that happens', () => {
     const [w] = pkg.contributes.walkthroughs;
     assert.equal(`${pkg.publisher}.${pkg.name}#${w.id}`, WALKTHROUGH);
     const settings = Object.keys(pkg.contributes.configuration.properties);
+    const zh: Record<string, string> = JSON.parse(readFileSync(join(root, 'package.nls.zh-cn.json'), 'utf8'));
     for (const s of w.steps) {
-      const page = readFileSync(join(root, s.media.markdown), 'utf8');
-      const images = [...page.matchAll(/!\[([^\]]+)\]\(([^)]+)\)/g)];
-      assert.equal(images.length, 1, `${s.id}: one picture with alt text`);
-      assert.ok(existsSync(join(root, 'media/walkthrough', images[0][2])), images[0][2]);
+      // The step's text is its (translated) description; the media is the picture alone, so
+      // nothing in the walkthrough stays English in another display language.
+      assert.deepEqual(Object.keys(s.media).sort(), ['altText', 'svg'], s.id);
+      assert.ok(existsSync(join(root, s.media.svg)), s.media.svg);
+      const alt = /^%(.+)%$/.exec(s.media.altText)?.[1] ?? '';
+      assert.ok(nls[alt] && zh[alt] && zh[alt] !== nls[alt], `${s.id}: alt text ${s.media.altText} in English and Chinese`);
       assert.ok(s.completionEvents.length > 0, s.id);
       for (const e of s.completionEvents) {
         const [kind, arg] = e.split(':');
@@ -198,5 +202,40 @@ describe('package.json for the Marketplace', () => {
     const broken = await checkPackagedScript(script.replace(/Math\.imul\(/g, 'Math.imul(1 ^ '));
     assert.ok(broken.some((p) => /routes user-1 to partition \d+ of orders, not 2/.test(p)), broken.join('\n'));
     assert.ok(broken.some((p) => /Order-3459134 to partition \d+ of payments, not 3/.test(p)), broken.join('\n'));
+  });
+
+  test('the packaged manifest\'s short nls keys: every language reads as the sources do, in less room', async () => {
+    type Nls = Record<string, Record<string, string>>;
+    const { shortenNlsKeys, shortNames } = (await import(pathToFileURL(join(root, 'scripts/nls-keys.mjs')).href)) as {
+      shortenNlsKeys(manifest: unknown, nls: Nls): { manifest: typeof pkg; nls: Nls };
+      shortNames(keys: string[]): Map<string, string>;
+    };
+    const { checkNls } = (await import(pathToFileURL(join(root, 'scripts/check-vsix.mjs')).href)) as {
+      checkNls(manifest: unknown, nls: Nls, sourceManifest: unknown, sourceNls: Nls): string[];
+    };
+    const files = ['package.nls.json', 'package.nls.zh-cn.json'];
+    const sourceNls: Nls = Object.fromEntries(files.map((f) => [f, JSON.parse(readFileSync(join(root, f), 'utf8'))]));
+    const short = shortenNlsKeys(pkg, sourceNls);
+    assert.deepEqual(checkNls(short.manifest, short.nls, pkg, sourceNls), []);
+    // Renamed: no key of the sources is left, and the manifest's placeholders are the short names.
+    const keys = Object.keys(short.nls['package.nls.json']);
+    assert.deepEqual(keys.filter((k) => k in nls), []);
+    assert.ok(keys.every((k) => k.length <= 2), keys.join(' '));
+    const names = shortNames(Object.keys(nls));
+    assert.equal(new Set(names.values()).size, names.size);
+    assert.equal(short.manifest.contributes.commands[0].title, `%${names.get(pkg.contributes.commands[0].title.slice(1, -1))}%`);
+    const deflated = (v: unknown) => deflateRawSync(JSON.stringify(v), { level: 9 }).length;
+    const before = deflated(pkg) + files.reduce((n, f) => n + deflated(sourceNls[f]), 0);
+    const after = deflated(short.manifest) + files.reduce((n, f) => n + deflated(short.nls[f]), 0);
+    assert.ok(before - after > 1000, `${before} -> ${after} bytes deflated`);
+    // The check sees a translation moved to another string, a missing entry and a missing file.
+    const [a, b] = keys;
+    const swapped = { ...short.nls['package.nls.zh-cn.json'], [a]: short.nls['package.nls.zh-cn.json'][b], [b]: short.nls['package.nls.zh-cn.json'][a] };
+    assert.deepEqual(checkNls(short.manifest, { ...short.nls, 'package.nls.zh-cn.json': swapped }, pkg, sourceNls), [
+      'with package.nls.zh-cn.json the shipped manifest does not read as the sources\' do',
+    ]);
+    const { [b]: _dropped, ...withoutB } = short.nls['package.nls.json'];
+    assert.ok(checkNls(short.manifest, { ...short.nls, 'package.nls.json': withoutB }, pkg, sourceNls).includes(`the shipped manifest refers to %${b}%, which package.nls.json does not define`));
+    assert.deepEqual(checkNls(short.manifest, { 'package.nls.json': short.nls['package.nls.json'] }, pkg, sourceNls), ['package.nls.zh-cn.json is missing from the package']);
   });
 });
