@@ -9,6 +9,11 @@ import { join } from 'node:path';
 const CALL = /\bl10n\.t\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.|\$(?!\{))*)`)\s*[,)]/g;
 /** A call whose message is not a literal (a name, or a template with ${...}): the tooling cannot collect it. */
 const ANY_CALL = /\bl10n\.t\(\s*(?:[^'"`\s]|`(?:[^`\\$]|\\.|\$(?!\{))*\$\{)/g;
+/**
+ * `l10n.t` taken under another name (`const t = vscode.l10n?.t`, `const { t } = l10n`): the
+ * alias's calls are invisible to the tooling, so their strings would never be translated.
+ */
+const ALIAS = /=\s*(?:[\w$]+\??\.)?l10n\??\.t\b(?!\s*\()|\{\s*t\s*\}\s*=\s*(?:[\w$]+\??\.)?l10n\b/g;
 
 function unescape(s) {
   return s.replace(/\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, e) => {
@@ -28,7 +33,7 @@ function sources(dir) {
 
 /**
  * Every literal message of `l10n.t(...)` under root/src, with the files that use it, and the
- * calls whose message is not a literal (file:line), which no extractor can see.
+ * calls whose message is not a literal or aliases of `l10n.t` (file:line), which no extractor can see.
  */
 export function extractSourceStrings(root) {
   const strings = new Map();
@@ -41,7 +46,7 @@ export function extractSourceStrings(root) {
       if (!strings.has(message)) strings.set(message, new Set());
       strings.get(message).add(rel);
     }
-    for (const m of text.matchAll(ANY_CALL)) {
+    for (const m of [...text.matchAll(ANY_CALL), ...text.matchAll(ALIAS)]) {
       dynamic.push(`${rel}:${text.slice(0, m.index).split('\n').length}`);
     }
   }

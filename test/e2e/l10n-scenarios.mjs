@@ -55,4 +55,20 @@ export default async function l10nScenarios({ wb, scenario }) {
     if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
     await wb.screenshot('zh-cn-panel');
   });
+
+  await scenario('zh-cn: Import Topology asks in Chinese, and says so when cancelled', async () => {
+    // The quick picks' title is text; their question is the input's placeholder.
+    const asks = (question) => page.locator(`.quick-input-widget input[placeholder=${JSON.stringify(question)}]`).waitFor();
+    await wb.palette(`${category}: ${nls['command.importTopology.title']}`);
+    await page.locator('.quick-input-widget', { hasText: zh['Key Routing: Import Topology'] }).waitFor();
+    await asks(zh['What does the report describe?']);
+    await wb.pickRow(zh['Kafka consumer groups']).waitFor();
+    await wb.pick(zh['Pulsar topic stats']);
+    await asks(zh['Where is the report?']);
+    await wb.pickRow(zh['From the Clipboard']).waitFor();
+    await wb.pickRow(zh['From a File...']).waitFor();
+    await wb.screenshot('zh-cn-import');
+    await page.keyboard.press('Escape');
+    await wb.until(() => wb.keyRoutingOutput().includes(`import: ${zh['cancelled; nothing was written']}`), 'the cancelled import in the output channel, in Chinese');
+  });
 }

@@ -51,7 +51,7 @@ describe('localisation', () => {
     assertCovers('package.nls.zh-cn.json', manifestKeys(root), 'add their Simplified Chinese translations');
   });
 
-  test('the extractor reads the forms the sources use, and flags a message it cannot read', () => {
+  test('the extractor reads the forms the sources use, and flags a message or an alias it cannot read', () => {
     const dir = scratchDir('l10n-');
     try {
       mkdirSync(join(dir, 'src/x'), { recursive: true });
@@ -66,11 +66,14 @@ describe('localisation', () => {
           'l10n.t(`four`);',
           'l10n.t(`no ${x}`);',
           'l10n.t(message);',
+          'const t = vscode.l10n?.t;',
+          'const { t } = vscode.l10n;',
+          '// `l10n.t` in a comment, l10n.t.length',
         ].join('\n'),
       );
       const { strings, dynamic } = extractSourceStrings(dir);
       assert.deepEqual([...strings.keys()], ['one {0}', "it's two", 'three "q"', 'four']);
-      assert.deepEqual(dynamic, ['src/x/a.ts:7', 'src/x/a.ts:8']);
+      assert.deepEqual(dynamic, ['src/x/a.ts:7', 'src/x/a.ts:8', 'src/x/a.ts:9', 'src/x/a.ts:10']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

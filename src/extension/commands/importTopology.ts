@@ -43,8 +43,8 @@ interface ImportArg {
   source?: SourceKind;
 }
 
-// `?.`: see src/extension/import/ui.ts.
-const t = vscode.l10n?.t;
+// See src/extension/import/ui.ts.
+const l10n = vscode.l10n;
 
 export async function importTopology(s: Services, deps: ImportDeps, ui: ImportUi, arg?: unknown): Promise<ImportOutcome> {
   const given: ImportArg = typeof arg === 'object' && arg !== null ? (arg as ImportArg) : {};
@@ -55,16 +55,16 @@ export async function importTopology(s: Services, deps: ImportDeps, ui: ImportUi
   return result;
 }
 
-const cancelled = (): ImportOutcome => ({ outcome: 'cancelled', message: t('cancelled; nothing was written') });
-const failed = (message: string): ImportOutcome => ({ outcome: 'failed', message: t('Key Routing: {0}. Nothing was written.', message) });
+const cancelled = (): ImportOutcome => ({ outcome: 'cancelled', message: l10n.t('cancelled; nothing was written') });
+const failed = (message: string): ImportOutcome => ({ outcome: 'failed', message: l10n.t('Key Routing: {0}. Nothing was written.', message) });
 
 async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg): Promise<ImportOutcome> {
-  if (!vscode.workspace.workspaceFolders?.length) return failed(t('open a folder first; Import Topology writes to the workspace settings'));
+  if (!vscode.workspace.workspaceFolders?.length) return failed(l10n.t('open a folder first; Import Topology writes to the workspace settings'));
   const kind = given.kind ?? (await ui.pickKind());
   if (!kind) return cancelled();
   const source = given.source ?? (await ui.pickSource(kind));
   if (!source) return cancelled();
-  if (source === 'admin' && kind !== 'pulsar-stats') return failed(t('the admin API import reads Pulsar topic stats only'));
+  if (source === 'admin' && kind !== 'pulsar-stats') return failed(l10n.t('the admin API import reads Pulsar topic stats only'));
 
   const cfg = vscode.workspace.getConfiguration();
   const base = currentSettings(cfg);
@@ -82,8 +82,8 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
     ({ text, sourceName, at } = fetched);
   } else if (source === 'clipboard') {
     text = await vscode.env.clipboard.readText();
-    sourceName = t('the clipboard');
-    if (text.trim() === '') return failed(t('the clipboard is empty; copy the report first'));
+    sourceName = l10n.t('the clipboard');
+    if (text.trim() === '') return failed(l10n.t('the clipboard is empty; copy the report first'));
   } else {
     const uri = await ui.pickFile(kind);
     if (!uri) return cancelled();
@@ -92,7 +92,7 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
       text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
       at = new Date((await vscode.workspace.fs.stat(uri)).mtime).toISOString();
     } catch (e) {
-      return failed(t('cannot read {0}: {1}', sourceName, (e as Error).message));
+      return failed(l10n.t('cannot read {0}: {1}', sourceName, (e as Error).message));
     }
   }
 
@@ -118,20 +118,20 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
   }
   const after = mergeImported(base, imported);
   const keys = [TOPICS, KAFKA_GROUPS].filter((k) => JSON.stringify(after[k]) !== JSON.stringify(base[k]));
-  if (keys.length === 0) return { outcome: 'cancelled', message: t('{0} holds what the settings already say; nothing to write', sourceName) };
+  if (keys.length === 0) return { outcome: 'cancelled', message: l10n.t('{0} holds what the settings already say; nothing to write', sourceName) };
   const pick = (o: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, o[k] ?? []]));
   const changes = [
-    ...imported.topics.map((e) => changeLine(base, TOPICS, e, t('topic'))),
-    ...imported.groups.map((e) => changeLine(base, KAFKA_GROUPS, e, t('consumer group'))),
+    ...imported.topics.map((e) => changeLine(base, TOPICS, e, l10n.t('topic'))),
+    ...imported.groups.map((e) => changeLine(base, KAFKA_GROUPS, e, l10n.t('consumer group'))),
   ];
   if (!(await ui.confirmWrite({ changes, notes: imported.notes, before: pick(base), after: pick(after), source: sourceName }))) return cancelled();
   try {
     for (const k of keys) await cfg.update(k, after[k], vscode.ConfigurationTarget.Workspace);
   } catch (e) {
-    return failed(t('could not write {0}: {1}', keys.join(', '), (e as Error).message));
+    return failed(l10n.t('could not write {0}: {1}', keys.join(', '), (e as Error).message));
   }
   for (const n of imported.notes) s.output.appendLine(`import: note: ${n}`);
-  return { outcome: 'written', message: t('Key Routing: imported {0} into the workspace settings ({1}).', sourceName, changes.join('; ')), written: keys };
+  return { outcome: 'written', message: l10n.t('Key Routing: imported {0} into the workspace settings ({1}).', sourceName, changes.join('; ')), written: keys };
 }
 
 /** The workspace's lists (a user-settings list carried over, as a workspace list replaces it). */
@@ -154,7 +154,7 @@ function configuredNames(base: Record<string, unknown>, system: string): string[
 function changeLine(base: Record<string, unknown>, key: string, entry: Record<string, unknown>, what: string): string {
   const list = base[key];
   const replaces = Array.isArray(list) && list.some((e) => e && typeof e === 'object' && e.name === entry.name);
-  return replaces ? t('replaces {0} {1}', what, String(entry.name)) : t('adds {0} {1}', what, String(entry.name));
+  return replaces ? l10n.t('replaces {0} {1}', what, String(entry.name)) : l10n.t('adds {0} {1}', what, String(entry.name));
 }
 
 /**
@@ -210,7 +210,7 @@ async function fromAdminApi(
       return { text: fetched.body, sourceName: fetched.url, at: new Date().toISOString() };
     } catch (e) {
       if (!(e instanceof AdminError)) throw e;
-      if (e.kind !== 'auth' || !mayUseToken || !(await ui.retryToken(t('Key Routing: {0}', e.message)))) return failed(e.message);
+      if (e.kind !== 'auth' || !mayUseToken || !(await ui.retryToken(l10n.t('Key Routing: {0}', e.message)))) return failed(e.message);
       const typed = await ui.token(url, true);
       if (typed === undefined) return cancelled();
       if (typed === '') {
