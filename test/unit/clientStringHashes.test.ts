@@ -179,13 +179,17 @@ describe('client string hashes against slow references on every kind of string',
     }
   });
 
-  test('one non-ASCII unit, pair or lone surrogate at every position of ASCII keys up to 48 units', () => {
+  test('one non-ASCII unit, pair or lone surrogate at every position of ASCII keys up to 48 units, and far into a long one', () => {
     const odd = ['\u0080', '\u00ff', '\u07ff', '\u0800', '\uffff', '\ud800', '\udfff', '\ud83d\ude00', '\udc00\ud800', '\u0000'];
     const r = rng(23);
     for (let n = 1; n <= 48; n += n < LONG_STRING - 4 ? 3 : 1) {
       const ascii = edgeString(r, n, 1);
       for (let at = 0; at < n; at++) for (const o of odd) checkString(ascii.slice(0, at) + o + ascii.slice(at + 1));
     }
+    // FNV-1a and BoostHash 1.80 read an ASCII key of any length from its units and start again from
+    // its bytes at the first non-ASCII unit, however far in.
+    const long = edgeString(r, 300, 1);
+    for (const at of [0, 41, 150, 299]) for (const o of odd) checkString(long.slice(0, at) + o + long.slice(at + 1));
   });
 
   test('random strings mixing every UTF-16 edge (lone surrogates, 4-byte UTF-8, U+0000, U+FFFF)', () => {

@@ -3,7 +3,7 @@
  * `New32a` (Sarama, kafka-go) and librdkafka's `rd_fnv1a` compute it. Returned as a signed
  * 32-bit int: the clients that use it differ only in what they do with the sign.
  */
-import { LONG_STRING, hashScratch } from '../bytes';
+import { hashScratch } from '../bytes';
 
 const BASIS = 0x811c9dc5 | 0;
 const PRIME = 0x01000193;
@@ -16,21 +16,22 @@ export function fnv1a(bytes: Uint8Array, length: number = bytes.length): number 
 
 /**
  * `fnv1a` of a string key's UTF-8 bytes (Java's `getBytes(UTF_8)`, Sarama's `[]byte(key)` of a Go
- * string). A short ASCII key is hashed from its code units (each is its byte); a long key, or one
- * with a non-ASCII unit, is encoded into the reused buffer first (see LONG_STRING).
+ * string). An ASCII key of any length is hashed from its code units (each is its byte); one with a
+ * non-ASCII unit is encoded into the reused buffer first. Unlike the block hashes (LONG_STRING),
+ * long keys are not encoded first: FNV-1a is one multiply per byte, each waiting for the one
+ * before, and that chain hides the cost of reading the unit (200-byte keys: 236 ns a key encoded
+ * first, 206 from the units).
  */
 export function fnv1aOfString(s: string): number {
   const n = s.length;
-  if (n <= LONG_STRING) {
-    let h = BASIS;
-    let i = 0;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) break;
-      h = Math.imul(h ^ c, PRIME);
-    }
-    if (i === n) return h;
+  let h = BASIS;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) break;
+    h = Math.imul(h ^ c, PRIME);
   }
+  if (i === n) return h;
   // Encode first: a long key replaces the buffer that `bytes` returns.
   const length = hashScratch.encode(s);
   return fnv1a(hashScratch.bytes, length);

@@ -5,7 +5,7 @@
  * `char` is signed on x86-64, so a byte >= 0x80 enters sign-extended to 64 bits.
  * (Boost 1.74, Debian's, computes the same; checked against both.)
  */
-import { LONG_STRING, hashScratch } from '../bytes';
+import { hashScratch } from '../bytes';
 import { HI, LO, mul64, reg } from './uint64';
 
 /** m = 0xc6a4a793_5bd1e995 */
@@ -43,21 +43,21 @@ export function boostHash180(bytes: Uint8Array, length: number = bytes.length): 
 }
 
 /**
- * `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`): a short ASCII key
- * from its code units (each is its byte), a long or non-ASCII one from the reused buffer.
+ * `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`): an ASCII key of any
+ * length from its code units (each is its byte), a non-ASCII one from the reused buffer. As for
+ * FNV-1a (fnv1a.ts), each byte's step waits for the one before, which hides reading the unit:
+ * 200-byte keys cost 290 ns a key encoded first, 245 from the units.
  */
 export function boostHash180OfString(s: string): number {
   const n = s.length;
-  if (n <= LONG_STRING) {
-    let h = 0;
-    let i = 0;
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) break;
-      h = (Math.imul(h ^ K_LOW[c], ML) + 0xe6546b64) | 0;
-    }
-    if (i === n) return h & 0x7fffffff;
+  let h = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) break;
+    h = (Math.imul(h ^ K_LOW[c], ML) + 0xe6546b64) | 0;
   }
+  if (i === n) return h & 0x7fffffff;
   // Encode first: a long key replaces the buffer that `bytes` returns.
   const length = hashScratch.encode(s);
   return boostHash180(hashScratch.bytes, length);
