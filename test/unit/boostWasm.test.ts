@@ -62,6 +62,20 @@ describe('BoostHash 1.81 / 1.82 in WebAssembly and in JavaScript', () => {
     }
   });
 
+  test('short ASCII keys, written four units to a word, after longer keys left bytes behind', () => {
+    const r = rng(44);
+    for (let n = 0; n <= 30; n++) {
+      for (const s of [edgeString(r, n, 0), '\x7f'.repeat(n), edgeString(r, n, 0).slice(0, -1) + 'é']) {
+        // A 0xff-filled key first: every byte past the next key's end is then non-zero.
+        boostHash182Low(new Uint8Array(64).fill(0xff));
+        const b = javaUtf8Reference(s);
+        assert.equal(boostHash181OfString(s), boostHash181LowJs(b) & 0x7fffffff, `1.81 of ${JSON.stringify(s)}`);
+        boostHash181Low(new Uint8Array(64).fill(0xff));
+        assert.equal(boostHash182OfString(s), boostHash182LowJs(b) & 0x7fffffff, `1.82 of ${JSON.stringify(s)}`);
+      }
+    }
+  });
+
   test('keys larger than the module memory grow it, and keys after the growth still hash right', () => {
     const r = rng(43);
     const huge = edgeString(r, 70_000, 0.5); // up to 210,000 bytes: more than one 64 KiB page
@@ -71,7 +85,7 @@ describe('BoostHash 1.81 / 1.82 in WebAssembly and in JavaScript', () => {
     // The byte path grows it again while the string path's encoder holds the old view.
     const bigBytes = randomBytes(r, 400_000);
     assert.equal(boostHash182Low(bigBytes), boostHash182LowJs(bigBytes));
-    for (const s of ['', 'a', 'user-123456', '\ud800', 'é'.repeat(30), edgeString(r, 50, 0.5)]) {
+    for (const s of ['', 'a', 'user-123456', 'order-12345678-123', '\ud800', 'é'.repeat(30), edgeString(r, 50, 0.5)]) {
       const b = javaUtf8Reference(s);
       assert.equal(boostHash181OfString(s), boostHash181LowJs(b) & 0x7fffffff, `1.81 of ${JSON.stringify(s)}`);
       assert.equal(boostHash182OfString(s), boostHash182LowJs(b) & 0x7fffffff, `1.82 of ${JSON.stringify(s)}`);
