@@ -96,6 +96,44 @@ describe('Kafka client partitioners: known answers', () => {
   });
 });
 
+describe('Kafka client partitioners: the formula the side bar shows is the partition', () => {
+  // Each formula is run as JavaScript over the key bytes, with the names it uses bound to the
+  // engine's hashes (int32 / uint32 / abs as Go and C convert), and must place every key where the
+  // partitioner does: a formula that said murmur2 for an FNV-1a client, or left out a mask, fails.
+  const names = {
+    toPositive: (x: number) => x & 0x7fffffff,
+    murmur2: (k: Uint8Array) => murmur2(k),
+    crc32: (k: Uint8Array) => crc32(k),
+    fnv1a: (k: Uint8Array) => fnv1a(k),
+    kafkajs1Murmur2: (k: Uint8Array) => kafkajsLegacyMurmur2(k),
+    int32: (x: number) => x | 0,
+    uint32: (x: number) => x >>> 0,
+    abs: Math.abs,
+    random: null,
+  };
+  const run = (formula: string) => new Function(...Object.keys(names), 'key', `return ${formula};`) as (...args: unknown[]) => number | null;
+
+  test('every hashing partitioner, on random keys (the empty one too) and partition counts', () => {
+    const r = rng(61);
+    for (const name of PARTITIONER_NAMES) {
+      const p = PARTITIONERS[name];
+      if (p.hashFunction === null) continue;
+      for (const n of [1, 6, 7, 1000, 0x7fffffff]) {
+        const f = run(p.formula(n));
+        // librdkafka's random partition for the empty key is the only one there is on one partition.
+        const args = Object.values({ ...names, random: n === 1 ? 0 : null });
+        for (let i = 0; i < 300; i++) {
+          const b = i === 0 ? new Uint8Array(0) : randomBytes(r, randInt(r, 1, 40));
+          assert.equal(f(...args, b), partitionOf(name, b, n), `${name}: ${p.formula(n)} of ${Buffer.from(b).toString('hex')}`);
+        }
+      }
+    }
+    // FNV-1a's INT32_MIN (";K$25"): Sarama's abs gives 2^31, which the formula must keep.
+    const min = utf8(';K$25');
+    assert.equal(run(PARTITIONERS.sarama.formula(0x7fffffff))(...Object.values(names), min), 1);
+  });
+});
+
 describe('kafkajs: LegacyPartitioner and the Java-compatible partitioner run live', () => {
   const meta = (n: number) => Array.from({ length: n }, (_, i) => ({ partitionId: i, leader: 0 }));
   const metas = new Map<number, ReturnType<typeof meta>>();

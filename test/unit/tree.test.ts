@@ -171,6 +171,21 @@ describe('tree: the example topology', () => {
     assert.equal(find(tree, 'topic:persistent://public/default/invoices/subscription').description, 'sticky ranges · broker 3.x · 3 consumers');
   });
 
+  test('a Kafka topic\'s tooltip gives its own client\'s formula (clientPartitioners.test.ts runs each)', () => {
+    const tip = (n: TreeNode) => (typeof n.tooltip === 'function' ? n.tooltip() : n.tooltip);
+    assert.match(tip(find(tree, 'topic:orders')), /partitioner `java`: the partition is `toPositive\(murmur2\(key\)\) % 6` over the key bytes\./);
+    const topics = [
+      { name: 'go', system: 'kafka', partitions: 12, partitioner: 'sarama' },
+      { name: 'rd', system: 'kafka', partitions: 3, partitioner: 'librdkafka' },
+      { name: 'rr', system: 'kafka', partitions: 4, partitioner: 'kafka-go' },
+    ];
+    const t = buildTree(buildModel(topics, []), ENGLISH);
+    assert.match(tip(find(t, 'topic:go')), /partitioner `sarama`: the partition is `abs\(int32\(fnv1a\(key\)\)\) % 12` over the key bytes\./);
+    assert.match(tip(find(t, 'topic:rd')), /`key\.length > 0 \? crc32\(key\) % 3 : random`/);
+    assert.match(tip(find(t, 'topic:rr')), /partitioner `kafka-go`: the partition is `next\+\+ % 4`, whatever the key\./);
+    for (const id of ['topic:go', 'topic:rd', 'topic:rr']) assert.doesNotMatch(tip(find(t, id)), /murmur2/, id);
+  });
+
   test('each consumer: its share and ranges as select gives them', () => {
     for (const topic of ['payments', 'shipments', 'invoices']) {
       const name = `persistent://public/default/${topic}`;

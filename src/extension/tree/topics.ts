@@ -3,6 +3,7 @@
  * a Pulsar topic's Key_Shared subscription with its consumers in connection order, each with its
  * exact share of the key values and its ranges as the engine's selector holds them (pure).
  */
+import { partitionerNamed } from '../../engine/kafka/partitioners';
 import type { Consumer } from '../../engine/pulsar/keyShared/selector';
 import { NamespaceBundles, topicHash } from '../../engine/pulsar/namespaceBundles';
 import { parseTopicName } from '../../engine/pulsar/topicName';
@@ -63,7 +64,7 @@ function topicNode(ctx: BuildContext, state: TopicState): TreeNode {
       tags: ['kafka'],
       tooltip: lines(
         `**${md(t.name)}** · Kafka`,
-        l10n.t('{0} · partitioner `{1}`: the partition is `toPositive(murmur2(key bytes)) % {2}`.', partitionCount(l10n, t.partitions), t.partitioner, t.partitions),
+        partitionerLine(l10n, t),
         ...staleNote,
         path ? l10n.t('Setting: `{0}`', path) : undefined,
       ),
@@ -94,6 +95,15 @@ function topicNode(ctx: BuildContext, state: TopicState): TreeNode {
     children: sub ? [sub] : [],
     expanded: true,
   });
+}
+
+/** How the topic's producers pick a key's partition: each client's own formula, not only the Java client's. */
+function partitionerLine(l10n: Localizer, t: KafkaTopicConfig): string {
+  const p = partitionerNamed(t.partitioner);
+  const count = partitionCount(l10n, t.partitions);
+  return p.hashFunction === null
+    ? l10n.t('{0} · partitioner `{1}`: the partition is `{2}`, whatever the key.', count, t.partitioner, p.formula(t.partitions))
+    : l10n.t('{0} · partitioner `{1}`: the partition is `{2}` over the key bytes.', count, t.partitioner, p.formula(t.partitions));
 }
 
 /** Where the topic (every partition a topic of its own to the broker) sits among its namespace's bundles. */

@@ -13,6 +13,7 @@ export const java: Partitioner = {
   hash: murmur2,
   hashes: () => true,
   partition: (hash, _length, n) => toPositive(hash) % n,
+  formula: (n) => `toPositive(murmur2(key)) % ${n}`,
   randomNote: '',
   hashShare: maskedShare,
 };

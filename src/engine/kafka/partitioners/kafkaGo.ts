@@ -10,6 +10,7 @@ export const kafkaGo: Partitioner = {
   hash: () => 0,
   hashes: () => false,
   partition: (_hash, _length, n) => (n === 1 ? 0 : RANDOM),
+  formula: (n) => `next++ % ${n}`,
   randomNote: "kafka-go's default balancer (RoundRobin) ignores the key: each message goes to the next partition in turn",
   hashShare: (_p, n) => 1 / n,
 };

@@ -12,6 +12,7 @@ export const kafkaGo02: Partitioner = {
   hash: fnv1a,
   hashes: () => true,
   partition: (hash, _length, n) => (hash >>> 0) % n,
+  formula: (n) => `uint32(fnv1a(key)) % ${n}`,
   randomNote: '',
   hashShare: unsignedShare,
 };

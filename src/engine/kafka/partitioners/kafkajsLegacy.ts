@@ -71,6 +71,7 @@ export const kafkajsLegacy: Partitioner = {
   hash: kafkajsLegacyMurmur2,
   hashes: () => true,
   partition: (hash, _length, n) => (hash & 0x7fffffff) % n,
+  formula: (n) => `toPositive(kafkajs1Murmur2(key)) % ${n}`,
   randomNote: '',
   hashShare: maskedShare,
 };

@@ -13,6 +13,7 @@ export const librdkafka: Partitioner = {
   hash: (bytes, length) => crc32(bytes, length) | 0,
   hashes: (length) => length > 0,
   partition: (hash, length, n) => (length === 0 ? (n === 1 ? 0 : RANDOM) : (hash >>> 0) % n),
+  formula: (n) => `key.length > 0 ? crc32(key) % ${n} : random`,
   randomNote:
     "librdkafka's default partitioner (consistent_random) does not hash an empty key: it goes to a random (sticky) partition, picked again every sticky.partitioning.linger.ms",
   hashShare: unsignedShare,

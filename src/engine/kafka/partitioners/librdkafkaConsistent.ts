@@ -12,6 +12,7 @@ export const librdkafkaConsistent: Partitioner = {
   hash: (bytes, length) => crc32(bytes, length) | 0,
   hashes: () => true,
   partition: (hash, _length, n) => (hash >>> 0) % n,
+  formula: (n) => `crc32(key) % ${n}`,
   randomNote: '',
   hashShare: unsignedShare,
 };

@@ -34,6 +34,8 @@ export interface Partitioner {
    * (1..2^31-1), or RANDOM where it picks at random or ignores the key.
    */
   partition(hash: number, keyLength: number, numPartitions: number): number;
+  /** `partition` written out for `numPartitions` over the key's bytes, as the side bar shows it. */
+  formula(numPartitions: number): string;
   /** Why the client gives no fixed partition (said with a `partition: null` route). */
   readonly randomNote: string;
   /**

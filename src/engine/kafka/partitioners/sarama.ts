@@ -16,6 +16,7 @@ export const sarama: Partitioner = {
   hashes: () => true,
   // |h| as a double is exact (up to 2^31), so the remainder is the unsigned one.
   partition: (hash, _length, n) => Math.abs(hash) % n,
+  formula: (n) => `abs(int32(fnv1a(key))) % ${n}`,
   randomNote: '',
   // |h| takes 0 and 2^31 once and every other value of 1..2^31-1 twice.
   hashShare: (p, n) => (2 * countCongruent(1, 0x7fffffff, p, n) + (p === 0 ? 1 : 0) + (0x80000000 % n === p ? 1 : 0)) / 0x100000000,

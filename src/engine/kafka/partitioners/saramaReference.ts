@@ -12,6 +12,7 @@ export const saramaReference: Partitioner = {
   hash: fnv1a,
   hashes: () => true,
   partition: (hash, _length, n) => (hash & 0x7fffffff) % n,
+  formula: (n) => `(fnv1a(key) & 0x7fffffff) % ${n}`,
   randomNote: '',
   hashShare: maskedShare,
 };
