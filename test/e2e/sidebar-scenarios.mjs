@@ -63,7 +63,7 @@ export default async function sidebarScenarios({ wb, scenario }) {
     await sidebar.locator('.composite.title', { hasText: /Key Routing/i }).first().waitFor();
   }
 
-  await sideBarScenario('the Key Routing side bar shows the configured topology with the engine\'s numbers', async () => {
+  await sideBarScenario('the Key Routing side bar shows the configured topology (topics, consumers, groups) with the engine\'s numbers', async () => {
     await openSideBar();
     await row('orders').waitFor({ timeout: 30_000 });
     const t = topology(workspace);
@@ -78,6 +78,20 @@ export default async function sidebarScenarios({ wb, scenario }) {
       const want = s.runs === 1 ? reported(s) : `${s.runs} ranges`;
       if (where !== want) throw new Error(`${c.id}: the side bar shows ${where}; the selector gives ${want}`);
     }
+    // The consumer groups: each member's partitions as the engine's assignor gives them.
+    for (const g of t.groups) {
+      const want = `${g.assignor} · ${g.members.size} members`;
+      if ((await description(g.name)) !== want) throw new Error(`group ${g.name} reads ${await description(g.name)}, not ${want}`);
+      const total = g.config.topics.reduce((n, x) => n + t.topic(x).partitions, 0);
+      for (const id of g.members.keys()) {
+        let k = 0;
+        for (const x of g.config.topics) for (let p = 0; p < t.topic(x).partitions; p++) if (g.ownerOf(x, p) === id) k++;
+        const [count, share] = (await description(id)).split(' · ');
+        if (count !== `${k} partition${k === 1 ? '' : 's'}`) throw new Error(`${g.name} member ${id}: the side bar shows ${count}; the assignor gives ${k}`);
+        assertShare(share, k, total, `${g.name} member ${id}`);
+      }
+    }
+    if (t.groups.length === 0) throw new Error('the example settings have no consumer group to check');
     await wb.screenshot('sidebar');
   });
 

@@ -397,3 +397,98 @@ describe('tree: what if a consumer leaves', () => {
     assert.deepEqual([...after.byConsumer].map(([c, s]) => [c.id, s.values]), [...before.byConsumer].map(([c, s]: [Consumer, { values: number }]) => [c.id, s.values]));
   });
 });
+
+describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'s group gives them', () => {
+  const tip = (n: TreeNode) => (typeof n.tooltip === 'function' ? n.tooltip() : n.tooltip);
+  const topics = [
+    { name: 'orders', system: 'kafka', partitions: 6 },
+    { name: 'audit', system: 'kafka', partitions: 5 },
+    { name: 'big', system: 'kafka', partitions: 1000 },
+  ];
+  const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i + 1}` }));
+  const groups = [
+    { name: 'billing', assignor: 'range', topics: ['orders'], members: ids('m', 3) },
+    { name: 'mixed', assignor: 'cooperative-sticky', topics: ['orders', 'audit'], members: [{ id: 'a' }, { id: 'b', topics: ['audit'] }, { id: 'c' }] },
+    { name: 'idle', assignor: 'range', topics: ['audit'], members: [] },
+    { name: 'crowd', assignor: 'roundrobin', topics: ['big'], members: ids('w', 101) },
+    { name: 'u', assignor: 'uniform', topics: ['orders'], members: ids('x', 2) },
+  ];
+  const model = buildModel(topics, [], undefined, groups);
+  const tree = buildTree(model, ENGLISH);
+
+  /** Partitions per member id over the group's topics, from the engine's ownerOf; '' for nobody. */
+  function ownedBy(name: string): Map<string, Array<[string, number]>> {
+    const g = model.topology.groups.find((x) => x.name === name)!;
+    const out = new Map<string, Array<[string, number]>>();
+    for (const t of g.config.topics) {
+      for (let p = 0; p < model.topology.topic(t)!.partitions; p++) {
+        const id = g.ownerOf(t, p) ?? '';
+        if (!out.has(id)) out.set(id, []);
+        out.get(id)!.push([t, p]);
+      }
+    }
+    return out;
+  }
+
+  test('a section after the topics; a row per group with its assignor and members', () => {
+    assert.deepEqual(tree.map((n) => n.label), ['Topics', 'Kafka consumer groups']);
+    const section = find(tree, 'section:groups');
+    assert.equal(section.settingPath, 'keyRouting.kafkaGroups');
+    assert.deepEqual(section.children.map((n) => n.label), groups.map((g) => g.name));
+    const billing = find(tree, 'group:billing');
+    assert.equal(billing.description, 'range · 3 members');
+    assert.equal(billing.settingPath, 'keyRouting.kafkaGroups[0]');
+    assert.match(tip(billing), /\*\*billing\*\*: Kafka consumer group, range assignor, on `orders` \(6 partitions\)/);
+    assert.equal(contextValue(billing), 'group setting copy');
+    assert.equal(contextValue(find(tree, 'group:billing/member:m2')), 'member setting copy');
+  });
+
+  test('every member\'s count, share and partition list equal the engine\'s owners (range, cooperative-sticky, uniform)', () => {
+    for (const name of ['billing', 'mixed', 'u']) {
+      const g = find(tree, `group:${name}`);
+      const owned = ownedBy(name);
+      const total = [...owned.values()].reduce((n, l) => n + l.length, 0);
+      const config = groups.find((x) => x.name === name)!;
+      assert.deepEqual(g.children.map((m) => m.label), config.members.map((m) => m.id));
+      config.members.forEach((m, j) => {
+        const row = find(tree, `group:${name}/member:${m.id}`);
+        const mine = owned.get(m.id) ?? [];
+        assert.equal(row.description, `${mine.length === 1 ? '1 partition' : `${mine.length} partitions`} · ${percent(mine.length, total)}`, `${name} ${m.id}`);
+        assert.equal(row.settingPath, `keyRouting.kafkaGroups[${groups.indexOf(config)}].members[${j}]`);
+        for (const t of config.topics) {
+          const ps = mine.filter(([x]) => x === t).map(([, p]) => p);
+          const line = tip(row).split('\n\n').find((l) => l.startsWith(`\`${t}\`: partitions `));
+          if (ps.length === 0) assert.equal(line, undefined, `${name} ${m.id} ${t}`);
+          else assert.deepEqual(line!.replace(/^.*: partitions /, '').split(', ').flatMap((r) => { const [a, b] = r.split('-').map(Number); return Array.from({ length: (b ?? a) - a + 1 }, (_, k) => a + k); }), ps, `${name} ${m.id} ${t}`);
+        }
+      });
+    }
+    // b subscribes to audit only: orders is shared by a and c.
+    assert.match(tip(find(tree, 'group:mixed/member:b')), /Its own subscription: `audit`/);
+    assert.ok(ownedBy('mixed').get('b')!.every(([t]) => t === 'audit'));
+  });
+
+  test('a group without members: nobody consumes its partitions', () => {
+    const idle = find(tree, 'group:idle');
+    assert.equal(idle.description, 'range · 0 members');
+    assert.deepEqual(idle.children.map((n) => [n.label, n.description]), [['nobody', '5 partitions · 100%']]);
+    assert.match(tip(idle.children[0]), /`audit`: partitions 0-4/);
+  });
+
+  test('over 100 members: collapsed, every member listed with its partitions', () => {
+    const crowd = find(tree, 'group:crowd');
+    assert.equal(crowd.expanded, false);
+    assert.equal(crowd.children.length, 101);
+    assert.equal(find(tree, 'group:billing').expanded, true);
+    // Round robin over 101 members: w1 gets 0, 101, 202, ... (10 partitions), each a run of its own.
+    const w1 = find(tree, 'group:crowd/member:w1');
+    assert.equal(w1.description, `10 partitions · ${percent(10, 1000)}`);
+    assert.match(tip(w1), /`big`: partitions 0, 101, 202, 303, 404, 505, 606, 707, 808, 909$/m);
+  });
+
+  test('the uniform assignor\'s note about topic ids is on its group row', () => {
+    const u = find(tree, 'group:u');
+    assert.ok(u.findings.some((f) => /topic ids/.test(f.message)), JSON.stringify(u.findings));
+    assert.match(tip(u), /topic ids/);
+  });
+});

@@ -12,6 +12,8 @@ export type NodeKind =
   | 'consumer'
   | 'range'
   | 'unowned'
+  | 'group'
+  | 'member'
   | 'namespace'
   | 'bundle'
   | 'bundleTopic'

@@ -3,16 +3,17 @@
  * each settings finding put on the node of its setting path (the deepest node whose path the
  * finding's path starts with); findings no node stands for go on a "Settings problems" row on top.
  *
- * A new kind of thing (Kafka consumer groups, say) is one more section builder in SECTIONS.
+ * A new kind of thing is one more section builder in SECTIONS.
  */
 import type { Localizer } from '../localize';
 import { shortNames } from '../routeFormat';
 import type { Finding, SettingsModel } from '../settingsModel';
+import { groupsSection } from './groups';
 import { namespacesSection } from './namespaces';
 import { code, md, node, type TreeNode } from './nodes';
 import { topicsSection, type BuildContext } from './topics';
 
-export const SECTIONS: ReadonlyArray<(ctx: BuildContext) => TreeNode | undefined> = [topicsSection, namespacesSection];
+export const SECTIONS: ReadonlyArray<(ctx: BuildContext) => TreeNode | undefined> = [topicsSection, groupsSection, namespacesSection];
 
 export function buildTree(model: SettingsModel, l10n: Localizer): TreeNode[] {
   const ctx: BuildContext = { model, l10n, names: shortNames(model.topology.topics.map((t) => t.name)) };
