@@ -486,6 +486,16 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     assert.match(tip(w1), /`big`: partitions 0, 101, 202, 303, 404, 505, 606, 707, 808, 909$/m);
   });
 
+  test('a range group on more partitions than are counted one by one: no counts, and no freeze', () => {
+    // 2e9 partitions: going through them one by one (as the first form of this section did) froze
+    // the extension host; the panel's group view counts up to MAX_COUNTED_PARTITIONS, and so does this.
+    const m = buildModel([{ name: 'huge', system: 'kafka', partitions: 2_000_000_000 }], [], undefined, [{ name: 'g', assignor: 'range', topics: ['huge'], members: ids('h', 2) }]);
+    const g = find(buildTree(m, ENGLISH), 'group:g');
+    assert.deepEqual(g.children.map((n) => [n.label, n.description]), [['h1', '–'], ['h2', '–']]);
+    assert.match(tip(g), /Its members' partitions are not counted: a topic has over 200,000\./);
+    assert.doesNotMatch(tip(g.children[0]), /partitions \d/);
+  });
+
   test('the uniform assignor\'s note about topic ids is on its group row', () => {
     const u = find(tree, 'group:u');
     assert.ok(u.findings.some((f) => /topic ids/.test(f.message)), JSON.stringify(u.findings));

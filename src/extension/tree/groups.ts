@@ -1,10 +1,13 @@
 /**
  * Kafka consumer group rows of the side bar (pure): each group of `keyRouting.kafkaGroups` with its
  * assignor, and its members in join order with the partitions each consumes, as the engine's
- * assignor gives them (or as the broker reported them, for a group with an `observed` block).
+ * assignor gives them (or as the broker reported them, for a group with an `observed` block):
+ * the panel's group view of each topic (`buildGroupView`), so both count the same way.
  */
 import type { ConsumerGroupState } from '../../engine/kafka/consumerGroup';
 import { KAFKA_GROUPS } from '../../engine/kafka/groupSettings';
+import { KafkaTopicState } from '../../engine/topology';
+import { buildGroupView, MAX_COUNTED_PARTITIONS, type GroupViewModel } from '../../shared/view/groupView';
 import type { Localizer } from '../localize';
 import { code, count, md, node, section, type TreeNode } from './nodes';
 import { percent } from './shares';
@@ -20,17 +23,12 @@ export function groupsSection(ctx: BuildContext): TreeNode | undefined {
   return section('groups', l10n.t('Kafka consumer groups'), l10n.t('The consumer groups of `{0}`, in settings order.', KAFKA_GROUPS), 'organization', KAFKA_GROUPS, groups.map((g) => groupNode(ctx, g)));
 }
 
-/** Who consumes each partition of each of the group's topics: member index in join order, -1 for nobody. */
-function ownersOf(g: ConsumerGroupState, ids: readonly string[], partitions: ReadonlyMap<string, number>): Map<string, Int32Array> {
-  const index = new Map(ids.map((id, i) => [id, i]));
-  const out = new Map<string, Int32Array>();
-  for (const [topic, n] of partitions) {
-    const owner = new Int32Array(n);
-    for (let p = 0; p < n; p++) {
-      const id = g.ownerOf(topic, p);
-      owner[p] = id === null ? -1 : (index.get(id) ?? -1);
-    }
-    out.set(topic, owner);
+/** The group on each of its topics, as the panel draws it: owners and counts per member, in join order. */
+function viewsOf(ctx: BuildContext, g: ConsumerGroupState): GroupViewModel[] {
+  const out: GroupViewModel[] = [];
+  for (const t of g.config.topics) {
+    const state = ctx.model.topology.topic(t);
+    if (state instanceof KafkaTopicState) out.push(buildGroupView(g, state, []));
   }
   return out;
 }
@@ -39,24 +37,26 @@ function groupNode(ctx: BuildContext, g: ConsumerGroupState): TreeNode {
   const { l10n, model } = ctx;
   const path = model.settings.kafkaGroups?.find((s) => s.name === g.name)?.path;
   const ids = [...g.members.keys()];
-  const partitions = new Map(g.config.topics.map((t) => [t, model.topology.topic(t)?.partitions ?? 0]));
-  const total = [...partitions.values()].reduce((a, b) => a + b, 0);
-  const owners = ownersOf(g, ids, partitions);
-  // Partitions per member index, and nobody's at the end.
-  const counts = new Array<number>(ids.length + 1).fill(0);
-  for (const owner of owners.values()) for (const i of owner) counts[i < 0 ? ids.length : i]++;
-  const observedAt = g.observed ? (g.config.observed?.at ?? '') : undefined;
-  const topics = [...partitions].map(([t, n]) => `${code(ctx.names.get(t) ?? t)} (${partitionCount(l10n, n)})`).join(', ');
-  const rows = ids.map((id, i) => memberNode(ctx, g, id, i, path, owners, counts[i], total));
-  if (counts[ids.length] > 0) rows.push(nobodyNode(ctx, g, owners, counts[ids.length], total));
+  const views = viewsOf(ctx, g);
+  const total = views.reduce((n, v) => n + v.partitions, 0);
+  // Past MAX_COUNTED_PARTITIONS on a topic (the range assignors, which follow any count) the
+  // partitions are not gone through one by one: the members' counts are then unknown.
+  const counted = views.every((v) => v.owner !== null);
+  const owned = ids.map((_, i) => views.reduce((n, v) => n + (v.members[i].partitions ?? 0), 0));
+  const unowned = views.reduce((n, v) => n + (v.unowned ?? 0), 0);
+  const observedAt = views[0]?.observedAt ?? null;
+  const topics = views.map((v) => `${code(ctx.names.get(v.topic) ?? v.topic)} (${partitionCount(l10n, v.partitions)})`).join(', ');
+  const rows = ids.map((id, i) => memberNode(ctx, g, id, i, path, views, counted ? owned[i] : null, total));
+  if (unowned > 0) rows.push(nobodyNode(ctx, g, views, unowned, total));
   return node({
     id: `group:${g.name}`,
     kind: 'group',
     label: g.name,
-    description: joinDescription(g.assignor, memberCount(l10n, ids.length), observedAt === undefined ? undefined : l10n.t('observed')),
+    description: joinDescription(g.assignor, memberCount(l10n, ids.length), observedAt === null ? undefined : l10n.t('observed')),
     tooltip: lines(
       l10n.t('**{0}**: Kafka consumer group, {1} assignor, on {2}', md(g.name), g.assignor, topics),
-      observedAt === undefined ? undefined : observedAt ? l10n.t('observed at {0}', observedAt) : l10n.t('the state the broker reported'),
+      observedAt === null ? undefined : observedAt ? l10n.t('observed at {0}', observedAt) : l10n.t('the state the broker reported'),
+      counted ? undefined : l10n.t('Its members\' partitions are not counted: a topic has over {0}.', count(MAX_COUNTED_PARTITIONS)),
       ...g.notes().map(md),
       path ? l10n.t('Setting: `{0}`', path) : undefined,
     ),
@@ -68,7 +68,7 @@ function groupNode(ctx: BuildContext, g: ConsumerGroupState): TreeNode {
   });
 }
 
-function memberNode(ctx: BuildContext, g: ConsumerGroupState, id: string, order: number, groupPath: string | undefined, owners: ReadonlyMap<string, Int32Array>, n: number, total: number): TreeNode {
+function memberNode(ctx: BuildContext, g: ConsumerGroupState, id: string, order: number, groupPath: string | undefined, views: readonly GroupViewModel[], n: number | null, total: number): TreeNode {
   const { l10n } = ctx;
   const path = groupPath && `${groupPath}.members[${order}]`;
   const own = g.config.members[order]?.topics;
@@ -76,12 +76,12 @@ function memberNode(ctx: BuildContext, g: ConsumerGroupState, id: string, order:
     id: `group:${g.name}/member:${id}`,
     kind: 'member',
     label: id,
-    description: `${partitionCount(l10n, n)} · ${percent(n, total)}`,
+    description: n === null ? '–' : `${partitionCount(l10n, n)} · ${percent(n, total)}`,
     // Made on hover: a member's partition list reads every partition of the group's topics.
     tooltip: () =>
       lines(
         l10n.t('**{0}**, member {1} to join', md(id), order + 1),
-        ...partitionLines(ctx, owners, order),
+        ...partitionLines(ctx, views, order),
         own ? l10n.t('Its own subscription: {0}', own.map(code).join(', ')) : undefined,
         path ? l10n.t('Setting: `{0}`', path) : undefined,
       ),
@@ -91,23 +91,24 @@ function memberNode(ctx: BuildContext, g: ConsumerGroupState, id: string, order:
   });
 }
 
-function nobodyNode(ctx: BuildContext, g: ConsumerGroupState, owners: ReadonlyMap<string, Int32Array>, n: number, total: number): TreeNode {
+function nobodyNode(ctx: BuildContext, g: ConsumerGroupState, views: readonly GroupViewModel[], n: number, total: number): TreeNode {
   const { l10n } = ctx;
   return node({
     id: `group:${g.name}/unowned`,
     kind: 'unowned',
     label: l10n.t('nobody'),
     description: `${partitionCount(l10n, n)} · ${percent(n, total)}`,
-    tooltip: () => lines(...partitionLines(ctx, owners, -1)),
+    tooltip: () => lines(...partitionLines(ctx, views, -1)),
     icon: 'circle-slash',
   });
 }
 
 /** `orders: partitions 0-2, 7` for each topic where member `index` (-1: nobody) consumes some. */
-function partitionLines(ctx: BuildContext, owners: ReadonlyMap<string, Int32Array>, index: number): string[] {
+function partitionLines(ctx: BuildContext, views: readonly GroupViewModel[], index: number): string[] {
   const { l10n } = ctx;
   const out: string[] = [];
-  for (const [topic, owner] of owners) {
+  for (const { topic, owner } of views) {
+    if (owner === null) continue;
     const runs: string[] = [];
     let more = 0;
     for (let p = 0; p < owner.length; p++) {
