@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { inflateRawSync } from 'node:zlib';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveManifest, unresolvedPlaceholders } from './nls-keys.mjs';
+import { NLS_FILE, resolveManifest, unresolvedPlaceholders } from './nls-keys.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -21,7 +21,7 @@ export const MAX_VSIX_BYTES = 200 * 1024;
 /** What may ship, as paths inside the extension folder (vsce renames LICENSE to LICENSE.txt). */
 const ALLOWED = [
   /^package\.json$/,
-  /^package\.nls(\.[a-z-]+)?\.json$/,
+  NLS_FILE,
   /^l10n\/bundle\.l10n\.[a-z-]+\.json$/,
   /^readme\.md$/i,
   /^changelog\.md$/i,
@@ -214,15 +214,14 @@ export function checkNls(manifest, nls, sourceManifest, sourceNls) {
   const problems = [];
   const defaults = nls['package.nls.json'] ?? {};
   for (const key of unresolvedPlaceholders(manifest, defaults)) problems.push(`the shipped manifest refers to %${key}%, which package.nls.json does not define`);
+  const shown = (m, d, l) => JSON.stringify(SHOWN.map((k) => resolveManifest(m[k], d, l)));
   for (const file of Object.keys(sourceNls)) {
     if (!nls[file]) {
       problems.push(`${file} is missing from the package`);
       continue;
     }
-    const shown = (m, d, l) => JSON.stringify(SHOWN.map((k) => resolveManifest(m[k], d, l)));
-    const localized = file === 'package.nls.json' ? {} : nls[file];
-    const sourceLocalized = file === 'package.nls.json' ? {} : sourceNls[file];
-    if (shown(manifest, defaults, localized) !== shown(sourceManifest, sourceNls['package.nls.json'], sourceLocalized)) {
+    // The default file as the language's entries resolves as the default alone does.
+    if (shown(manifest, defaults, nls[file]) !== shown(sourceManifest, sourceNls['package.nls.json'], sourceNls[file])) {
       problems.push(`with ${file} the shipped manifest does not read as the sources' do`);
     }
   }
@@ -233,7 +232,7 @@ export function checkNls(manifest, nls, sourceManifest, sourceNls) {
 function checkVsixNls(file) {
   const json = (name) => JSON.parse(zipFile(file, name).toString('utf8'));
   const local = (name) => JSON.parse(readFileSync(join(root, name), 'utf8'));
-  const sourceFiles = readdirSync(root).filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f));
+  const sourceFiles = readdirSync(root).filter((f) => NLS_FILE.test(f));
   const shipped = zipEntries(file);
   const nls = Object.fromEntries(sourceFiles.filter((f) => shipped.includes(`extension/${f}`)).map((f) => [f, json(`extension/${f}`)]));
   return checkNls(json('extension/package.json'), nls, local('package.json'), Object.fromEntries(sourceFiles.map((f) => [f, local(f)])));

@@ -6,6 +6,9 @@
 // compressed on its own: they cost about 1.2 KB of the 200 KB package. VS Code only looks them up,
 // so in the package they can be any names; the sources keep the readable ones.
 
+/** The manifest's string files: `package.nls.json` (the default) and one per language. */
+export const NLS_FILE = /^package\.nls(\.[a-z-]+)?\.json$/;
+
 /** `%key%`: how a manifest string refers to a package.nls entry (the whole string, nothing around it). */
 const PLACEHOLDER = /^%(.+)%$/;
 

@@ -17,7 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { marketplaceReadme } from './marketplace-readme.mjs';
-import { shortenNlsKeys } from './nls-keys.mjs';
+import { NLS_FILE, shortenNlsKeys } from './nls-keys.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
@@ -56,7 +56,7 @@ function shipped(path, bytes) {
 
 /** The packed manifest's nls keys renamed short, in it and in every package.nls file (scripts/nls-keys.mjs). */
 function shortenPackedNlsKeys(pack, files) {
-  const nlsFiles = files.filter((f) => /^package\.nls(\.[a-z-]+)?\.json$/.test(f));
+  const nlsFiles = files.filter((f) => NLS_FILE.test(f));
   if (!nlsFiles.includes('package.nls.json')) return;
   const read = (f) => JSON.parse(readFileSync(join(pack, f), 'utf8'));
   const short = shortenNlsKeys(read('package.json'), Object.fromEntries(nlsFiles.map((f) => [f, read(f)])));
