@@ -7,7 +7,8 @@
 // and 36.7 ns in a process that had timed nothing else. The figures of a set then depended on the
 // order the sets ran in.
 //
-//   node test/bench/hashSet.mjs --set NAME --keys-module FILE --peers FILE --tmp DIR --out FILE [--keys N] [--runs N]
+//   node test/bench/hashSet.mjs --set NAME --keys N --runs N --run-budget-ms MS --keys-module FILE --peers FILE --tmp DIR --out FILE
+//   (every option is required; run.mjs passes its own)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
