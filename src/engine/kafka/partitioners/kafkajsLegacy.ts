@@ -6,10 +6,11 @@
  *   before the next `^` or `>>>` truncates them to 32 bits;
  * - the block loop runs while `i < length / 4`, a fractional bound, so a last partial block is
  *   mixed as a full block (the bytes past the end read as 0) and then mixed again as the tail.
- * The arithmetic below is kept in exactly that form (JavaScript doubles), so it computes the same
- * numbers bit for bit. The empty key is hashed.
+ * The arithmetic below is kept in that form (JavaScript doubles), so it computes the same numbers
+ * bit for bit; only the partial block is written out rather than found by the fractional bound.
+ * The empty key is hashed.
  */
-import { hashScratch } from '../../bytes';
+import { asciiTail, bytesTail, hashScratch } from '../../bytes';
 import { maskedShare, type Partitioner } from './partitioner';
 
 const SEED = 0x9747b28c;
@@ -17,36 +18,27 @@ const M = 0x5bd1e995;
 const R = 24;
 
 /**
- * The byte at j, or 0 at or past `length`: `data` may be a reused buffer longer than the key, and
- * kafkajs reads `undefined & 0xff`, 0, past the end of its Buffer.
+ * One block mixed into `h`, in doubles as kafkajs does it. kafkajs adds the block's bytes
+ * (`b0 + (b1 << 8) + ...`); the four terms have no bit in common, so that is the int32 `k` their
+ * `|` gives.
  */
-function at(data: Uint8Array, j: number, length: number): number {
-  return j < length ? data[j] : 0;
+function mix(h: number, k: number): number {
+  k *= M;
+  k ^= k >>> R;
+  k *= M;
+  h *= M;
+  return h ^ k;
 }
 
-export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.length): number {
-  let h = SEED ^ length;
-  const length4 = length / 4;
-  for (let i = 0; i < length4; i++) {
-    const i4 = i * 4;
-    let k = at(data, i4, length) + (at(data, i4 + 1, length) << 8) + (at(data, i4 + 2, length) << 16) + (at(data, i4 + 3, length) << 24);
-    k *= M;
-    k ^= k >>> R;
-    k *= M;
+/**
+ * The 0-3 tail bytes `tail` (little-endian) and the final avalanche. The tail is first mixed as a
+ * whole block (the bytes past the end read as 0, the fractional loop bound), then XORed in byte by
+ * byte (its bytes do not overlap, so all at once) and multiplied.
+ */
+function finish(h: number, tail: number, rest: number): number {
+  if (rest > 0) {
+    h = mix(h, tail) ^ tail;
     h *= M;
-    h ^= k;
-  }
-  const tail = length & ~3;
-  switch (length % 4) {
-    case 3:
-      h ^= data[tail + 2] << 16;
-    // falls through
-    case 2:
-      h ^= data[tail + 1] << 8;
-    // falls through
-    case 1:
-      h ^= data[tail];
-      h *= M;
   }
   h ^= h >>> 13;
   h *= M;
@@ -54,15 +46,45 @@ export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.len
   return h;
 }
 
-/**
- * `kafkajsLegacyMurmur2` of a string key's UTF-8 bytes (kafkajs: `Buffer.from(key)`), encoded into
- * the reused buffer: the double arithmetic costs far more than the encoding, so there is no
- * code-unit path.
- */
-export function kafkajsLegacyMurmur2OfString(s: string): number {
+export function kafkajsLegacyMurmur2(data: Uint8Array, length: number = data.length): number {
+  let h = SEED ^ length;
+  const blocks = length & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) h = mix(h, data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24));
+  const rest = length & 3;
+  return finish(h, bytesTail(data, i, rest), rest);
+}
+
+function kafkajsLegacyMurmur2OfEncoded(s: string): number {
   // Encode first: a long key replaces the buffer that `bytes` returns.
   const length = hashScratch.encode(s);
   return kafkajsLegacyMurmur2(hashScratch.bytes, length);
+}
+
+/**
+ * `kafkajsLegacyMurmur2` of a string key's UTF-8 bytes (kafkajs: `Buffer.from(key)`). An ASCII key
+ * of any length is hashed from its code units (each is its byte), four to a block; one with a
+ * non-ASCII unit is encoded into the reused buffer first. Unlike Kafka's murmur2 (LONG_STRING), long
+ * keys are not encoded first: each block waits for the double multiply and truncation before it,
+ * and that chain hides reading the units. Encoding first made the reads wait instead: 11-unit keys
+ * 50 -> 21 ns a key, UUIDs 82 -> 48, 200 units 289 -> 249.
+ */
+export function kafkajsLegacyMurmur2OfString(s: string): number {
+  const n = s.length;
+  let h = SEED ^ n;
+  const blocks = n & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) {
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    if ((c0 | c1 | c2 | c3) > 0x7f) return kafkajsLegacyMurmur2OfEncoded(s);
+    h = mix(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
+  }
+  const rest = n & 3;
+  const tail = asciiTail(s, i, rest);
+  return tail < 0 ? kafkajsLegacyMurmur2OfEncoded(s) : finish(h, tail, rest);
 }
 
 export const kafkajsLegacy: Partitioner = {
