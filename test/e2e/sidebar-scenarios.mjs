@@ -135,6 +135,31 @@ export default async function sidebarScenarios({ wb, scenario }) {
     await wb.screenshot('sidebar-what-if');
   });
 
+  await sideBarScenario('a group member\'s context menu: What If It Leaves, the partitions its group\'s rebalance moves', async () => {
+    const t = topology(workspace);
+    const g = t.groups[0];
+    const [id] = g.members.keys();
+    await wb.contextMenu(row(id), 'What If It Leaves');
+    const text = await wb.notification(new RegExp(`if ${id} leaves group ${g.name}`));
+    // The group without the member, from the engine, partition by partition.
+    const after = g.clone();
+    if (!after.apply({ kind: 'leave', id }).ok) throw new Error(`the engine refuses -${id}`);
+    const gains = new Map();
+    let moved = 0;
+    let total = 0;
+    for (const x of g.config.topics) {
+      for (let p = 0; p < t.topic(x).partitions; p++, total++) {
+        const [a, b] = [g.ownerOf(x, p), after.ownerOf(x, p)];
+        if (a === null || a === b) continue;
+        moved++;
+        gains.set(b ?? 'nobody', (gains.get(b ?? 'nobody') ?? 0) + 1);
+      }
+    }
+    if (moved === 0) throw new Error(`nothing moves when ${id} leaves: the scenario would prove nothing`);
+    assertContains(text, [`${moved} of its ${total} partitions change member`, ...[...gains].map(([m, k]) => `${m} +${k}`)], 'the notification');
+    await wb.screenshot('sidebar-what-if-member');
+  });
+
   await sideBarScenario('What If It Leaves on a ring of 300 consumers: a toast with the five largest gains, the rest counted', async () => {
     const examples = readFileSync(join(root, 'examples/.vscode/settings.json'), 'utf8');
     // Names no other name plus a point index can spell (c-1 and c-10 would share points on a 3.x ring).

@@ -15,7 +15,7 @@ import { locate, positionAt } from '../../src/extension/jsonLocate';
 import type { KeyRoutingApi } from '../../src/extension/extension';
 import type { KeyRoutes } from '../../src/extension/routeFormat';
 import type { TreeNode } from '../../src/extension/tree/nodes';
-import type { Removal } from '../../src/extension/tree/removal';
+import type { GroupRemoval, Removal } from '../../src/extension/tree/removal';
 import { percent } from '../../src/extension/tree/shares';
 import type { WriteConfirmation } from '../../src/extension/sampleSettings';
 import { EXTENSION_ID, sleep, until as untilWithin } from './util';
@@ -243,6 +243,27 @@ export function defineTreeTests(): void {
       assert.ok(moved > 0);
       // The side bar still shows C1: a what-if changes nothing.
       assert.ok(row('topic:persistent://public/default/payments/consumer:C1'));
+    });
+
+    it('what-if from a group member\'s row: the partitions its group\'s rebalance gives to others', async () => {
+      const t = await engineTopology();
+      const g = t.groups[0];
+      assert.ok(g && g.members.size > 1, 'the example has a group of several members');
+      const [id] = g.members.keys();
+      const r = await vscode.commands.executeCommand<GroupRemoval>('keyRouting.tree.whatIfRemove', row(`group:${g.name}/member:${id}`)!);
+      const after = g.clone();
+      assert.ok(after.apply({ kind: 'leave', id }).ok);
+      const moved: string[] = [];
+      let total = 0;
+      for (const topic of g.config.topics) {
+        for (let p = 0; p < t.topic(topic)!.partitions; p++, total++) if (g.ownerOf(topic, p) !== after.ownerOf(topic, p)) moved.push(`${topic}-${p}`);
+      }
+      assert.equal(r.error, undefined);
+      assert.deepEqual([r.moved, r.total], [moved.length, total]);
+      assert.deepEqual(r.gains.flatMap((x) => x.partitions.map((p) => `${p.topic}-${p.partition}`)).sort(), moved.sort());
+      assert.ok(moved.length > 0);
+      // The side bar still shows the member: a what-if changes nothing.
+      assert.ok(row(`group:${g.name}/member:${id}`));
     });
 
     it('reveals a row\'s entry in settings.json', async () => {

@@ -107,11 +107,11 @@ describe('package.json for the Marketplace', () => {
   });
 
   test('the rows\' menus show on the rows they are for', () => {
-    const rows = [...walk(buildTree(buildModel(examples['keyRouting.topics'], examples['keyRouting.pulsarNamespaces']), ENGLISH))];
+    const rows = [...walk(buildTree(buildModel(examples['keyRouting.topics'], examples['keyRouting.pulsarNamespaces'], undefined, examples['keyRouting.kafkaGroups']), ENGLISH))];
     const kinds = (id: string) => new Set(rows.filter((r) => menus['view/item/context'].some((m: { command: string; when: string }) => m.command === id && shows(m.when, TOPOLOGY_VIEW, contextValue(r)))).map((r) => r.kind));
     assert.deepEqual(kinds('keyRouting.tree.routeKey'), new Set(['topic']));
     assert.deepEqual(kinds('keyRouting.tree.openInPanel'), new Set(['topic']));
-    assert.deepEqual(kinds('keyRouting.tree.whatIfRemove'), new Set(['consumer']));
+    assert.deepEqual(kinds('keyRouting.tree.whatIfRemove'), new Set(['consumer', 'member']));
     // Reveal: every row with a setting path, and only those; Copy: every row with something to copy.
     const reveal = rows.filter((r) => menus['view/item/context'].some((m: { command: string; when: string }) => m.command === 'keyRouting.tree.revealSetting' && shows(m.when, TOPOLOGY_VIEW, contextValue(r))));
     assert.deepEqual(reveal, rows.filter((r: TreeNode) => r.settingPath !== undefined));

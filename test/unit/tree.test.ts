@@ -14,7 +14,7 @@ import { ENGLISH } from '../../src/extension/localize';
 import { consumerShares, percent, residueCount } from '../../src/extension/tree/shares';
 import { buildTree, walk } from '../../src/extension/tree/tree';
 import { childrenOf, contextValue, hasChildren, type TreeNode } from '../../src/extension/tree/nodes';
-import { removalEffect } from '../../src/extension/tree/removal';
+import { groupRemovalEffect, removalEffect } from '../../src/extension/tree/removal';
 import { MAX_EXPANDED_CONSUMERS } from '../../src/extension/tree/topics';
 import { randInt, rng } from './helpers';
 
@@ -440,7 +440,7 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     assert.equal(billing.settingPath, 'keyRouting.kafkaGroups[0]');
     assert.match(tip(billing), /\*\*billing\*\*: Kafka consumer group, range assignor, on `orders` \(6 partitions\)/);
     assert.equal(contextValue(billing), 'group setting copy');
-    assert.equal(contextValue(find(tree, 'group:billing/member:m2')), 'member setting copy');
+    assert.equal(contextValue(find(tree, 'group:billing/member:m2')), 'member removable setting copy');
   });
 
   test('every member\'s count, share and partition list equal the engine\'s owners (range, cooperative-sticky, uniform)', () => {
@@ -494,6 +494,70 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     assert.deepEqual(g.children.map((n) => [n.label, n.description]), [['h1', '–'], ['h2', '–']]);
     assert.match(tip(g), /Its members' partitions are not counted: a topic has over 200,000\./);
     assert.doesNotMatch(tip(g.children[0]), /partitions \d/);
+  });
+
+  /** Who consumes each partition of the group's topics after `id` leaves, from a copy of the group's own ownerOf. */
+  function movesWithout(name: string, id: string): { moved: number; total: number; gains: Map<string | null, string[]> } {
+    const g = model.topology.groups.find((x) => x.name === name)!;
+    const after = g.clone();
+    assert.ok(after.apply({ kind: 'leave', id }).ok);
+    const gains = new Map<string | null, string[]>();
+    let moved = 0;
+    let total = 0;
+    for (const t of g.config.topics) {
+      for (let p = 0; p < model.topology.topic(t)!.partitions; p++) {
+        total++;
+        const [a, b] = [g.ownerOf(t, p), after.ownerOf(t, p)];
+        if (a === null || a === b) continue;
+        moved++;
+        gains.set(b, [...(gains.get(b) ?? []), `${t}-${p}`]);
+      }
+    }
+    return { moved, total, gains };
+  }
+
+  test('what if a member leaves: range on 6 partitions by hand, m1 of m1..m3', () => {
+    // Range gives m1 0-1, m2 2-3, m3 4-5; without m1, m2 takes 0-2 and m3 3-5: 0 and 1 go to m2, 3 to m3.
+    const r = groupRemovalEffect(model, 'billing', 'm1');
+    assert.equal(r.error, undefined);
+    assert.deepEqual([r.moved, r.total], [3, 6]);
+    assert.deepEqual(r.gains, [
+      { id: 'm2', partitions: [{ topic: 'orders', partition: 0 }, { topic: 'orders', partition: 1 }] },
+      { id: 'm3', partitions: [{ topic: 'orders', partition: 3 }] },
+    ]);
+    assert.match(r.rebalance!, /eager/i);
+  });
+
+  test('what if a member leaves: every member of range, cooperative-sticky, uniform and round-robin groups, against the group\'s owners after the leave', () => {
+    for (const [name, members] of [['billing', ['m1', 'm2', 'm3']], ['mixed', ['a', 'b', 'c']], ['u', ['x1', 'x2']], ['crowd', ['w1', 'w50', 'w101']]] as const) {
+      for (const id of members) {
+        const r = groupRemovalEffect(model, name, id);
+        const want = movesWithout(name, id);
+        assert.equal(r.error, undefined, `${name} -${id}`);
+        assert.deepEqual([r.moved, r.total], [want.moved, want.total], `${name} -${id}`);
+        assert.deepEqual(new Map(r.gains.map((g) => [g.id, g.partitions.map((p) => `${p.topic}-${p.partition}`)])), want.gains, `${name} -${id}`);
+        assert.ok(r.moved > 0, `${name} -${id} moves something`);
+        // The most first, nobody last.
+        for (let i = 1; i < r.gains.length; i++) assert.ok(r.gains[i].id === null || r.gains[i - 1].partitions.length >= r.gains[i].partitions.length);
+      }
+    }
+  });
+
+  test('what if the last member leaves: nobody consumes; an unknown member or a group too large to list says why', () => {
+    const m = buildModel(topics, [], undefined, [{ name: 'solo', assignor: 'range', topics: ['orders'], members: [{ id: 'only' }] }]);
+    const r = groupRemovalEffect(m, 'solo', 'only');
+    assert.deepEqual([r.moved, r.total, r.gains.map((g) => [g.id, g.partitions.length])], [6, 6, [[null, 6]]]);
+    assert.match(groupRemovalEffect(model, 'billing', 'nobody').error!, /nobody/);
+    assert.match(groupRemovalEffect(model, 'gone', 'm1').error!, /no consumer group gone/);
+    const huge = buildModel([{ name: 'huge', system: 'kafka', partitions: 2_000_000_000 }], [], undefined, [{ name: 'g', assignor: 'range', topics: ['huge'], members: ids('h', 2) }]);
+    assert.match(groupRemovalEffect(huge, 'g', 'h1').error!, /listing every owner stops at/);
+  });
+
+  test('a member\'s what-if leaves the settings\' group as it was', () => {
+    const before = ownedBy('mixed');
+    groupRemovalEffect(model, 'mixed', 'a');
+    assert.deepEqual(ownedBy('mixed'), before);
+    assert.deepEqual([...model.topology.group('mixed')!.members.keys()], ['a', 'b', 'c']);
   });
 
   test('the uniform assignor\'s note about topic ids is on its group row', () => {

@@ -87,6 +87,8 @@ function memberNode(ctx: BuildContext, g: ConsumerGroupState, id: string, order:
       ),
     icon: 'person',
     settingPath: path,
+    consumerId: id,
+    group: g.name,
     copyText: id,
   });
 }
@@ -109,19 +111,25 @@ function partitionLines(ctx: BuildContext, views: readonly GroupViewModel[], ind
   const out: string[] = [];
   for (const { topic, owner } of views) {
     if (owner === null) continue;
-    const runs: string[] = [];
-    let more = 0;
-    for (let p = 0; p < owner.length; p++) {
-      if (owner[p] !== index) continue;
-      let q = p;
-      while (q + 1 < owner.length && owner[q + 1] === index) q++;
-      if (runs.length < MAX_TOOLTIP_RUNS) runs.push(q === p ? String(p) : `${p}-${q}`);
-      else more++;
-      p = q;
-    }
-    if (runs.length > 0) out.push(l10n.t('{0}: partitions {1}', code(ctx.names.get(topic) ?? topic), runs.join(', ') + (more ? ` … (+${count(more)})` : '')));
+    const mine: number[] = [];
+    for (let p = 0; p < owner.length; p++) if (owner[p] === index) mine.push(p);
+    if (mine.length > 0) out.push(l10n.t('{0}: partitions {1}', code(ctx.names.get(topic) ?? topic), partitionRuns(mine, MAX_TOOLTIP_RUNS)));
   }
   return out;
+}
+
+/** Ascending partitions as runs, `0-2, 7`; past `max` runs, the number of runs left out. */
+export function partitionRuns(partitions: readonly number[], max = Infinity): string {
+  const runs: string[] = [];
+  let more = 0;
+  for (let i = 0; i < partitions.length; i++) {
+    let j = i;
+    while (j + 1 < partitions.length && partitions[j + 1] === partitions[j] + 1) j++;
+    if (runs.length < max) runs.push(i === j ? String(partitions[i]) : `${partitions[i]}-${partitions[j]}`);
+    else more++;
+    i = j;
+  }
+  return runs.join(', ') + (more ? ` … (+${count(more)})` : '');
 }
 
 function memberCount(l10n: Localizer, n: number): string {

@@ -38,6 +38,8 @@ export interface TreeNode {
   topic?: string;
   /** A consumer (or, for groups, a member) id: what-if removes it. */
   consumerId?: string;
+  /** The Kafka consumer group a member row belongs to (its what-if is the group's rebalance). */
+  group?: string;
   /** More words for the row's context value (menus match them), e.g. the topic's system. */
   tags?: string[];
   /** What "Copy" puts on the clipboard. */
