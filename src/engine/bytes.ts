@@ -92,11 +92,13 @@ export class Utf8Scratch {
 const utf8Scratch = new Utf8Scratch();
 
 /**
- * The scratch the string hashes (murmur2, murmur3, CRC-32, ...) encode a key into when they do not
- * hash it from its code units; shared, since each is done with it before it returns. A non-ASCII
- * key is encoded here too rather than fed through a UTF-8 state machine inside each hash's loop:
- * on the non-ASCII keys of the bench's nonAscii10 set the state machine measured slower (murmur2
- * about 100 ns against 70-80; it must also find the byte length first, which the seed takes).
+ * The scratch the string hashes (murmur2, CRC-32, a long key's murmur3, ...) encode a key into
+ * when they do not hash it from its code units; shared, since each is done with it before it
+ * returns. The byte-serial hashes (FNV-1a, BoostHash 1.80, the C++ JavaStringHash) and a short
+ * key's murmur3 go on from a non-ASCII unit with its bytes (`utf8Sequence`) instead; murmur2, whose
+ * seed takes the byte length, measured slower that way (the length counted first: 34.6 ns a key on
+ * the nonAscii10 set against 32.5 encoded), and so did CRC-32, whose words are looked up 8 bytes a
+ * step (byte by byte: 39.8 against 35.0).
  */
 export const hashScratch = new Utf8Scratch();
 
@@ -129,6 +131,26 @@ export function asciiTail(s: string, i: number, rest: number): number {
 }
 
 /**
+ * The UTF-8 bytes Java's encoder writes for the non-ASCII unit `c` at `i` of `s`, packed
+ * little-endian (the first byte lowest): 2 bytes below U+0800; 4 for a surrogate pair, whose first
+ * byte is 0xf0-0xf4 and whose second unit the caller steps over; '?' (0x3f) for an unpaired
+ * surrogate; else 3. None of the bytes is 0, so a caller takes bytes until what is left is 0.
+ */
+export function utf8Sequence(s: string, i: number, c: number): number {
+  if (c < 0x800) return 0xc0 | (c >> 6) | ((0x80 | (c & 0x3f)) << 8);
+  if (c < 0xd800 || c > 0xdfff) return 0xe0 | (c >> 12) | ((0x80 | ((c >> 6) & 0x3f)) << 8) | ((0x80 | (c & 0x3f)) << 16);
+  const d = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
+  if (c > 0xdbff || d < 0xdc00 || d > 0xdfff) return 0x3f;
+  const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+  return 0xf0 | (cp >> 18) | ((0x80 | ((cp >> 12) & 0x3f)) << 8) | ((0x80 | ((cp >> 6) & 0x3f)) << 16) | ((0x80 | (cp & 0x3f)) << 24);
+}
+
+/** Whether a packed `utf8Sequence` is a surrogate pair's (two units). */
+export function isPairSequence(w: number): boolean {
+  return (w & 0xf8) === 0xf0;
+}
+
+/**
  * `s` in UTF-8 as Java's encoder writes it, into `out` (room for 3 bytes per unit): a surrogate pair
  * is one 4-byte code point, an unpaired surrogate is '?'. The same bytes as `utf8(s)`.
  */
@@ -138,26 +160,14 @@ function encodeJavaUtf8(s: string, n: number, out: Uint8Array): number {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
       out[j++] = c;
-    } else if (c < 0x800) {
-      out[j++] = 0xc0 | (c >> 6);
-      out[j++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      out[j++] = 0xe0 | (c >> 12);
-      out[j++] = 0x80 | ((c >> 6) & 0x3f);
-      out[j++] = 0x80 | (c & 0x3f);
-    } else {
-      const d = i + 1 < n ? s.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-        const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-        out[j++] = 0xf0 | (cp >> 18);
-        out[j++] = 0x80 | ((cp >> 12) & 0x3f);
-        out[j++] = 0x80 | ((cp >> 6) & 0x3f);
-        out[j++] = 0x80 | (cp & 0x3f);
-        i++;
-      } else {
-        out[j++] = 0x3f;
-      }
+      continue;
     }
+    let w = utf8Sequence(s, i, c);
+    if (isPairSequence(w)) i++;
+    do {
+      out[j++] = w & 0xff;
+      w >>>= 8;
+    } while (w !== 0);
   }
   return j;
 }

@@ -5,7 +5,7 @@
  * `char` is signed on x86-64, so a byte >= 0x80 enters sign-extended to 64 bits.
  * (Boost 1.74, Debian's, computes the same; checked against both.)
  */
-import { hashScratch } from '../bytes';
+import { isPairSequence, utf8Sequence } from '../bytes';
 import { HI, LO, mul64, reg } from './uint64';
 
 /** m = 0xc6a4a793_5bd1e995 */
@@ -33,7 +33,7 @@ for (let b = 0; b < 256; b++) {
  */
 export function boostHash180Low(bytes: Uint8Array, length: number = bytes.length): number {
   let h = 0;
-  for (let i = 0; i < length; i++) h = (Math.imul(h ^ K_LOW[bytes[i]], ML) + 0xe6546b64) | 0;
+  for (let i = 0; i < length; i++) h = step(h, bytes[i]);
   return h >>> 0;
 }
 
@@ -42,23 +42,32 @@ export function boostHash180(bytes: Uint8Array, length: number = bytes.length): 
   return boostHash180Low(bytes, length) & 0x7fffffff;
 }
 
+/** One byte into the low word. */
+function step(h: number, b: number): number {
+  return (Math.imul(h ^ K_LOW[b], ML) + 0xe6546b64) | 0;
+}
+
 /**
- * `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`): an ASCII key of any
- * length from its code units (each is its byte), a non-ASCII one from the reused buffer. As for
- * FNV-1a (fnv1a.ts), each byte's step waits for the one before, which hides reading the unit:
- * 200-byte keys cost 290 ns a key encoded first, 245 from the units.
+ * `boostHash180` of a string key's UTF-8 bytes (the C++ client's `std::string`), from its code
+ * units: an ASCII unit is its byte, a non-ASCII unit (or surrogate pair) goes in as the bytes
+ * `utf8Sequence` gives it. As for FNV-1a (fnv1a.ts), each byte's step waits for the one before,
+ * which hides reading the unit: 200-byte keys cost 290 ns a key encoded first, 245 from the units.
  */
 export function boostHash180OfString(s: string): number {
   const n = s.length;
   let h = 0;
-  let i = 0;
-  for (; i < n; i++) {
+  for (let i = 0; i < n; i++) {
     const c = s.charCodeAt(i);
-    if (c > 0x7f) break;
-    h = (Math.imul(h ^ K_LOW[c], ML) + 0xe6546b64) | 0;
+    if (c < 0x80) {
+      h = step(h, c);
+      continue;
+    }
+    let w = utf8Sequence(s, i, c);
+    if (isPairSequence(w)) i++;
+    do {
+      h = step(h, w & 0xff);
+      w >>>= 8;
+    } while (w !== 0);
   }
-  if (i === n) return h & 0x7fffffff;
-  // Encode first: a long key replaces the buffer that `bytes` returns.
-  const length = hashScratch.encode(s);
-  return boostHash180(hashScratch.bytes, length);
+  return h & 0x7fffffff;
 }

@@ -5,7 +5,7 @@
  * negative value; then `& INT32_MAX`. For ASCII keys it equals Java's; for other keys it does not
  * (Java hashes UTF-16 code units). On a platform with unsigned `char` (aarch64) it would differ again.
  */
-import { LONG_STRING, hashScratch } from '../bytes';
+import { LONG_STRING, hashScratch, isPairSequence, utf8Sequence } from '../bytes';
 import { hashCodeStep4 } from './javaStringHash';
 
 export function javaStringHashCpp(bytes: Uint8Array, length: number = bytes.length): number {
@@ -24,32 +24,41 @@ function javaStringHashCppInt(bytes: Uint8Array, length: number): number {
 
 /**
  * `javaStringHashCpp` of a string key's UTF-8 bytes. On an ASCII key the bytes are the code units,
- * so a short ASCII key is hashed from them four at a time; a long key, or one with a non-ASCII unit
- * (whose bytes the C++ client sums, not its units), from the reused buffer.
+ * so a short key is hashed from them, four ASCII units at a time; from a non-ASCII unit on, unit by
+ * unit, each non-ASCII unit (or surrogate pair) as the bytes `utf8Sequence` gives it, sign-extended
+ * as the C++ client's `char`. A long key is encoded into the reused buffer and hashed from there
+ * (LONG_STRING).
  */
 export function javaStringHashCppOfString(s: string): number {
   const n = s.length;
-  if (n <= LONG_STRING) {
-    let h = 0;
-    const blocks = n & ~3;
-    let i = 0;
-    let or = 0;
-    for (; i < blocks; i += 4) {
-      const c0 = s.charCodeAt(i);
-      const c1 = s.charCodeAt(i + 1);
-      const c2 = s.charCodeAt(i + 2);
-      const c3 = s.charCodeAt(i + 3);
-      or |= c0 | c1 | c2 | c3;
-      h = hashCodeStep4(h, c0, c1, c2, c3);
-    }
-    for (; i < n; i++) {
-      const c = s.charCodeAt(i);
-      or |= c;
-      h = (Math.imul(h, 31) + c) | 0;
-    }
-    if (or <= 0x7f) return h & 0x7fffffff;
+  if (n > LONG_STRING) {
+    // Encode first: a long key replaces the buffer that `bytes` returns.
+    const length = hashScratch.encode(s);
+    return javaStringHashCpp(hashScratch.bytes, length);
   }
-  // Encode first: a long key replaces the buffer that `bytes` returns.
-  const length = hashScratch.encode(s);
-  return javaStringHashCpp(hashScratch.bytes, length);
+  let h = 0;
+  const blocks = n & ~3;
+  let i = 0;
+  for (; i < blocks; i += 4) {
+    const c0 = s.charCodeAt(i);
+    const c1 = s.charCodeAt(i + 1);
+    const c2 = s.charCodeAt(i + 2);
+    const c3 = s.charCodeAt(i + 3);
+    if ((c0 | c1 | c2 | c3) > 0x7f) break;
+    h = hashCodeStep4(h, c0, c1, c2, c3);
+  }
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      h = (Math.imul(h, 31) + c) | 0;
+      continue;
+    }
+    let w = utf8Sequence(s, i, c);
+    if (isPairSequence(w)) i++;
+    do {
+      h = (Math.imul(h, 31) + ((w << 24) >> 24)) | 0;
+      w >>>= 8;
+    } while (w !== 0);
+  }
+  return h & 0x7fffffff;
 }

@@ -5,7 +5,7 @@
  * specialised `Math.imul` loop that computes the same function several times faster on bulk
  * input. A unit test checks it against the library on every benchmark key set.
  */
-import { LONG_STRING, asciiTail, bytesTail, hashScratch } from '../bytes';
+import { LONG_STRING, asciiTail, bytesTail, hashScratch, isPairSequence, utf8Sequence } from '../bytes';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
@@ -90,8 +90,8 @@ function murmur3OfEncoded(s: string): number {
  * `murmur3` of a string key's UTF-8 bytes (Java's `getBytes(UTF_8)`), as a signed 32-bit int (see
  * `fmix`; `>>> 0` gives `murmur3`'s unsigned value, `& 0x7fffffff` Pulsar's). A short ASCII key's bytes
  * are its UTF-16 code units, so it is hashed straight from them, four units to a block, with no
- * byte array; a long key, or one with a non-ASCII unit, is encoded into a reused buffer and hashed
- * from there (see LONG_STRING).
+ * byte array; from a block with a non-ASCII unit on, `murmur3FromUnit` goes on unit by unit. A long
+ * key is encoded into a reused buffer and hashed from there (see LONG_STRING).
  */
 export function murmur3OfString(s: string): number {
   const n = s.length;
@@ -104,13 +104,44 @@ export function murmur3OfString(s: string): number {
     const c1 = s.charCodeAt(i + 1);
     const c2 = s.charCodeAt(i + 2);
     const c3 = s.charCodeAt(i + 3);
-    if ((c0 | c1 | c2 | c3) > 0x7f) return murmur3OfEncoded(s);
+    if ((c0 | c1 | c2 | c3) > 0x7f) return murmur3FromUnit(s, i, h);
     h = mixBlock(h, c0 | (c1 << 8) | (c2 << 16) | (c3 << 24));
   }
   const rest = n & 3;
   const k = asciiTail(s, i, rest);
-  if (k < 0) return murmur3OfEncoded(s);
+  if (k < 0) return murmur3FromUnit(s, i, h);
   return fmix(rest === 0 ? h : mixTail(h, k), n);
+}
+
+/**
+ * The rest of `murmur3OfString` from unit `i`, all ASCII before it and hashed into `h` (so `i` bytes
+ * so far, a multiple of 4): each unit's UTF-8 bytes (`utf8Sequence`) are gathered into blocks. The
+ * length, which MurmurHash3 takes only at the end, is counted on the way. Going on from the hashed
+ * blocks instead of encoding the key again: the nonAscii10 set 33.3 -> 31.1 ns a key.
+ */
+function murmur3FromUnit(s: string, i: number, h: number): number {
+  const n = s.length;
+  let length = i;
+  // The bytes of the block being gathered, and how far into it (in bits).
+  let block = 0;
+  let shift = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    let w = c < 0x80 ? c : utf8Sequence(s, i, c);
+    if (isPairSequence(w)) i++;
+    do {
+      block |= (w & 0xff) << shift;
+      shift += 8;
+      if (shift === 32) {
+        h = mixBlock(h, block);
+        block = 0;
+        shift = 0;
+      }
+      length++;
+      w >>>= 8;
+    } while (w !== 0);
+  }
+  return fmix(shift === 0 ? h : mixTail(h, block), length);
 }
 
 /** Pulsar's `Murmur3_32Hash.makeHash(bytes)`: the raw hash masked with `Integer.MAX_VALUE`. */
