@@ -53,3 +53,26 @@ export function assertContains(text, fragments, what) {
   const missing = fragments.filter((f) => !text.includes(f));
   if (missing.length) throw new Error(`${what} lacks ${missing.map((m) => JSON.stringify(m)).join(', ')}; it reads: ${JSON.stringify(text)}`);
 }
+
+/**
+ * What the group's rebalance moves when member `id` leaves, from the engine partition by partition
+ * (the group's owners before, a copy's after): moved and total partition counts, and each taker's
+ * `id +count` (nobody last), the most first, as the side bar's notification names them.
+ */
+export function memberLeaves(t, g, id) {
+  const after = g.clone();
+  if (!after.apply({ kind: 'leave', id }).ok) throw new Error(`the engine refuses -${id}`);
+  const gains = new Map();
+  let moved = 0;
+  let total = 0;
+  for (const x of g.config.topics) {
+    for (let p = 0; p < t.topic(x).partitions; p++, total++) {
+      const [a, b] = [g.ownerOf(x, p), after.ownerOf(x, p)];
+      if (a === null || a === b) continue;
+      moved++;
+      gains.set(b, (gains.get(b) ?? 0) + 1);
+    }
+  }
+  const order = [...gains].sort(([a, m], [b, n]) => (a === null) - (b === null) || n - m || (a < b ? -1 : 1));
+  return { moved, total, gains: order.map(([m, k]) => `${m ?? 'nobody'} +${k}`) };
+}

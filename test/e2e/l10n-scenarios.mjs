@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './codeServer.mjs';
-import { assertContains, routes } from './engine.mjs';
+import { assertContains, memberLeaves, routes, topology } from './engine.mjs';
 
 const read = (f) => JSON.parse(readFileSync(join(root, f), 'utf8'));
 
@@ -70,5 +70,22 @@ export default async function l10nScenarios({ wb, scenario }) {
     await wb.screenshot('zh-cn-import');
     await page.keyboard.press('Escape');
     await wb.until(() => wb.keyRoutingOutput().includes(`import: ${zh['cancelled; nothing was written']}`), 'the cancelled import in the output channel, in Chinese');
+  });
+
+  await scenario('zh-cn: What If It Leaves on a group member, in Chinese, with the engine\'s figures', async () => {
+    await wb.clearNotifications();
+    const icon = wb.keyRoutingIcon();
+    await icon.waitFor();
+    if (!(await icon.getAttribute('class'))?.includes('checked')) await icon.click();
+    const t = topology(workspace);
+    const g = t.groups[0];
+    const [id] = g.members.keys();
+    await wb.sideBarRow(id).waitFor();
+    await wb.contextMenu(wb.sideBarRow(id), nls['command.tree.whatIfRemove.title']);
+    const { moved, total, gains } = memberLeaves(t, g, id);
+    const want = zh['Key Routing: if {0} leaves group {1}, {2} of its {3} partitions change member: {4}.'].replace(/\{(\d)\}/g, (_, i) => String([id, g.name, moved, total, gains.join(', ')][i]));
+    const text = await wb.notification(new RegExp(`${id}.*${g.name}`));
+    assertContains(text, [want], 'the notification');
+    await wb.screenshot('zh-cn-what-if-member');
   });
 }

@@ -6,7 +6,7 @@
 // Run in the `ui` suite, on the linked tree or an installed .vsix (test/e2e/run-vsix.mjs).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertContains, engine, readSettings, route, topology } from './engine.mjs';
+import { assertContains, engine, memberLeaves, readSettings, route, topology } from './engine.mjs';
 import { root } from './codeServer.mjs';
 
 const PAYMENTS = 'persistent://public/default/payments';
@@ -141,22 +141,9 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const [id] = g.members.keys();
     await wb.contextMenu(row(id), 'What If It Leaves');
     const text = await wb.notification(new RegExp(`if ${id} leaves group ${g.name}`));
-    // The group without the member, from the engine, partition by partition.
-    const after = g.clone();
-    if (!after.apply({ kind: 'leave', id }).ok) throw new Error(`the engine refuses -${id}`);
-    const gains = new Map();
-    let moved = 0;
-    let total = 0;
-    for (const x of g.config.topics) {
-      for (let p = 0; p < t.topic(x).partitions; p++, total++) {
-        const [a, b] = [g.ownerOf(x, p), after.ownerOf(x, p)];
-        if (a === null || a === b) continue;
-        moved++;
-        gains.set(b ?? 'nobody', (gains.get(b ?? 'nobody') ?? 0) + 1);
-      }
-    }
+    const { moved, total, gains } = memberLeaves(t, g, id);
     if (moved === 0) throw new Error(`nothing moves when ${id} leaves: the scenario would prove nothing`);
-    assertContains(text, [`${moved} of its ${total} partitions change member`, ...[...gains].map(([m, k]) => `${m} +${k}`)], 'the notification');
+    assertContains(text, [`${moved} of its ${total} partitions change member: ${gains.join(', ')}.`], 'the notification');
     await wb.screenshot('sidebar-what-if-member');
   });
 
