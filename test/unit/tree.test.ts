@@ -553,6 +553,23 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     assert.match(groupRemovalEffect(huge, 'g', 'h1').error!, /listing every owner stops at/);
   });
 
+  test('what if a member leaves a group the broker reported: the sticky assignor starts from the reported owners', () => {
+    // Reported unbalanced: a has 0-3, b 4-5, c nothing.
+    const reported = buildModel(topics, [], undefined, [{ name: 'rep', assignor: 'cooperative-sticky', topics: ['orders'], members: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], observed: { at: 'now', owners: { orders: ['a', 'a', 'a', 'a', 'b', 'b'] } } }]);
+    const g = reported.topology.group('rep')!;
+    for (const id of ['a', 'b', 'c']) {
+      const r = groupRemovalEffect(reported, 'rep', id);
+      const after = g.clone();
+      assert.ok(after.apply({ kind: 'leave', id }).ok);
+      const moved = [0, 1, 2, 3, 4, 5].filter((p) => g.ownerOf('orders', p) !== after.ownerOf('orders', p));
+      assert.deepEqual(r.gains.flatMap((x) => x.partitions.map((p) => p.partition)).sort(), moved, `-${id}`);
+    }
+    // Without b, three each: a keeps 0-2 (sticky) and gives up 3; c takes 3 and b's 4-5.
+    assert.deepEqual(groupRemovalEffect(reported, 'rep', 'b').gains, [{ id: 'c', partitions: [3, 4, 5].map((partition) => ({ topic: 'orders', partition })) }]);
+    // Without c, who had nothing, the reported state is rebalanced all the same: a gives one to b.
+    assert.deepEqual(groupRemovalEffect(reported, 'rep', 'c').gains, [{ id: 'b', partitions: [{ topic: 'orders', partition: 3 }] }]);
+  });
+
   test('a member\'s what-if leaves the settings\' group as it was', () => {
     const before = ownedBy('mixed');
     groupRemovalEffect(model, 'mixed', 'a');
