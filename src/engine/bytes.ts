@@ -72,6 +72,15 @@ export class Utf8Scratch {
     return encoder.encodeInto(s, this.buf).written === n;
   }
 
+  /**
+   * Writes `s` as TextEncoder and Node's `Buffer.from` do (an unpaired surrogate is U+FFFD, where
+   * Java writes '?') and returns the number of bytes.
+   */
+  encodeReplacing(s: string): number {
+    this.reserve(s.length);
+    return encoder.encodeInto(s, this.buf).written;
+  }
+
   /** Room for `units` UTF-16 units: each takes at most 3 UTF-8 bytes. */
   private reserve(units: number): void {
     if (units * 3 <= this.buf.length) return;
@@ -103,8 +112,9 @@ const utf8Scratch = new Utf8Scratch();
 export const hashScratch = new Utf8Scratch();
 
 /**
- * A string hash reads up to this many ASCII UTF-16 units with `charCodeAt`, four to a block, and
- * encodes longer (or non-ASCII) strings into `hashScratch` to hash their bytes 4 at a time.
+ * A block hash reads up to this many ASCII UTF-16 units with `charCodeAt`, four to a block, and
+ * encodes longer strings into `hashScratch` to hash their bytes 4 at a time (a non-ASCII unit: see
+ * `hashScratch`).
  * `charCodeAt` costs about a nanosecond a unit (V8 checks the string's representation on every
  * call), `encodeInto` a fixed 30-40 ns and then copies at native speed; on Node 20 the two paths
  * cross between 40 and 48 units.

@@ -119,13 +119,17 @@ export class KafkaTopicState extends TopicState {
       bytes = s.bytes;
     }
     const n = this.partitions;
-    const placed = place(this.partitioner, bytes, bytes.length, n);
+    // A client whose string bytes are not Java's (kafkajs) differs only for a key that is not well formed.
+    const odd = c.keySerializer === undefined && !key.hex && key.text !== null && !key.text.isWellFormed();
+    const own = (p: Partitioner) => (odd && p.textBytes ? p.textBytes(key.text!) : bytes);
+    const mine = own(this.partitioner);
+    const placed = place(this.partitioner, mine, mine.length, n);
     const out: RouteFields = { topic: this.name, system: 'kafka', partition: placed.partition };
     if (placed.note !== undefined) out.note = placed.note;
     if (placed.hash !== undefined) out.hash = placed.hash;
     if (c.keySerializer !== undefined) out.keyHex = toHex(bytes);
     if (this.producers) {
-      const parts = this.producers.map((p) => place(p, bytes, bytes.length, n).partition);
+      const parts = this.producers.map((p) => place(p, own(p), own(p).length, n).partition);
       out.byProducer = Object.fromEntries(this.producers.map((p, i) => [p.name, parts[i]]));
       out.disagree = producersDisagree(parts);
     }

@@ -327,6 +327,24 @@ describe('client partitioners in routes (Topology)', () => {
     assert.equal(empty.disagree, true);
   });
 
+  test('kafkajs 1.x routes a key with an unpaired surrogate on the bytes kafkajs writes (U+FFFD), Java on its own (\'?\')', () => {
+    // kafkajs's own partitioner: toPositive(murmur2(key)) % n, its murmur2 over Buffer.from(key).
+    const kafkajsPartitioner = Partitioners.LegacyPartitioner();
+    const metadata = Array.from({ length: 7 }, (_, i) => ({ partitionId: i, leader: 0 }));
+    const t = topology([{ name: 'o', system: 'kafka', partitions: 7, partitioner: 'kafkajs-legacy', producers: ['kafkajs-legacy', 'java'] }]).topics[0];
+    let differ = 0;
+    for (const key of ['\ud800', 'a\udc00', '\udfff\ud800x', 'user-\ud83d', 'ok\ud83d\ude00']) {
+      const want = kafkajsPartitioner({ topic: 'o', partitionMetadata: metadata, message: { key } });
+      const r = t.route(stringKey(key));
+      assert.equal(r.partition, want, JSON.stringify(key));
+      assert.equal(r.hash, kafkajsLegacyMurmur2(Buffer.from(key)), JSON.stringify(key));
+      const java = (murmur2(utf8(key)) & 0x7fffffff) % 7;
+      assert.deepEqual(r.byProducer, { 'kafkajs-legacy': want, java }, JSON.stringify(key));
+      if (java !== want) differ++;
+    }
+    assert.ok(differ > 0, 'some of the keys go elsewhere with Java\'s bytes');
+  });
+
   test('librdkafka: the CRC-32 is the route\'s hash, as a signed int', () => {
     const t = topology([{ name: 'o', system: 'kafka', partitions: 6, partitioner: 'librdkafka' }]);
     const r = t.topics[0].route(stringKey('user-1'));

@@ -39,6 +39,11 @@ export interface Partitioner {
   /** Why the client gives no fixed partition (said with a `partition: null` route). */
   readonly randomNote: string;
   /**
+   * A string key's bytes where the client's differ from Java's `getBytes(UTF_8)` (which writes '?'
+   * for an unpaired surrogate); only for such a key (`isWellFormed()` false) is it asked.
+   */
+  textBytes?(text: string): Uint8Array;
+  /**
    * The share of all 2^32 hash values that land on partition p of n: what an even spread of keys
    * would put there (the analyser's hash share).
    */
