@@ -56,10 +56,11 @@ export function assertContains(text, fragments, what) {
 
 /**
  * What the group's rebalance moves when member `id` leaves, from the engine partition by partition
- * (the group's owners before, a copy's after): moved and total partition counts, and each taker's
- * `id +count` (nobody last), the most first, as the side bar's notification names them.
+ * (the group's owners before, a copy's after): moved and total partition counts, and the takers as
+ * the side bar's toast names them: `id +count`, the most first, nobody (`nobody`, as the display
+ * language says it) last, five at most and then `more(n)`.
  */
-export function memberLeaves(t, g, id) {
+export function memberLeaves(t, g, id, nobody = 'nobody', more = (n) => `(and ${n} more; see the Key Routing output)`) {
   const after = g.clone();
   if (!after.apply({ kind: 'leave', id }).ok) throw new Error(`the engine refuses -${id}`);
   const gains = new Map();
@@ -74,5 +75,6 @@ export function memberLeaves(t, g, id) {
     }
   }
   const order = [...gains].sort(([a, m], [b, n]) => (a === null) - (b === null) || n - m || (a < b ? -1 : 1));
-  return { moved, total, gains: order.map(([m, k]) => `${m ?? 'nobody'} +${k}`) };
+  const named = order.slice(0, 5).map(([m, k]) => `${m ?? nobody} +${k}`).join(', ');
+  return { moved, total, gains: order.length > 5 ? `${named} ${more(order.length - 5)}` : named };
 }

@@ -547,6 +547,10 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     const m = buildModel(topics, [], undefined, [{ name: 'solo', assignor: 'range', topics: ['orders'], members: [{ id: 'only' }] }]);
     const r = groupRemovalEffect(m, 'solo', 'only');
     assert.deepEqual([r.moved, r.total, r.gains.map((g) => [g.id, g.partitions.length])], [6, 6, [[null, 6]]]);
+    // p2 subscribes to orders only: without p1, audit's five partitions go to nobody, listed after p2
+    // though more (range over orders: p1 had 0-2, p2 3-5).
+    const split = buildModel(topics, [], undefined, [{ name: 'split', assignor: 'range', topics: ['orders', 'audit'], members: [{ id: 'p1' }, { id: 'p2', topics: ['orders'] }] }]);
+    assert.deepEqual(groupRemovalEffect(split, 'split', 'p1').gains.map((g) => [g.id, g.partitions.length]), [['p2', 3], [null, 5]]);
     assert.match(groupRemovalEffect(model, 'billing', 'nobody').error!, /nobody/);
     assert.match(groupRemovalEffect(model, 'gone', 'm1').error!, /no consumer group gone/);
     const huge = buildModel([{ name: 'huge', system: 'kafka', partitions: 2_000_000_000 }], [], undefined, [{ name: 'g', assignor: 'range', topics: ['huge'], members: ids('h', 2) }]);
@@ -562,7 +566,7 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
       const after = g.clone();
       assert.ok(after.apply({ kind: 'leave', id }).ok);
       const moved = [0, 1, 2, 3, 4, 5].filter((p) => g.ownerOf('orders', p) !== after.ownerOf('orders', p));
-      assert.deepEqual(r.gains.flatMap((x) => x.partitions.map((p) => p.partition)).sort(), moved, `-${id}`);
+      assert.deepEqual(r.gains.flatMap((x) => x.partitions.map((p) => p.partition)).sort((x, y) => x - y), moved, `-${id}`);
     }
     // Without b, three each: a keeps 0-2 (sticky) and gives up 3; c takes 3 and b's 4-5.
     assert.deepEqual(groupRemovalEffect(reported, 'rep', 'b').gains, [{ id: 'c', partitions: [3, 4, 5].map((partition) => ({ topic: 'orders', partition })) }]);

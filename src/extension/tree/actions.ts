@@ -8,7 +8,7 @@ import { routeKey } from '../commands/routeKey';
 import { requireTopics, type Services } from '../present';
 import type { KeyRoutes } from '../routeFormat';
 import { TREE_COMMANDS } from './commandIds';
-import type { TreeNode } from './nodes';
+import { count, type TreeNode } from './nodes';
 import { partitionRuns } from './groups';
 import { groupRemovalEffect, removalEffect, type GroupRemoval, type Removal } from './removal';
 import { percent } from './shares';
@@ -109,7 +109,7 @@ async function memberLeaves(s: Services, group: string, id: string | undefined):
   }
   const who = (gain: GroupRemoval['gains'][number]) => gain.id ?? vscode.l10n.t('nobody');
   const gains = r.gains.map((gain) => `${who(gain)} +${gain.partitions.length}`);
-  const summary = (named: string) => vscode.l10n.t('Key Routing: if {0} leaves group {1}, {2} of its {3} partitions change member: {4}.', id, group, r.moved, r.total, named);
+  const summary = (named: string) => vscode.l10n.t('Key Routing: if {0} leaves group {1}, {2} of its {3} partitions change member: {4}.', id, group, count(r.moved), count(r.total), named);
   const message = r.moved === 0 ? vscode.l10n.t('Key Routing: if {0} leaves group {1}, no partition changes member.', id, group) : summary(largestGains(gains));
   // The output names every member that gains, and its partitions.
   s.output.appendLine('');

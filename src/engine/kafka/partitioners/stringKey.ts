@@ -1,7 +1,7 @@
 /**
  * A client's partition for a key given as a string (the producer's StringSerializer, Go's
  * `[]byte(key)`, kafkajs' `Buffer.from(key)`: the UTF-8 bytes), without building the byte array:
- * each hash reads a short ASCII key from its code units or encodes it into a reused buffer.
+ * each hash reads an ASCII key from its code units or encodes it into a reused buffer.
  */
 import { crc32OfString } from '../../pulsar/crc32';
 import { fnv1aOfString } from '../fnv1a';
