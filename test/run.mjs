@@ -51,7 +51,10 @@ async function step(name, f) {
   times.push(`${name} ${Math.round((Date.now() - t0) / 1000)} s`);
   return r;
 }
+/** The failed tests' lines (`  ✖ name`) of every suite, repeated under the totals. */
+const failedTests = [];
 function add(suite, result) {
+  for (const l of result.out.split('\n')) if (/^\s*✖ /.test(l)) failedTests.push(`${suite}: ${l.trim().slice(2)}`);
   const c = counts(result.out);
   if (!c) {
     console.log(`${suite}: no result line (exit ${result.code}); counted as one failure`);
@@ -100,9 +103,12 @@ if (tsc.code === 0) totals.passed += 1;
 else {
   console.log(`type check failed:\n${tsc.out}`);
   totals.failed += 1;
+  failedTests.push('type check');
 }
 if (browserRun) add('browser', await browserRun);
 
+// Named again next to the totals, so that the last lines of a long log say what failed.
+if (failedTests.length) console.log(`\nFailed (details above):\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 console.log(`\n${times.join(', ')}; ${Math.round((Date.now() - started) / 1000)} s in all`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);
