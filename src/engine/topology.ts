@@ -129,7 +129,10 @@ export class KafkaTopicState extends TopicState {
     if (placed.hash !== undefined) out.hash = placed.hash;
     if (c.keySerializer !== undefined) out.keyHex = toHex(bytes);
     if (this.producers) {
-      const parts = this.producers.map((p) => place(p, own(p), own(p).length, n).partition);
+      const parts = this.producers.map((p) => {
+        const b = own(p);
+        return place(p, b, b.length, n).partition;
+      });
       out.byProducer = Object.fromEntries(this.producers.map((p, i) => [p.name, parts[i]]));
       out.disagree = producersDisagree(parts);
     }

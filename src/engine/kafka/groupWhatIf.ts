@@ -168,7 +168,8 @@ export function runGroupWhatIf(
   return run.result();
 }
 
-function totalPartitions(group: ConsumerGroupState): number {
+/** The partitions of the group's topics, or 0 where there are too many to list (`owners()`). */
+export function totalPartitions(group: ConsumerGroupState): number {
   const owners = group.owners();
   if (typeof owners === 'string') return 0;
   let n = 0;
