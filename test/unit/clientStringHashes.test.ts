@@ -133,6 +133,8 @@ function checkString(s: string): void {
     for (const n of [1, 7, 0x7fffffff]) {
       const want = place(p, own, own.length, n).partition;
       assert.equal(partitionOfString(p, s, n), want === null ? -1 : want, `${name} partition of ${JSON.stringify(s)} on ${n}`);
+      // A partitioner partitionOfString has no case for (a copy) is asked through its methods.
+      assert.equal(partitionOfString({ ...p }, s, n), want === null ? -1 : want, `a copy of ${name}: partition of ${JSON.stringify(s)} on ${n}`);
     }
   }
   for (const scheme of HASHING_SCHEMES) {
