@@ -56,7 +56,8 @@
 //
 // `--case FILE` times a topology of your own instead of the six: a JSON object with `settings` (as
 // in .vscode/settings.json), `topic` (the one the panel opens on) and optionally `label`, `view`
-// (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }).
+// (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
+// subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
 //   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
@@ -144,6 +145,11 @@ async function main() {
   const results = [];
   try {
     const cases = CASE_FILE ? [scale.caseFromFile(CASE_FILE)] : scale.scaleCases();
+    // Each step adds a consumer, and a STICKY one needs a range of its own that nobody holds.
+    const room = cases[0].stickyRanges?.length;
+    if (room !== undefined && room < STEPS) {
+      throw new Error(`${CASE_FILE}: the STICKY subscription's consumers leave ${room === 0 ? 'no hash value' : `room for only ${room} new consumers' ranges`}, and the what-if adds ${STEPS}: leave some hash values to nobody${room > 0 ? ` or pass --steps ${room}` : ''}`);
+    }
     for (const c of cases) {
       if (ONLY && !ONLY.includes(c.id)) continue;
       const caseKeys = c.keys ?? keys;

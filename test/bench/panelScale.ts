@@ -169,14 +169,27 @@ export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; sti
   };
 }
 
-/** Up to `n` gaps between the STICKY consumers' ranges, as the what-if editor takes them ("a-b"), for the consumers a step adds. */
-function freeRanges(consumers: ReadonlyArray<{ ranges?: ReadonlyArray<readonly [number, number]> }>, size: number, n: number): string[] {
+/**
+ * `n` free ranges for the consumers a step adds to a STICKY subscription, as the what-if editor
+ * takes them ("a-b"): the gaps between its consumers' ranges, the widest halved until there are `n`
+ * (a subscription that leaves one gap, or a few, still gets a range per step). Fewer only where the
+ * gaps hold fewer than `n` hash values; none where the ranges cover the whole space.
+ */
+export function freeRanges(consumers: ReadonlyArray<{ ranges?: ReadonlyArray<readonly [number, number]> }>, size: number, n: number): string[] {
   const taken = consumers.flatMap((c) => c.ranges ?? []).sort((a, b) => a[0] - b[0]);
-  const gaps: string[] = [];
+  const gaps: Array<[number, number]> = [];
   let next = 0;
   for (const [start, end] of [...taken, [size, size] as const]) {
-    if (start > next && gaps.length < n) gaps.push(`${next}-${start - 1}`);
+    if (start > next) gaps.push([next, start - 1]);
     next = Math.max(next, end + 1);
   }
-  return gaps;
+  while (gaps.length < n) {
+    let w = 0;
+    for (let i = 1; i < gaps.length; i++) if (gaps[i][1] - gaps[i][0] > gaps[w][1] - gaps[w][0]) w = i;
+    const g = gaps[w];
+    if (g === undefined || g[0] === g[1]) break;
+    const mid = g[0] + Math.floor((g[1] - g[0]) / 2);
+    gaps.splice(w, 1, [g[0], mid], [mid + 1, g[1]]);
+  }
+  return gaps.slice(0, n).map(([a, b]) => `${a}-${b}`);
 }
