@@ -393,19 +393,7 @@ function parseConsumer(raw: unknown, path: string): ConsumerSetting {
   onlyKeys(c, path, ['name', 'ranges']);
   const out: ConsumerSetting = { name: str(field(c, 'name'), `${path}.name`, 1, LIMITS.consumerName) };
   const ranges = field(c, 'ranges');
-  if (ranges !== undefined) {
-    const list = array(ranges, `${path}.ranges`, LIMITS.rangesPerConsumer);
-    if (list.length === 0) refuse(`${path}.ranges`, 'must not be empty (omit it instead)');
-    out.ranges = list.map((r, i) => {
-      const rp = `${path}.ranges[${i}]`;
-      const pair = array(r, rp, 2);
-      if (pair.length !== 2) refuse(rp, 'must be [start, end]');
-      const start = int(pair[0], `${rp}[0]`, 0, LIMITS.rangeMax);
-      const end = int(pair[1], `${rp}[1]`, 0, LIMITS.rangeMax);
-      if (start > end) refuse(rp, `start ${start} is greater than end ${end}`);
-      return [start, end];
-    });
-  }
+  if (ranges !== undefined) out.ranges = parseRangeList(ranges, `${path}.ranges`);
   return out;
 }
 
