@@ -8,7 +8,7 @@
  *
  * No Node import: the same readers run in a worker thread, a web worker and the CLI.
  */
-import { Utf8Scratch } from '../engine/bytes';
+import { hexDigit, Utf8Scratch } from '../engine/bytes';
 
 export type KeyFormat = 'utf8' | 'hex';
 
@@ -63,13 +63,6 @@ class Bytes {
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
   }
-}
-
-function hexDigit(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
 }
 
 function isSpace(c: number): boolean {

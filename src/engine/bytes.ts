@@ -214,7 +214,8 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
-function hexDigit(c: number): number {
+/** The value of an ASCII hex digit (either case), or -1. */
+export function hexDigit(c: number): number {
   if (c >= 48 && c <= 57) return c - 48;
   if (c >= 97 && c <= 102) return c - 87;
   if (c >= 65 && c <= 70) return c - 55;

@@ -43,10 +43,19 @@ export function ownerClass(v: number): string {
   return v >= 0 ? ` owned c${v % 12}` : v === -1 ? ' unowned-cell' : ' mixed-cell';
 }
 
-/** The tooltip line naming a cell's owner. */
-export function ownerLine(spec: PartitionsSpec, v: number): string[] {
-  if (!spec.owners) return [];
-  return [v >= 0 ? `member ${spec.owners.names[v]}` : v === -1 ? 'no member' : 'several members'];
+/**
+ * A cell's tooltip, the same on both charts: its partitions and their share (more decimals where
+ * the cell is under 1/10,000 of them), its owner (`v`: see `cellOwners`) and up to 8 of its keys.
+ */
+export function cellTip(spec: PartitionsSpec, cell: PartitionCell, v: number | undefined, marks: readonly PartitionMark[]): string[] {
+  const n = cell.last - cell.first + 1;
+  return [
+    n === 1 ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
+    `${((n / spec.count) * 100).toFixed(n < spec.count / 1e4 ? 6 : 2)} % of the partitions`,
+    ...(spec.owners && v !== undefined ? [v >= 0 ? `member ${spec.owners.names[v]}` : v === -1 ? 'no member' : 'several members'] : []),
+    ...marks.slice(0, 8).map((k) => `key ${k.n}: ${k.label} (partition ${k.partition})`),
+    ...(marks.length > 8 ? [`and ${marks.length - 8} more keys`] : []),
+  ];
 }
 
 const CELL_H = 30;
@@ -115,14 +124,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     const x = ev.clientX - root.getBoundingClientRect().left;
     const i = cells.findIndex((c) => x >= c.x0 && x < c.x1);
     if (i < 0) return ui.hideTip();
-    const cell = cells[i];
-    const marks = byCell.get(i) ?? [];
-    ui.showTip(ev.clientX, ev.clientY, [
-      cell.first === cell.last ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
-      `${((cell.last - cell.first + 1) / count * 100).toFixed(2)} % of the partitions`,
-      ...(owners ? ownerLine(spec, owners[i]) : []),
-      ...marks.map((k) => `key ${k.n}: ${k.label}`),
-    ]);
+    ui.showTip(ev.clientX, ev.clientY, cellTip(spec, cells[i], owners?.[i], byCell.get(i) ?? []));
   });
   root.addEventListener('mouseleave', () => ui.hideTip());
   return h('div', { class: 'chart', 'data-chart': spec.id, tabindex: 0, role: 'group', 'aria-label': spec.label }, root);

@@ -12,7 +12,7 @@ import { h } from '../dom';
 import { thousands } from '../format';
 import type { ChartHandle } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
-import { cellOwners, ownerLine, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
+import { cellOwners, cellTip, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
 
 const CELL_H = 30;
 
@@ -127,15 +127,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
       }
     }
     if (i < 0) return ui.hideTip();
-    const cell = cells[i];
-    const marks = byCell.get(i) ?? [];
-    ui.showTip(ev.clientX, ev.clientY, [
-      cell.first === cell.last ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
-      `${(((cell.last - cell.first + 1) / count) * 100).toFixed(cell.last - cell.first + 1 < count / 1e4 ? 6 : 2)} % of the partitions`,
-      ...(owners ? ownerLine(spec, owners[i]) : []),
-      ...marks.slice(0, 8).map((k) => `key ${k.n}: ${k.label} (partition ${k.partition})`),
-      ...(marks.length > 8 ? [`and ${marks.length - 8} more keys`] : []),
-    ]);
+    ui.showTip(ev.clientX, ev.clientY, cellTip(spec, cells[i], owners?.[i], byCell.get(i) ?? []));
   });
   surface.canvas.addEventListener('mouseleave', () => ui.hideTip());
 

@@ -147,17 +147,10 @@ export class SortedIntMap<V> {
     return i < this.sortedKeys!.length ? [this.sortedKeys![i], this.sortedValues![i]] : undefined;
   }
 
-  /** The entry with the greatest key <= `key`, or undefined. */
+  /** The entry with the greatest key <= `key` (the keys are integers: the one before the ceiling of key + 1), or undefined. */
   floor(key: number): [number, V] | undefined {
-    const keys = this.keys();
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid] <= key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo > 0 ? [keys[lo - 1], this.sortedValues![lo - 1]] : undefined;
+    const i = this.ceilingIndex(key + 1) - 1;
+    return i >= 0 ? [this.sortedKeys![i], this.sortedValues![i]] : undefined;
   }
 
   first(): [number, V] | undefined {
