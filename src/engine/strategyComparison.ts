@@ -130,7 +130,7 @@ function runStrategy(s: Strategy, consumers: StrategyComparisonInput['consumers'
     out.note =
       missing > 0
         ? 'STICKY is manual: each consumer names its hash ranges and nothing is reassigned for it. Without ranges the broker refuses a consumer, so this covers only the consumers and ranges given (+NAME:START-END,... for the joining one).'
-        : 'STICKY is manual: each consumer names its hash ranges; a join only takes what nobody owns (or a gap between two ranges of one consumer), a leave leaves its ranges unowned.';
+        : `STICKY is manual: each consumer names its hash ranges; a join only takes what nobody owns${s.config.brokerVersion === '3.0' ? ' (or a gap between two ranges of one consumer, which is that consumer\'s on 3.x)' : ''}, a leave leaves its ranges unowned.`;
   }
   return out;
 }

@@ -779,8 +779,7 @@ export class App {
           ? 'the key hash is the 31-bit murmur3 itself'
           : `the slot is murmur3 % ${sub?.hashRangeSize ?? 65536}`;
     const algo = s.algorithm === 'consistentHashing' ? `consistent hashing, ${sub?.replicaPoints ?? 100} points per consumer` : s.algorithm === 'autoSplit' ? 'AUTO_SPLIT hash ranges' : 'STICKY hash ranges';
-    const stickyNote = s.algorithm === 'sticky' && s.brokerVersion === '4.0' ? ' The 4.x STICKY selector was not checked against the broker: it is modelled as the 3.x algorithm with the 4.x key hash.' : '';
-    return `${algo}, broker ${s.brokerVersion}: ${hash}. ${s.consumers.length} consumer${s.consumers.length === 1 ? '' : 's'} connected.${stickyNote}`;
+    return `${algo}, broker ${s.brokerVersion}: ${hash}. ${s.consumers.length} consumer${s.consumers.length === 1 ? '' : 's'} connected.`;
   }
 
   private markers(v: TopicViewModel): BarMarker[] {

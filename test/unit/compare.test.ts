@@ -116,6 +116,10 @@ describe('strategy comparison: known answers', () => {
     assert.equal(g.before.unowned, 0.25);
     assert.deepEqual(g.after.shares, { E1: 0.5, E2: 0.25, E3: 0.25 });
     assert.equal(g.after.maxOverMean, 0.5 / (1 / 3));
+    // Only 3.x gives a consumer the gap between two of its ranges; the note says so there alone.
+    assert.match(g.note!, /a join only takes what nobody owns \(or a gap between two ranges of one consumer, which is that consumer's on 3\.x\)/);
+    const g4 = pick(compareStrategies({ consumers: [{ name: 'E1', ranges: [[0, 32767]] }], event: '+E3:49152-65535', brokerVersion: '4.0' }), 'sticky');
+    assert.match(g4.note!, /a join only takes what nobody owns, a leave/);
     // The same ranges mean nothing to the other strategies: they assign by their own rules.
     // (Auto-split: E2 took [0, 32768]; of two equal ranges the lower one is split.)
     assert.deepEqual(pick(given, 'autoSplit').gained, { E3: [[0, 16384]] });

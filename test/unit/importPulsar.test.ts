@@ -143,12 +143,14 @@ describe('import pulsar-stats: the fixtures', () => {
       assert.equal(entry.subscription.keySharedMode, 'STICKY');
       assert.equal(entry.subscription.consistentHashing, undefined);
       assert.deepEqual(entry.subscription.consumers[2], { name: 'E3', ranges: [[49152, 60000], [60002, 65535]] });
-      // The gap 60001 between two ranges of E3 is E3's (floor and ceiling are both E3), yet the
-      // broker takes a consumer asking for just that slot: it overlaps no range of E3's.
-      assert.deepEqual(ids(state).slice(-1), [[49152, 65535, ['E3']]]);
+      // The gap 60001 between two ranges of E3: on 3.x E3's (floor and ceiling are both E3), on
+      // 4.x nobody's (in no range: apache/pulsar#24730). Either broker takes a consumer asking for
+      // just that slot: it overlaps no range of E3's.
+      if (v === '3.0') assert.deepEqual(ids(state).slice(-1), [[49152, 65535, ['E3']]]);
+      else assert.deepEqual(ids(state).slice(-3), [[49152, 60000, ['E3']], [60001, 60001, []], [60002, 65535, ['E3']]]);
       const w = runWhatIf(state.clone(), [parseEvent('+E4:60001-60001')], []);
       assert.equal(w.steps[0].error, undefined);
-      assert.deepEqual(w.steps[0].lost, { E3: [[60001, 60001]] });
+      assert.deepEqual(w.steps[0].lost, v === '3.0' ? { E3: [[60001, 60001]] } : {});
       const clash = runWhatIf(state.clone(), [parseEvent('+E4:60000-60001')], []);
       assert.equal(clash.steps[0].error, 'Range conflict with consumer E3');
     });

@@ -215,7 +215,7 @@ describe('STICKY (exclusive hash ranges)', () => {
     assert.equal(s.select(20000)!.id, 'E2');
   });
 
-  test('a gap between two ranges of one consumer is that consumer\'s; between different consumers, nobody\'s', () => {
+  test('3.x: a gap between two ranges of one consumer is that consumer\'s; between different consumers, nobody\'s', () => {
     const s = cfg('3.0');
     const e4 = consumer('E4', 'E4', [[49152, 60000], [60002, 65535]]);
     const e1 = consumer('E1', 'E1', [[0, 100]]);
@@ -232,6 +232,51 @@ describe('STICKY (exclusive hash ranges)', () => {
     assert.deepEqual(layout(s.segments()), [[0, 100, 'E1'], [101, 49151, ''], [49152, 60000, 'E4'], [60001, 60001, 'E7'], [60002, 65535, 'E4']]);
     s.removeConsumer(e7);
     assert.equal(s.select(60001), e4);
+  });
+
+  test('4.x (apache/pulsar#24730, 4.0.7 on): a slot is a consumer\'s only inside one of its ranges', () => {
+    // The pull request's own case: one consumer, three ranges with gaps between them.
+    const ranges: Array<[number, number]> = [[0, 9999], [20000, 29999], [40000, 49999]];
+    const s3 = cfg('3.0');
+    const s4 = cfg('4.0');
+    const c3 = consumer('C', 'C', ranges);
+    const c4 = consumer('C', 'C', ranges);
+    s3.addConsumer(c3);
+    s4.addConsumer(c4);
+    assert.equal(s3.select(15000), c3, '3.x: the gap between two of its ranges is its own');
+    assert.equal(s4.select(15000), null);
+    for (const slot of [1, 9999, 20000, 25000, 29999, 40000, 49999]) assert.equal(s4.select(slot), c4, `slot ${slot}`);
+    for (const slot of [10000, 19999, 30000, 39999, 50000, 65535]) assert.equal(s4.select(slot), null, `slot ${slot}`);
+    assert.deepEqual(layout(s4.segments()), [[0, 9999, 'C'], [10000, 19999, ''], [20000, 29999, 'C'], [30000, 39999, ''], [40000, 49999, 'C'], [50000, 65535, '']]);
+    // A consumer may still take a slot in that gap.
+    const d = consumer('D', 'D', [[15000, 15000]]);
+    s4.addConsumer(d);
+    assert.equal(s4.select(15000), d);
+    assert.equal(s4.select(14999), null);
+  });
+
+  test("4.x refuses a consumer whose own ranges overlap, and words its checks as the 4.x broker does", () => {
+    const s3 = cfg('3.0');
+    const s4 = cfg('4.0');
+    // Checked in start order: the message names them sorted.
+    s3.addConsumer(consumer('X', 'X', [[5, 15], [0, 10]]));
+    assert.throws(() => s4.addConsumer(consumer('X', 'X', [[5, 15], [0, 10]])), /^Error: Consumer's own ranges conflict: \[0,10\] overlaps with \[5,15\]$/);
+    assert.throws(() => s4.addConsumer(consumer('X', 'X', [[10, 5]])), /^Error: Fixed hash range start > end for range: \[10,5\]$/);
+    // A reversed range is not an overlap: its own start > end is what is reported.
+    assert.throws(() => s4.addConsumer(consumer('X', 'X', [[0, 10], [5, 3]])), /^Error: Fixed hash range start > end for range: \[5,3\]$/);
+    // Touching ranges do not overlap.
+    s4.addConsumer(consumer('Y', 'Y', [[100, 200], [201, 300]]));
+    // Against other consumers 4.x names the range holding the new start, else the first one that
+    // starts inside the new range; 3.x the last key inside it.
+    for (const s of [s3, s4]) {
+      s.addConsumer(consumer('A', 'A', [[1000, 1010]]));
+      s.addConsumer(consumer('B', 'B', [[1020, 1030]]));
+    }
+    assert.throws(() => s4.addConsumer(consumer('Z', 'Z', [[990, 1100]])), /^Error: Range conflict with consumer A$/);
+    assert.throws(() => s3.addConsumer(consumer('Z', 'Z', [[990, 1100]])), /^Error: Range conflict with consumer B$/);
+    assert.throws(() => s4.addConsumer(consumer('Z', 'Z', [[1025, 1100]])), /^Error: Range conflict with consumer B$/);
+    assert.throws(() => s4.addConsumer(consumer('Z', 'Z', [[1003, 1004]])), /^Error: Range conflict with consumer A$/);
+    s4.addConsumer(consumer('Z', 'Z', [[1011, 1019]]));
   });
 
   test('3.x looks up hash % 65536; 4.x reduces the hash and turns 0 into 1', () => {

@@ -106,17 +106,22 @@ describe('segments model', () => {
     });
   }
 
-  test('STICKY gaps between different consumers are nobody\'s; a gap inside one consumer\'s span is its own', () => {
-    const topic = topicOf([pulsar(SELECTOR_CASES[4][1], SELECTOR_CASES[4][2])]);
-    const m = buildTopicView(topic, []).selector!.segments;
-    const at = (slot: number) => m.owners[m.owner[segmentIndexAt(m, slot)]].ids;
-    assert.deepEqual(at(20000), ['E1']); // between E1's two ranges
-    assert.deepEqual(at(45000), []); // between E1 and E2
-    assert.deepEqual(at(50000), ['E2']);
-    assert.deepEqual(at(55000), []);
-    assert.deepEqual(at(65535), ['E3']);
-    assert.equal(m.owners.find((o) => o.label === 'E2')!.values, 1);
-  });
+  for (const v of ['3.0', '4.0'] as const) {
+    test(`${v} STICKY: gaps between different consumers are nobody's; a gap inside one consumer's span is ${v === '3.0' ? 'its own' : "nobody's"}`, () => {
+      const topic = topicOf([pulsar(SELECTOR_CASES[4][1], { brokerVersion: v })]);
+      const m = buildTopicView(topic, []).selector!.segments;
+      const at = (slot: number) => m.owners[m.owner[segmentIndexAt(m, slot)]].ids;
+      // Between E1's two ranges: E1's on 3.x (floor and ceiling both E1), in no range on 4.x.
+      assert.deepEqual(at(20000), v === '3.0' ? ['E1'] : []);
+      assert.deepEqual(at(45000), []); // between E1 and E2
+      assert.deepEqual(at(50000), ['E2']);
+      assert.deepEqual(at(55000), []);
+      assert.deepEqual(at(65535), ['E3']);
+      assert.equal(m.owners.find((o) => o.label === 'E2')!.values, 1);
+      // 3.x: 0..40000; 4.x: its two ranges alone, without slot 0 (no key hashes to it there).
+      assert.equal(m.owners.find((o) => o.label === 'E1')!.values, v === '3.0' ? 40001 : 16383 + 7233);
+    });
+  }
 });
 
 describe('key markers', () => {

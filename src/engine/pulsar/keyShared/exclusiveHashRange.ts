@@ -1,12 +1,15 @@
 /**
- * STICKY mode (`HashRangeExclusiveStickyKeyConsumerSelector`, the 3.x code that was run): each
- * consumer names its own inclusive ranges. Each range is stored as two map keys, start and end,
- * both pointing at the consumer; a slot belongs to a consumer only where the floor and the ceiling
- * entries are that same consumer. So a gap between two ranges of one consumer is that consumer's,
- * and a gap between different consumers belongs to nobody.
+ * STICKY mode (`HashRangeExclusiveStickyKeyConsumerSelector`): each consumer names its own
+ * inclusive ranges. Each range is stored as two map keys, start and end, both pointing at the
+ * consumer; a slot can belong to a consumer only where the floor and the ceiling entries are that
+ * same consumer, and a gap between different consumers belongs to nobody.
  *
- * The 4.x class was not checked; 4.x is modelled as this algorithm with the 4.x sticky-hash rule
- * (`hash % 65536`, 0 becomes 1).
+ * 3.x (the code that was run): a gap between two ranges of one consumer is that consumer's too.
+ * 4.x as apache/pulsar#24730 left it (4.0.7 on; 3.0.14 and 3.3.9 took the same fix): a slot is a
+ * consumer's only inside one of its ranges, and a consumer whose own ranges overlap is refused.
+ * Its map is keyed by range start; with no two ranges overlapping, "the range whose start is the
+ * floor contains the slot" is the same as the two keys above plus that containment, which is how
+ * it is written here.
  */
 import {
   ConsumerAssignError,
@@ -35,11 +38,28 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
 
   /** `validateKeySharedMeta`, with the broker's messages; checks against existing consumers only. */
   private validate(consumer: Consumer): void {
-    if (consumer.ranges === undefined) throw new ConsumerAssignError('Must specify key shared meta for consumer.');
-    if (consumer.ranges.length === 0) throw new ConsumerAssignError('Ranges for KeyShared policy must not be empty.');
-    for (const [start, end] of consumer.ranges) {
+    const ranges = consumer.ranges;
+    if (ranges === undefined) throw new ConsumerAssignError('Must specify key shared meta for consumer.');
+    if (ranges.length === 0) throw new ConsumerAssignError('Ranges for KeyShared policy must not be empty.');
+    const v4 = this.brokerVersion === '4.0';
+    if (v4) {
+      // Its own ranges first, in start order (a stable sort, as Java's).
+      const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+      sorted.forEach(([start, end], i) => {
+        if (start > end) throw new ConsumerAssignError(`Fixed hash range start > end for range: [${start},${end}]`);
+        const next = sorted[i + 1];
+        // Overlap as the broker tests it (a reversed next range fails its own start > end after).
+        if (next && next[0] <= Math.min(end, next[1])) throw new ConsumerAssignError(`Consumer's own ranges conflict: [${start},${end}] overlaps with [${next[0]},${next[1]}]`);
+      });
+    }
+    for (const [start, end] of ranges) {
       if (start > end) throw new ConsumerAssignError('Fixed hash range start > end');
       const ceiling = this.rangeMap.ceiling(start);
+      if (v4) {
+        // 4.x names the existing range holding `start`, else the first that starts in [start, end].
+        if (ceiling && (ceiling[0] <= end || this.owns(ceiling[1], start))) throw conflict(ceiling[1]);
+        continue;
+      }
       const floor = this.rangeMap.floor(end);
       if (floor && floor[0] >= start) throw conflict(floor[1]);
       if (ceiling && ceiling[0] <= end) throw conflict(ceiling[1]);
@@ -65,7 +85,7 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
     const slot = this.slotOf(stickyKeyHash);
     const floor = this.rangeMap.floor(slot);
     const ceiling = this.rangeMap.ceiling(slot);
-    return floor && ceiling && floor[1] === ceiling[1] ? floor[1] : null;
+    return floor && ceiling && floor[1] === ceiling[1] && this.owns(floor[1], slot) ? floor[1] : null;
   }
 
   protected computeSegmentTable(): SegmentTable {
@@ -76,13 +96,19 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const c = owners[i];
-      // The gap before this key: its consumer's where the previous key is the same consumer's.
+      // The gap before this key: its consumer's where the previous key is the same consumer's
+      // (and on 4.x, inside one of its ranges: then the whole gap is).
       const gapStart = i > 0 ? keys[i - 1] + 1 : Number.NEGATIVE_INFINITY;
-      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c ? only(c) : NOBODY);
+      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c && this.owns(c, gapStart) ? only(c) : NOBODY);
       if (key >= lo && key <= hi) b.pushList(key, key, only(c));
     }
     b.pushList(keys.length > 0 ? Math.max(keys[keys.length - 1] + 1, lo) : lo, hi, NOBODY);
     return b.build();
+  }
+
+  /** Whether `slot`, between two keys of `c`, is `c`'s: always on 3.x, inside one of its ranges on 4.x. */
+  private owns(c: Consumer, slot: number): boolean {
+    return this.brokerVersion !== '4.0' || covers(c, slot);
   }
 
   clone(): ExclusiveHashRangeSelector {
@@ -95,4 +121,8 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
 
 function conflict(c: Consumer): ConsumerAssignError {
   return new ConsumerAssignError(`Range conflict with consumer ${c.id}`);
+}
+
+function covers(c: Consumer, slot: number): boolean {
+  return (c.ranges ?? []).some(([s, e]) => s <= slot && slot <= e);
 }
