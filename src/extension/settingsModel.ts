@@ -273,6 +273,7 @@ export function fixFor(p: Problem, rawTopics?: unknown): string {
   if (m.startsWith('the broker refuses')) {
     if (/Range conflict/.test(m)) return "make its ranges disjoint from the other consumers' ranges (the broker refuses overlapping STICKY ranges)";
     if (/start > end/.test(m)) return 'write each range as [start, end] with start <= end';
+    if (/own ranges conflict/.test(m)) return 'merge its overlapping ranges into one (a 4.x broker refuses them)';
     if (/key shared meta|must not be empty/.test(m)) return 'give the consumer "ranges": [[start, end], ...] (STICKY consumers name their ranges)';
     return 'change the consumer so that the broker accepts it, or remove it';
   }

@@ -117,8 +117,18 @@ describe('settings model: checks beyond the schema', () => {
   test('a STICKY range with start > end is the broker\'s refusal too', () => {
     const m = buildModel(sticky([{ name: 'E1', ranges: [[10, 5]] }]), undefined);
     const f = m.findings.find((x) => x.severity === 'warning');
-    assert.match(f!.message, /start > end/);
+    assert.match(f!.message, /start > end for range: \[10,5\]/);
     assert.match(f!.fix, /start <= end/);
+  });
+
+  test('a 4.x STICKY consumer whose own ranges overlap is refused, with a fix that says what to do', () => {
+    const m = buildModel(sticky([{ name: 'E1', ranges: [[0, 100], [50, 200]] }, { name: 'E2', ranges: [[300, 400]] }]), undefined);
+    const f = m.findings.find((x) => x.severity === 'warning');
+    assert.equal(f?.path, 'keyRouting.topics[0].subscription.consumers[0]');
+    assert.match(f!.message, /Consumer's own ranges conflict: \[0,100\] overlaps with \[50,200\]/);
+    assert.match(f!.fix, /merge its overlapping ranges/);
+    const t = m.topology.topics[0] as PulsarTopicState;
+    assert.deepEqual(t.subscription!.consumers.map((c) => c.id), ['E2']);
   });
 
   test('hashes nobody owns are reported as information with the gap', () => {
