@@ -368,6 +368,23 @@ describe('which protection applies', () => {
     assert.deepEqual(m2.outOfOrder, { earlier: 'm1', at: 'E1' });
     // On 4.x the key's slot lies in no range, so no consumer can have held m1 before the change.
     assert.throws(() => sticky('4.0'), /m1 \(key "g\d+", hash 150\) goes to no consumer before the change/);
+    // A 4.x join takes only what nobody holds, and the broker tracks no draining hashes for STICKY.
+    const inRange = keyWhere((s) => s === 50, 'r');
+    const r40 = explainOrdering({
+      generation: '4.0',
+      subscription: { keySharedMode: 'STICKY' },
+      consumers: [{ name: 'E1', ranges: [[0, 100], [200, 300]] }, { name: 'E0', ranges: [[301, 65535]] }],
+      messages: [
+        { id: 'm1', key: inRange },
+        { id: 'm2', key: inRange },
+      ],
+      pending: { E1: ['m1'] },
+      event: '+E2:150-150',
+    });
+    assert.deepEqual(r40.event!.moves, [{ from: [], to: ['E2'], ranges: [[150, 150]], size: 1 }]);
+    assert.equal(r40.event!.protection, 'none');
+    assert.match(r40.event!.protectionNote!, /STICKY/);
+    assert.equal(verdict(r40.next.byConsumer.E1, 'm2').verdict.kind, 'allowed');
   });
 
   test('allowOutOfOrderDelivery turns every protection off', () => {
