@@ -41,25 +41,10 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
     const ranges = consumer.ranges;
     if (ranges === undefined) throw new ConsumerAssignError('Must specify key shared meta for consumer.');
     if (ranges.length === 0) throw new ConsumerAssignError('Ranges for KeyShared policy must not be empty.');
-    const v4 = this.brokerVersion === '4.0';
-    if (v4) {
-      // Its own ranges first, in start order (a stable sort, as Java's).
-      const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-      sorted.forEach(([start, end], i) => {
-        if (start > end) throw new ConsumerAssignError(`Fixed hash range start > end for range: [${start},${end}]`);
-        const next = sorted[i + 1];
-        // Overlap as the broker tests it (a reversed next range fails its own start > end after).
-        if (next && next[0] <= Math.min(end, next[1])) throw new ConsumerAssignError(`Consumer's own ranges conflict: [${start},${end}] overlaps with [${next[0]},${next[1]}]`);
-      });
-    }
+    if (this.brokerVersion === '4.0') return this.validate4(ranges);
     for (const [start, end] of ranges) {
       if (start > end) throw new ConsumerAssignError('Fixed hash range start > end');
       const ceiling = this.rangeMap.ceiling(start);
-      if (v4) {
-        // 4.x names the existing range holding `start`, else the first that starts in [start, end].
-        if (ceiling && (ceiling[0] <= end || this.owns(ceiling[1], start))) throw conflict(ceiling[1]);
-        continue;
-      }
       const floor = this.rangeMap.floor(end);
       if (floor && floor[0] >= start) throw conflict(floor[1]);
       if (ceiling && ceiling[0] <= end) throw conflict(ceiling[1]);
@@ -69,6 +54,22 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
           if (Math.min(end, e) >= Math.max(start, s)) throw conflict(ceiling[1]);
         }
       }
+    }
+  }
+
+  /** The 4.x checks: its own ranges in start order (a stable sort, as Java's), then the existing consumers'. */
+  private validate4(ranges: ReadonlyArray<readonly [number, number]>): void {
+    const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+    sorted.forEach(([start, end], i) => {
+      if (start > end) throw new ConsumerAssignError(`Fixed hash range start > end for range: [${start},${end}]`);
+      const next = sorted[i + 1];
+      // Overlap as the broker tests it (a reversed next range fails its own start > end after).
+      if (next && next[0] <= Math.min(end, next[1])) throw new ConsumerAssignError(`Consumer's own ranges conflict: [${start},${end}] overlaps with [${next[0]},${next[1]}]`);
+    });
+    // The existing range holding `start`, else the first that starts in [start, end].
+    for (const [start, end] of ranges) {
+      const ceiling = this.rangeMap.ceiling(start);
+      if (ceiling && (ceiling[0] <= end || covers(ceiling[1], start))) throw conflict(ceiling[1]);
     }
   }
 
