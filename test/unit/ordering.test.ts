@@ -337,14 +337,14 @@ describe('which protection applies', () => {
   // E1 owns [0, 100] and [200, 300]; the gap between them is E1's too on 3.x (its STICKY
   // selection), nobody's on 4.x (apache/pulsar#24730).
   const gapKey = keyWhere((s) => s === 150, 'g');
-  const sticky = (g: OrderingGeneration) =>
+  const sticky = (g: OrderingGeneration, key = gapKey) =>
     explainOrdering({
       generation: g,
       subscription: { keySharedMode: 'STICKY' },
       consumers: [{ name: 'E1', ranges: [[0, 100], [200, 300]] }, { name: 'E0', ranges: [[301, 65535]] }],
       messages: [
-        { id: 'm1', key: gapKey },
-        { id: 'm2', key: gapKey },
+        { id: 'm1', key },
+        { id: 'm2', key },
       ],
       pending: { E1: ['m1'] },
       event: '+E2:150-150',
@@ -369,18 +369,7 @@ describe('which protection applies', () => {
     // On 4.x the key's slot lies in no range, so no consumer can have held m1 before the change.
     assert.throws(() => sticky('4.0'), /m1 \(key "g\d+", hash 150\) goes to no consumer before the change/);
     // A 4.x join takes only what nobody holds, and the broker tracks no draining hashes for STICKY.
-    const inRange = keyWhere((s) => s === 50, 'r');
-    const r40 = explainOrdering({
-      generation: '4.0',
-      subscription: { keySharedMode: 'STICKY' },
-      consumers: [{ name: 'E1', ranges: [[0, 100], [200, 300]] }, { name: 'E0', ranges: [[301, 65535]] }],
-      messages: [
-        { id: 'm1', key: inRange },
-        { id: 'm2', key: inRange },
-      ],
-      pending: { E1: ['m1'] },
-      event: '+E2:150-150',
-    });
+    const r40 = sticky('4.0', keyWhere((s) => s === 50, 'r'));
     assert.deepEqual(r40.event!.moves, [{ from: [], to: ['E2'], ranges: [[150, 150]], size: 1 }]);
     assert.equal(r40.event!.protection, 'none');
     assert.match(r40.event!.protectionNote!, /STICKY/);
