@@ -101,100 +101,100 @@ function targets(topics: TopicState[], event: TopologyEvent, selected: boolean):
 
 export class KeyAnalyzer implements KeySink {
   readonly options: AnalyzeOptions;
-  private readonly reader: KeyReader;
+  readonly #reader: KeyReader;
   /** The topics' counters, and under the what-if (the tests read where each key went from them). */
   readonly before: TopicCounter[];
   readonly after: TopicCounter[] | null;
   /** Per topic: before-consumer index -> after-consumer index (by id), for moved keys. */
-  private readonly consumerMap: Int32Array[] = [];
-  private readonly moved: Float64Array;
-  private readonly heavy: HeavyKeys | null;
-  private readonly topK: number;
+  readonly #consumerMap: Int32Array[] = [];
+  readonly #moved: Float64Array;
+  readonly #heavy: HeavyKeys | null;
+  readonly #topK: number;
   /** The hashes every topic reads (typed Kafka keys hash their own serialized bytes). */
-  private readonly hasher: KeyHasher;
+  readonly #hasher: KeyHasher;
   /** The heavy-key table's hash: murmur3 where it is computed anyway, else murmur2. */
-  private readonly heavyUsesMurmur3: boolean;
-  private readonly maxProblems: number;
+  readonly #heavyUsesMurmur3: boolean;
+  readonly #maxProblems: number;
   readonly configProblems: Array<{ path: string; message: string }> = [];
   readonly eventOutcomes: EventOutcome[] = [];
-  private readonly topicStates: TopicState[];
-  private readonly afterStates: TopicState[] | null;
+  readonly #topicStates: TopicState[];
+  readonly #afterStates: TopicState[] | null;
   bytes = 0;
   keys = 0;
   blankLines = 0;
   problemCount = 0;
   readonly problems: Problem[] = [];
-  private verifier: Verifier | null = null;
-  private readonly started = Date.now();
-  private readonly bundleOf: BundleResolver | undefined;
+  #verifier: Verifier | null = null;
+  readonly #started = Date.now();
+  readonly #bundleOf: BundleResolver | undefined;
 
   constructor(options: AnalyzeOptions) {
     this.options = options;
     const { settings } = options;
     const topology = new Topology(settings, this.configProblems);
-    this.topicStates = selectTopics(topology, options.topic);
+    this.#topicStates = selectTopics(topology, options.topic);
     if (options.events && options.events.length > 0) {
       const copy = new Topology(settings, []);
-      this.afterStates = selectTopics(copy, options.topic);
+      this.#afterStates = selectTopics(copy, options.topic);
       for (const event of options.events) {
-        for (const t of targets(this.afterStates, event, options.topic !== undefined)) {
+        for (const t of targets(this.#afterStates, event, options.topic !== undefined)) {
           const r = t.apply(event);
           this.eventOutcomes.push(r.ok ? { event: formatEvent(event), topic: t.name } : { event: formatEvent(event), topic: t.name, error: r.error });
         }
       }
     } else {
-      this.afterStates = null;
+      this.#afterStates = null;
     }
     const hexInput = options.keyFormat === 'hex';
     const maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
-    this.before = this.topicStates.map((t) => new TopicCounter(t, hexInput, maxProblems));
-    this.after = this.afterStates ? this.afterStates.map((t) => new TopicCounter(t, hexInput, maxProblems)) : null;
+    this.before = this.#topicStates.map((t) => new TopicCounter(t, hexInput, maxProblems));
+    this.after = this.#afterStates ? this.#afterStates.map((t) => new TopicCounter(t, hexInput, maxProblems)) : null;
     if (this.after) {
       this.before.forEach((b, i) => {
         const ids = new Map(this.after![i].consumers.map((c, j) => [c.id, j] as const));
-        this.consumerMap.push(Int32Array.from(b.consumers, (c) => ids.get(c.id) ?? -2));
+        this.#consumerMap.push(Int32Array.from(b.consumers, (c) => ids.get(c.id) ?? -2));
       });
     }
-    this.moved = new Float64Array(this.before.length);
+    this.#moved = new Float64Array(this.before.length);
     const all = [...this.before, ...(this.after ?? [])];
     const needs = noNeeds();
     for (const c of all) for (const k of Object.keys(needs) as Array<keyof typeof needs>) needs[k] ||= c.needs[k];
-    this.topK = options.topKeys ?? DEFAULT_TOP_KEYS;
+    this.#topK = options.topKeys ?? DEFAULT_TOP_KEYS;
     // The heavy-key table needs a hash of every key: murmur3 where Pulsar topics compute it, or
     // where no topic computes murmur2 either.
-    this.heavyUsesMurmur3 = needs.murmur3 || !needs.murmur2;
-    if (this.topK > 0) {
-      if (this.heavyUsesMurmur3) needs.murmur3 = true;
+    this.#heavyUsesMurmur3 = needs.murmur3 || !needs.murmur2;
+    if (this.#topK > 0) {
+      if (this.#heavyUsesMurmur3) needs.murmur3 = true;
       else needs.murmur2 = true;
     }
-    this.hasher = new KeyHasher(needs);
-    this.heavy = this.topK > 0 ? new HeavyKeys(Math.max(options.heavyKeyCapacity ?? DEFAULT_CAPACITY, 2 * this.topK)) : null;
-    this.maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
-    this.bundleOf = options.bundleOf === null ? undefined : (options.bundleOf ?? settingsBundleResolver(settings));
-    this.reader = makeReader(this, options);
+    this.#hasher = new KeyHasher(needs);
+    this.#heavy = this.#topK > 0 ? new HeavyKeys(Math.max(options.heavyKeyCapacity ?? DEFAULT_CAPACITY, 2 * this.#topK)) : null;
+    this.#maxProblems = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+    this.#bundleOf = options.bundleOf === null ? undefined : (options.bundleOf ?? settingsBundleResolver(settings));
+    this.#reader = makeReader(this, options);
   }
 
   /** Feeds the next bytes of the input (split anywhere). */
   feed(chunk: Uint8Array): void {
     this.bytes += chunk.length;
-    this.reader.feed(chunk);
+    this.#reader.feed(chunk);
   }
 
   /** The input is over. */
   end(): void {
-    this.reader.end();
+    this.#reader.end();
   }
 
   get lines(): number {
-    return this.reader.lines;
+    return this.#reader.lines;
   }
 
   // KeySink ---------------------------------------------------------------------------------------
 
   key(bytes: Uint8Array, length: number, text: string | null, line: number): void {
     this.keys++;
-    this.hasher.fill(bytes, length, text);
-    const h = this.hasher.hashes;
+    this.#hasher.fill(bytes, length, text);
+    const h = this.#hasher.hashes;
     const before = this.before;
     for (let i = 0; i < before.length; i++) before[i].add(h, bytes, length, text, line);
     if (this.after !== null) {
@@ -203,15 +203,15 @@ export class KeyAnalyzer implements KeySink {
         const a = after[i];
         a.add(h, bytes, length, text, line);
         const b = before[i];
-        if (a.partition !== b.partition || (b.consumer < 0 ? a.consumer >= 0 : this.consumerMap[i][b.consumer] !== a.consumer)) this.moved[i]++;
+        if (a.partition !== b.partition || (b.consumer < 0 ? a.consumer >= 0 : this.#consumerMap[i][b.consumer] !== a.consumer)) this.#moved[i]++;
       }
     }
-    if (this.heavy !== null) this.heavy.add(bytes, length, this.heavyUsesMurmur3 ? h.murmur3Raw : h.murmur2);
+    if (this.#heavy !== null) this.#heavy.add(bytes, length, this.#heavyUsesMurmur3 ? h.murmur3Raw : h.murmur2);
   }
 
   problem(line: number, message: string): void {
     this.problemCount++;
-    if (this.problems.length < this.maxProblems) this.problems.push({ line, message });
+    if (this.problems.length < this.#maxProblems) this.problems.push({ line, message });
   }
 
   blank(): void {
@@ -222,14 +222,14 @@ export class KeyAnalyzer implements KeySink {
 
   /** Whether a second pass over the same input would make the heavy-key counts exact. */
   get wantsExactPass(): boolean {
-    return this.heavy !== null && !this.heavy.exact;
+    return this.#heavy !== null && !this.#heavy.exact;
   }
 
   /** A reader for the second pass: it counts the heavy-key candidates exactly. */
   exactPass(): KeyReader {
-    if (this.heavy === null) throw new Error('no heavy keys to count');
-    const verifier = this.heavy.verifier(this.topK);
-    const useM3 = this.heavyUsesMurmur3;
+    if (this.#heavy === null) throw new Error('no heavy keys to count');
+    const verifier = this.#heavy.verifier(this.#topK);
+    const useM3 = this.#heavyUsesMurmur3;
     const sink: KeySink = {
       key: (bytes, length) => verifier.add(bytes, length, useM3 ? murmur3(bytes, length) : murmur2(bytes, length)),
       problem: () => {},
@@ -240,7 +240,7 @@ export class KeyAnalyzer implements KeySink {
       feed: (chunk) => reader.feed(chunk),
       end: () => {
         reader.end();
-        this.verifier = verifier;
+        this.#verifier = verifier;
       },
       get lines() {
         return reader.lines;
@@ -259,33 +259,33 @@ export class KeyAnalyzer implements KeySink {
       input: {
         kind,
         keyFormat: o.keyFormat ?? 'utf8',
-        ...(input.kind === 'csv' ? { column: 'index' in input.column ? input.column.index : input.column.name, delimiter: (this.reader as CsvKeyReader).delimiterUsed ?? undefined } : {}),
+        ...(input.kind === 'csv' ? { column: 'index' in input.column ? input.column.index : input.column.name, delimiter: (this.#reader as CsvKeyReader).delimiterUsed ?? undefined } : {}),
         ...(input.kind === 'jsonl' ? { field: input.field } : {}),
         bytes: this.bytes,
-        lines: this.reader.lines,
+        lines: this.#reader.lines,
         keys: this.keys,
         blankLines: this.blankLines,
       },
       problems: { count: this.problemCount, first: this.problems.slice() },
       configProblems: this.configProblems.slice(),
-      topics: this.before.map((c, i) => this.topicFigures(c, i)),
-      heavyKeys: this.heavyFigures(),
-      elapsedMs: Date.now() - this.started,
+      topics: this.before.map((c, i) => this.#topicFigures(c, i)),
+      heavyKeys: this.#heavyFigures(),
+      elapsedMs: Date.now() - this.#started,
     };
     if (this.after) out.whatIf = { events: this.eventOutcomes.slice() };
     return out;
   }
 
-  private topicFigures(c: TopicCounter, i: number): TopicFigures {
-    const out: TopicFigures = { topic: c.topic.name, system: c.system, keys: this.keys, ...this.topologyFigures(c) };
+  #topicFigures(c: TopicCounter, i: number): TopicFigures {
+    const out: TopicFigures = { topic: c.topic.name, system: c.system, keys: this.keys, ...this.#topologyFigures(c) };
     if (this.after) {
-      const moved = this.moved[i];
-      out.after = { ...this.topologyFigures(this.after[i]), movedKeys: moved, movedShare: this.keys > 0 ? moved / this.keys : 0 };
+      const moved = this.#moved[i];
+      out.after = { ...this.#topologyFigures(this.after[i]), movedKeys: moved, movedShare: this.keys > 0 ? moved / this.keys : 0 };
     }
     return out;
   }
 
-  private topologyFigures(c: TopicCounter): TopologyFigures {
+  #topologyFigures(c: TopicCounter): TopologyFigures {
     const total = this.keys;
     const share = (k: number): number => (total > 0 ? k / total : 0);
     const out: TopologyFigures = { partitions: c.partitions };
@@ -306,12 +306,12 @@ export class KeyAnalyzer implements KeySink {
       out.unowned = c.unowned;
       out.consumerSkew = skew(c.consumerKeys);
     }
-    if (c.system === 'pulsar' && this.bundleOf) {
+    if (c.system === 'pulsar' && this.#bundleOf) {
       const bundles = new Map<string, BundleFigure>();
       // Every partition, or above DENSE_PARTITIONS those that received keys (the others add none).
       const listed: number[] = c.partitions === 0 ? [0] : counts.isSparse ? counts.entries().map(([p]) => p) : Array.from({ length: c.partitions }, (_, p) => p);
       for (const p of listed) {
-        const bundle = this.bundleOf!(c.partitions > 0 ? `${c.topic.name}-partition-${p}` : c.topic.name);
+        const bundle = this.#bundleOf!(c.partitions > 0 ? `${c.topic.name}-partition-${p}` : c.topic.name);
         if (bundle === null) continue;
         let f = bundles.get(bundle);
         if (!f) bundles.set(bundle, (f = { bundle, partitions: [], keys: 0, keyShare: 0 }));
@@ -328,24 +328,24 @@ export class KeyAnalyzer implements KeySink {
     return out;
   }
 
-  private heavyFigures(): HeavyKeysFigures {
-    const heavy = this.heavy;
+  #heavyFigures(): HeavyKeysFigures {
+    const heavy = this.#heavy;
     if (heavy === null) return { method: 'misra-gries', capacity: 0, exact: true, complete: true, unlistedMax: 0, keys: [] };
-    const k = this.topK;
+    const k = this.#topK;
     let listed: Candidate[];
     let exact: boolean;
     let complete: boolean;
     let unlistedMax: number;
-    if (this.verifier !== null) {
+    if (this.#verifier !== null) {
       // Exact counts of every candidate that could be in the top k; any other key occurred at
       // most `outsideMax` times (pass 1's bound).
-      const all = this.verifier.results();
+      const all = this.#verifier.results();
       listed = all.slice(0, k);
       exact = true;
       const last = listed.length > 0 ? listed[listed.length - 1].count : 0;
       const nextVerified = all.length > k ? all[k].count : 0;
-      unlistedMax = Math.max(this.verifier.outsideMax, nextVerified);
-      complete = listed.length < k ? this.verifier.outsideMax === 0 : this.verifier.outsideMax <= last;
+      unlistedMax = Math.max(this.#verifier.outsideMax, nextVerified);
+      complete = listed.length < k ? this.#verifier.outsideMax === 0 : this.#verifier.outsideMax <= last;
     } else {
       const all = heavy.candidates();
       listed = all.slice(0, k);
@@ -357,9 +357,9 @@ export class KeyAnalyzer implements KeySink {
       complete = listed.length < k ? heavy.offset === 0 : rest <= last;
     }
     const total = this.keys;
-    const keys: HeavyKey[] = listed.map((c) => this.heavyKey(c, total));
+    const keys: HeavyKey[] = listed.map((c) => this.#heavyKey(c, total));
     return {
-      method: this.verifier !== null ? 'misra-gries+exact-pass' : 'misra-gries',
+      method: this.#verifier !== null ? 'misra-gries+exact-pass' : 'misra-gries',
       capacity: heavy.capacity,
       exact,
       complete,
@@ -368,7 +368,7 @@ export class KeyAnalyzer implements KeySink {
     };
   }
 
-  private heavyKey(c: Candidate, total: number): HeavyKey {
+  #heavyKey(c: Candidate, total: number): HeavyKey {
     // Text where the bytes are UTF-8 and the input gave text; hex otherwise (as the input did, or
     // for a byte key). A truncated key may end inside a character: lossy text then.
     const decoded = c.truncated ? lossyDecoder.decode(c.bytes) : decodeUtf8(c.bytes);
@@ -380,13 +380,13 @@ export class KeyAnalyzer implements KeySink {
     if (c.err !== 0) out.maxCount = c.count + c.err;
     if (!c.truncated) {
       const mk = bytesKey(c.bytes, this.options.keyFormat === 'hex');
-      out.routes = this.topicStates.map((t, i) => {
+      out.routes = this.#topicStates.map((t, i) => {
         const r = t.route(mk);
         const route: NonNullable<HeavyKey['routes']>[number] = { topic: t.name, partition: r.partition };
         if (r.error !== undefined) route.error = r.error;
         if ('consumer' in r) route.consumer = r.consumer ?? null;
-        if (this.afterStates) {
-          const a = this.afterStates[i].route(mk);
+        if (this.#afterStates) {
+          const a = this.#afterStates[i].route(mk);
           route.after = { partition: a.partition, ...('consumer' in a ? { consumer: a.consumer ?? null } : {}) };
         }
         return route;

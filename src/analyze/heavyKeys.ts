@@ -138,18 +138,18 @@ class KeyTable {
 }
 
 export class HeavyKeys {
-  private readonly table: KeyTable;
+  readonly #table: KeyTable;
   /** Occurrences since the key entered the table (exact). */
-  private readonly count: Float64Array;
+  readonly #count: Float64Array;
   /** The Misra-Gries counter: `count` minus what purges subtracted since. */
-  private readonly weight: Float64Array;
+  readonly #weight: Float64Array;
   /** `offset` when the key entered: a bound on the occurrences before. */
-  private readonly err: Float64Array;
-  private readonly live: Int32Array;
-  private readonly freeList: Int32Array;
-  private readonly scratch: Float64Array;
-  private liveCount = 0;
-  private freeCount: number;
+  readonly #err: Float64Array;
+  readonly #live: Int32Array;
+  readonly #freeList: Int32Array;
+  readonly #scratch: Float64Array;
+  #liveCount = 0;
+  #freeCount: number;
   /** Total subtracted by purges: a bound on the frequency of any key that is not a candidate. */
   offset = 0;
   total = 0;
@@ -160,74 +160,74 @@ export class HeavyKeys {
     readonly maxStoredKeyBytes: number = DEFAULT_MAX_STORED_KEY_BYTES,
   ) {
     if (!(capacity >= 2)) throw new Error('the heavy-key capacity must be at least 2');
-    this.table = new KeyTable(capacity, maxStoredKeyBytes);
-    this.count = new Float64Array(capacity);
-    this.weight = new Float64Array(capacity);
-    this.err = new Float64Array(capacity);
-    this.live = new Int32Array(capacity);
-    this.freeList = new Int32Array(capacity);
-    this.scratch = new Float64Array(capacity);
-    for (let i = 0; i < capacity; i++) this.freeList[i] = capacity - 1 - i;
-    this.freeCount = capacity;
+    this.#table = new KeyTable(capacity, maxStoredKeyBytes);
+    this.#count = new Float64Array(capacity);
+    this.#weight = new Float64Array(capacity);
+    this.#err = new Float64Array(capacity);
+    this.#live = new Int32Array(capacity);
+    this.#freeList = new Int32Array(capacity);
+    this.#scratch = new Float64Array(capacity);
+    for (let i = 0; i < capacity; i++) this.#freeList[i] = capacity - 1 - i;
+    this.#freeCount = capacity;
   }
 
   /** Counts one occurrence of `bytes[0..length)`; `h` is any 32-bit hash of the whole key. */
   add(bytes: Uint8Array, length: number, h: number): void {
     this.total++;
-    const t = this.table;
+    const t = this.#table;
     let e = t.find(bytes, length, h);
     if (e >= 0) {
-      this.count[e]++;
-      this.weight[e]++;
+      this.#count[e]++;
+      this.#weight[e]++;
       return;
     }
-    if (this.freeCount === 0) {
-      this.purge();
+    if (this.#freeCount === 0) {
+      this.#purge();
       t.find(bytes, length, h); // a fresh free slot after the relink
     }
-    e = this.freeList[--this.freeCount];
+    e = this.#freeList[--this.#freeCount];
     t.put(e, t.lastSlot, bytes, length, h);
-    this.count[e] = 1;
-    this.weight[e] = 1;
-    this.err[e] = this.offset;
-    this.live[this.liveCount++] = e;
+    this.#count[e] = 1;
+    this.#weight[e] = 1;
+    this.#err[e] = this.offset;
+    this.#live[this.#liveCount++] = e;
   }
 
   /** Subtracts the median weight from every candidate and drops those left at zero or below. */
-  private purge(): void {
-    const n = this.liveCount;
-    const w = this.scratch;
-    for (let j = 0; j < n; j++) w[j] = this.weight[this.live[j]];
+  #purge(): void {
+    const n = this.#liveCount;
+    const w = this.#scratch;
+    for (let j = 0; j < n; j++) w[j] = this.#weight[this.#live[j]];
     // The lower median is at least the smallest weight, so at least one candidate goes.
     const median = select(w, n, (n - 1) >> 1);
     let kept = 0;
     for (let j = 0; j < n; j++) {
-      const e = this.live[j];
-      const left = this.weight[e] - median;
+      const e = this.#live[j];
+      const left = this.#weight[e] - median;
       if (left > 0) {
-        this.weight[e] = left;
-        this.live[kept++] = e;
+        this.#weight[e] = left;
+        this.#live[kept++] = e;
       } else {
-        this.freeList[this.freeCount++] = e;
+        this.#freeList[this.#freeCount++] = e;
       }
     }
-    this.liveCount = kept;
+    this.#liveCount = kept;
     this.offset += median;
     this.purges++;
-    this.table.relink(this.live, kept);
+    this.#table.relink(this.#live, kept);
   }
 
   /** Every candidate, heaviest lower bound first (ties: larger upper bound, then bytes). */
   candidates(): Candidate[] {
     const out: Candidate[] = [];
-    for (let j = 0; j < this.liveCount; j++) {
-      const e = this.live[j];
+    for (let j = 0; j < this.#liveCount; j++) {
+      const e = this.#live[j];
       out.push({
-        bytes: this.table.keyBytes(e),
-        length: this.table.len[e],
-        truncated: this.table.len[e] > this.maxStoredKeyBytes,
-        count: this.count[e],
-        err: this.err[e],
+        bytes: this.#table.keyBytes(e),
+        length: this.#table.len[e],
+        truncated: this.#table.len[e] > this.maxStoredKeyBytes,
+        count: this.#count[e],
+        err: this.#err[e],
       });
     }
     return out.sort(compareCandidates);
@@ -247,13 +247,13 @@ export class HeavyKeys {
     const kth = all.length >= k ? all[k - 1].count : 0;
     const picked: number[] = [];
     let outsideMax = this.offset;
-    for (let j = 0; j < this.liveCount; j++) {
-      const e = this.live[j];
-      const upper = this.count[e] + this.err[e];
+    for (let j = 0; j < this.#liveCount; j++) {
+      const e = this.#live[j];
+      const upper = this.#count[e] + this.#err[e];
       if (upper >= kth) picked.push(e);
       else outsideMax = Math.max(outsideMax, upper);
     }
-    return new Verifier(this.table, picked, outsideMax, this.maxStoredKeyBytes);
+    return new Verifier(this.#table, picked, outsideMax, this.maxStoredKeyBytes);
   }
 }
 
@@ -293,9 +293,9 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 
 /** Exact counting of a fixed set of keys over a second pass. */
 export class Verifier {
-  private readonly table: KeyTable;
-  private readonly counts: Float64Array;
-  private readonly size: number;
+  readonly #table: KeyTable;
+  readonly #counts: Float64Array;
+  readonly #size: number;
 
   constructor(
     from: KeyTable,
@@ -304,11 +304,11 @@ export class Verifier {
     readonly outsideMax: number,
     readonly maxStoredKeyBytes: number,
   ) {
-    this.size = entries.length;
-    this.table = new KeyTable(Math.max(2, entries.length), from.stride);
-    this.counts = new Float64Array(Math.max(2, entries.length));
+    this.#size = entries.length;
+    this.#table = new KeyTable(Math.max(2, entries.length), from.stride);
+    this.#counts = new Float64Array(Math.max(2, entries.length));
     entries.forEach((e, j) => {
-      const t = this.table;
+      const t = this.#table;
       t.slab.set(from.slab.subarray(e * from.stride, (e + 1) * from.stride), j * t.stride);
       t.len[j] = from.len[e];
       t.hash[j] = from.hash[e];
@@ -317,24 +317,24 @@ export class Verifier {
     });
     const idx = new Int32Array(entries.length);
     for (let j = 0; j < entries.length; j++) idx[j] = j;
-    this.table.relink(idx, entries.length);
+    this.#table.relink(idx, entries.length);
   }
 
   /** Counts the key if it is one being verified. */
   add(bytes: Uint8Array, length: number, h: number): void {
-    const e = this.table.find(bytes, length, h);
-    if (e >= 0) this.counts[e]++;
+    const e = this.#table.find(bytes, length, h);
+    if (e >= 0) this.#counts[e]++;
   }
 
   /** The verified keys with exact counts, heaviest first. */
   results(): Candidate[] {
     const out: Candidate[] = [];
-    for (let e = 0; e < this.size; e++) {
+    for (let e = 0; e < this.#size; e++) {
       out.push({
-        bytes: this.table.keyBytes(e),
-        length: this.table.len[e],
-        truncated: this.table.len[e] > this.maxStoredKeyBytes,
-        count: this.counts[e],
+        bytes: this.#table.keyBytes(e),
+        length: this.#table.len[e],
+        truncated: this.#table.len[e] > this.maxStoredKeyBytes,
+        count: this.#counts[e],
         err: 0,
       });
     }

@@ -80,7 +80,7 @@ export function pulsarHashField(s: HashingScheme): HashField {
 /** Fills the needed hashes of `bytes[0..length)`; `text` is the key as a string where the reader has it. */
 export class KeyHasher {
   readonly hashes = emptyHashes();
-  private readonly utf8Java = new Utf8JavaHash();
+  readonly #utf8Java = new Utf8JavaHash();
 
   constructor(readonly needs: HashNeeds) {}
 
@@ -99,20 +99,20 @@ export class KeyHasher {
     if (n.boost180) h.boost180 = boostHash180(bytes, length);
     if (n.boost181) h.boost181 = boostHash181(bytes, length);
     if (n.boost182) h.boost182 = boostHash182(bytes, length);
-    if (n.routeJava || n.routeMurmur3) this.routingKeyHashes(bytes, length, text);
+    if (n.routeJava || n.routeMurmur3) this.#routingKeyHashes(bytes, length, text);
   }
 
   /**
    * The Java client's Pulsar producer hashes of the routing key: the string key itself, or for bytes
    * that are not valid UTF-8 (a byte key) the base64 text the Java client routes on.
    */
-  private routingKeyHashes(bytes: Uint8Array, length: number, text: string | null): void {
+  #routingKeyHashes(bytes: Uint8Array, length: number, text: string | null): void {
     const h = this.hashes;
     if (text !== null) {
       h.routeJava = javaStringHash(text);
       h.routeMurmur3 = h.murmur3;
-    } else if (this.utf8Java.run(bytes, length)) {
-      h.routeJava = this.utf8Java.hash & 0x7fffffff;
+    } else if (this.#utf8Java.run(bytes, length)) {
+      h.routeJava = this.#utf8Java.hash & 0x7fffffff;
       h.routeMurmur3 = h.murmur3;
     } else {
       const b64 = base64(bytes.subarray(0, length));

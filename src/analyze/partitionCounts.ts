@@ -9,40 +9,40 @@ import { skew, type Skew } from './figures';
 export const DENSE_PARTITIONS = 100_000;
 
 export class PartitionCounts {
-  private readonly dense: Float64Array | null;
-  private readonly sparse: Map<number, number> | null;
+  readonly #dense: Float64Array | null;
+  readonly #sparse: Map<number, number> | null;
 
   constructor(readonly partitions: number) {
     const isDense = partitions <= DENSE_PARTITIONS;
-    this.dense = isDense ? new Float64Array(partitions) : null;
-    this.sparse = isDense ? null : new Map();
+    this.#dense = isDense ? new Float64Array(partitions) : null;
+    this.#sparse = isDense ? null : new Map();
   }
 
   /** True where only the partitions with keys are held. */
   get isSparse(): boolean {
-    return this.sparse !== null;
+    return this.#sparse !== null;
   }
 
   add(p: number): void {
-    if (this.dense) this.dense[p]++;
-    else this.sparse!.set(p, (this.sparse!.get(p) ?? 0) + 1);
+    if (this.#dense) this.#dense[p]++;
+    else this.#sparse!.set(p, (this.#sparse!.get(p) ?? 0) + 1);
   }
 
   get(p: number): number {
-    return this.dense ? this.dense[p] : (this.sparse!.get(p) ?? 0);
+    return this.#dense ? this.#dense[p] : (this.#sparse!.get(p) ?? 0);
   }
 
   /** [partition, keys] ascending: every partition (dense), or those with keys (sparse). */
   entries(): Array<[number, number]> {
-    if (this.dense) return Array.from(this.dense, (keys, p) => [p, keys]);
-    return [...this.sparse!.entries()].sort((a, b) => a[0] - b[0]);
+    if (this.#dense) return Array.from(this.#dense, (keys, p) => [p, keys]);
+    return [...this.#sparse!.entries()].sort((a, b) => a[0] - b[0]);
   }
 
   /** Skew over all partitions, those without keys included. */
   skew(): Skew | null {
-    if (this.dense) return skew(this.dense);
+    if (this.#dense) return skew(this.#dense);
     const n = this.partitions;
-    const held = [...this.sparse!.values()];
+    const held = [...this.#sparse!.values()];
     let sum = 0;
     let max = 0;
     let min = Infinity;

@@ -109,10 +109,10 @@ export function runForWorker(start: StartMessage, source: ChunkSource, post: (m:
 export class FedSource implements ChunkSource {
   readonly rereadable = true;
   size: number | undefined;
-  private pass = 0;
+  #pass = 0;
   /** Answers awaited, oldest first, with the pass they belong to. */
-  private waiting: Array<{ pass: number; resolve: (m: ChunkMessage) => void }> = [];
-  private cancelled = false;
+  #waiting: Array<{ pass: number; resolve: (m: ChunkMessage) => void }> = [];
+  #cancelled = false;
 
   constructor(
     size: number | undefined,
@@ -122,40 +122,40 @@ export class FedSource implements ChunkSource {
   }
 
   open(): AsyncIterable<Uint8Array> {
-    const pass = ++this.pass;
+    const pass = ++this.#pass;
     // Answers still on their way for an earlier pass are dropped when they arrive.
-    this.waiting = [];
-    return this.chunks(pass);
+    this.#waiting = [];
+    return this.#chunks(pass);
   }
 
   /** A `chunk` message from the host. */
   receive(m: ChunkMessage): void {
     if (m.size !== undefined) this.size = m.size;
-    const i = this.waiting.findIndex((w) => w.pass === m.pass);
-    if (i >= 0) this.waiting.splice(i, 1)[0].resolve(m);
+    const i = this.#waiting.findIndex((w) => w.pass === m.pass);
+    if (i >= 0) this.#waiting.splice(i, 1)[0].resolve(m);
   }
 
   /** After a cancel nothing more is asked for, and the reads awaited end at once. */
   cancel(): void {
-    this.cancelled = true;
-    for (const w of this.waiting.splice(0)) w.resolve({ type: 'chunk', pass: w.pass });
+    this.#cancelled = true;
+    for (const w of this.#waiting.splice(0)) w.resolve({ type: 'chunk', pass: w.pass });
   }
 
-  private request(pass: number): Promise<ChunkMessage> {
-    if (this.cancelled) return Promise.resolve({ type: 'chunk', pass });
+  #request(pass: number): Promise<ChunkMessage> {
+    if (this.#cancelled) return Promise.resolve({ type: 'chunk', pass });
     return new Promise((resolve) => {
-      this.waiting.push({ pass, resolve });
+      this.#waiting.push({ pass, resolve });
       this.post({ type: 'read', pass });
     });
   }
 
-  private async *chunks(pass: number): AsyncGenerator<Uint8Array> {
-    let next = this.request(pass);
+  async *#chunks(pass: number): AsyncGenerator<Uint8Array> {
+    let next = this.#request(pass);
     for (;;) {
       const m = await next;
       if (m.error !== undefined) throw new Error(m.error);
       if (!m.bytes) return;
-      next = this.request(pass);
+      next = this.#request(pass);
       yield new Uint8Array(m.bytes);
     }
   }

@@ -43,12 +43,12 @@ class Bytes {
     this.buf = new Uint8Array(initial);
   }
   push(b: number): void {
-    if (this.length === this.buf.length) this.grow(this.length + 1);
+    if (this.length === this.buf.length) this.#grow(this.length + 1);
     this.buf[this.length++] = b;
   }
   append(src: Uint8Array, start: number, end: number): void {
     const n = end - start;
-    if (this.length + n > this.buf.length) this.grow(this.length + n);
+    if (this.length + n > this.buf.length) this.#grow(this.length + n);
     const buf = this.buf;
     let j = this.length;
     // Short runs (most keys) copy faster in a loop than through a subarray view and memcpy.
@@ -56,7 +56,7 @@ class Bytes {
     else buf.set(src.subarray(start, end), j);
     this.length += n;
   }
-  private grow(min: number): void {
+  #grow(min: number): void {
     let size = Math.max(16, this.buf.length * 2);
     while (size < min) size *= 2;
     const next = new Uint8Array(size);
@@ -111,9 +111,9 @@ const SCAN = 64;
  */
 export class LineSplitter {
   lines = 0;
-  private readonly cur = new Bytes();
-  private partial = false;
-  private tooLong = false;
+  readonly #cur = new Bytes();
+  #partial = false;
+  #tooLong = false;
 
   constructor(
     private readonly onLine: (buf: Uint8Array, length: number, line: number, tooLong: boolean) => void,
@@ -133,39 +133,39 @@ export class LineSplitter {
         const nl = chunk.indexOf(0x0a, end);
         end = nl < 0 ? n : nl;
       }
-      if (!this.tooLong) {
-        if (this.cur.length + (end - pos) > this.maxLineBytes + 1) this.tooLong = true;
-        else this.cur.append(chunk, pos, end);
+      if (!this.#tooLong) {
+        if (this.#cur.length + (end - pos) > this.maxLineBytes + 1) this.#tooLong = true;
+        else this.#cur.append(chunk, pos, end);
       }
-      this.partial = true;
+      this.#partial = true;
       if (end === n) return;
-      this.emit();
+      this.#emit();
       pos = end + 1;
     }
   }
 
   end(): void {
-    if (this.partial) this.emit();
+    if (this.#partial) this.#emit();
   }
 
-  private emit(): void {
+  #emit(): void {
     this.lines++;
-    let len = this.cur.length;
-    if (len > 0 && this.cur.buf[len - 1] === 0x0d) len--;
+    let len = this.#cur.length;
+    if (len > 0 && this.#cur.buf[len - 1] === 0x0d) len--;
     // The one extra byte allowed above is the CR of a CRLF line of exactly the maximum length.
-    const tooLong = this.tooLong || len > this.maxLineBytes;
-    this.onLine(this.cur.buf, len, this.lines, tooLong);
-    this.cur.length = 0;
-    this.partial = false;
-    this.tooLong = false;
+    const tooLong = this.#tooLong || len > this.maxLineBytes;
+    this.onLine(this.#cur.buf, len, this.lines, tooLong);
+    this.#cur.length = 0;
+    this.#partial = false;
+    this.#tooLong = false;
   }
 }
 
 /** One key per line: the line's bytes (UTF-8) or the line's hex. An empty line is the empty key. */
 export class LineKeyReader implements KeyReader {
-  private readonly splitter: LineSplitter;
-  private readonly hex = new Bytes();
-  private readonly field = new Bytes(0);
+  readonly #splitter: LineSplitter;
+  readonly #hex = new Bytes();
+  readonly #field = new Bytes(0);
 
   constructor(
     private readonly sink: KeySink,
@@ -173,30 +173,30 @@ export class LineKeyReader implements KeyReader {
     private readonly maxKeyBytes: number = DEFAULT_MAX_KEY_BYTES,
   ) {
     // Hex text takes two characters a byte (plus whitespace): allow for it.
-    this.splitter = new LineSplitter((buf, length, line, tooLong) => this.line(buf, length, line, tooLong), format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes);
+    this.#splitter = new LineSplitter((buf, length, line, tooLong) => this.#line(buf, length, line, tooLong), format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes);
   }
 
   get lines(): number {
-    return this.splitter.lines;
+    return this.#splitter.lines;
   }
 
   feed(chunk: Uint8Array): void {
-    this.splitter.feed(chunk);
+    this.#splitter.feed(chunk);
   }
 
   end(): void {
-    this.splitter.end();
+    this.#splitter.end();
   }
 
-  private line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
+  #line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
     if (tooLong) {
       this.sink.problem(line, `the line is longer than the ${this.maxKeyBytes}-byte key limit; skipped`);
       return;
     }
     // Borrow the splitter's buffer: no copy for the common case.
-    this.field.buf = buf;
-    this.field.length = length;
-    emitKey(this.sink, this.format, this.field, this.hex, line);
+    this.#field.buf = buf;
+    this.#field.length = length;
+    emitKey(this.sink, this.format, this.#field, this.#hex, line);
   }
 }
 
@@ -244,34 +244,34 @@ const enum Csv {
  * file. To do that with flat memory, such a record may span at most `maxRecordBytes`.
  */
 export class CsvKeyReader implements KeyReader {
-  private state = Csv.FieldStart;
-  private delimiter: number;
+  #state = Csv.FieldStart;
+  #delimiter: number;
   /** 0-based index of the key column, or -1 until the header names it. */
-  private column: number;
-  private readonly headerName: string | null;
+  #column: number;
+  readonly #headerName: string | null;
   /** While the header is being read: its fields. */
-  private header: Bytes[] | null = null;
-  private readonly field = new Bytes();
-  private readonly hex = new Bytes();
-  private readonly fieldLimit: number;
+  #header: Bytes[] | null = null;
+  readonly #field = new Bytes();
+  readonly #hex = new Bytes();
+  readonly #fieldLimit: number;
   /** Field index within the record. */
-  private fieldIndex = 0;
+  #fieldIndex = 0;
   /** The key field overflowed the limit. */
-  private keyTooLong = false;
+  #keyTooLong = false;
   /** A CR seen outside quotes; dropped if an LF follows. */
-  private pendingCR = false;
+  #pendingCR = false;
   /** The record has started (a byte other than a line break was seen). */
-  private inRecord = false;
-  private recordLine = 1;
-  private line = 1;
+  #inRecord = false;
+  #recordLine = 1;
+  #line = 1;
   /** The record has crossed a line break inside quotes; `raw` holds its bytes after the first one. */
-  private spanning = false;
-  private readonly raw = new Bytes(0);
-  private badMessage = '';
+  #spanning = false;
+  readonly #raw = new Bytes(0);
+  #badMessage = '';
   /** Input still to scan, the top first: fed chunks and replays of rewound records. */
-  private readonly stack: Array<{ bytes: Uint8Array; pos: number; replay: boolean }> = [];
-  private lineFeeds = 0;
-  private lastByte = LF;
+  readonly #stack: Array<{ bytes: Uint8Array; pos: number; replay: boolean }> = [];
+  #lineFeeds = 0;
+  #lastByte = LF;
 
   constructor(
     private readonly sink: KeySink,
@@ -281,60 +281,60 @@ export class CsvKeyReader implements KeyReader {
     private readonly maxKeyBytes: number = DEFAULT_MAX_KEY_BYTES,
     private readonly maxRecordBytes: number = DEFAULT_MAX_RECORD_BYTES,
   ) {
-    this.delimiter = delimiter === 'auto' ? -1 : delimiter.charCodeAt(0);
-    this.fieldLimit = format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes;
+    this.#delimiter = delimiter === 'auto' ? -1 : delimiter.charCodeAt(0);
+    this.#fieldLimit = format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes;
     if ('index' in column) {
-      this.column = column.index - 1;
-      this.headerName = null;
+      this.#column = column.index - 1;
+      this.#headerName = null;
     } else {
-      this.column = -1;
-      this.headerName = column.name;
-      this.header = [];
+      this.#column = -1;
+      this.#headerName = column.name;
+      this.#header = [];
     }
   }
 
   get lines(): number {
-    return this.lineFeeds + (this.lastByte === LF ? 0 : 1);
+    return this.#lineFeeds + (this.#lastByte === LF ? 0 : 1);
   }
 
   /** The delimiter in use (after `auto` has looked at the first line), or null before. */
   get delimiterUsed(): string | null {
-    return this.delimiter < 0 ? null : String.fromCharCode(this.delimiter);
+    return this.#delimiter < 0 ? null : String.fromCharCode(this.#delimiter);
   }
 
   feed(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
-    if (this.delimiter < 0) this.delimiter = sniffDelimiter(chunk);
-    this.lastByte = chunk[chunk.length - 1];
-    this.stack.push({ bytes: chunk, pos: 0, replay: false });
-    this.drain();
+    if (this.#delimiter < 0) this.#delimiter = sniffDelimiter(chunk);
+    this.#lastByte = chunk[chunk.length - 1];
+    this.#stack.push({ bytes: chunk, pos: 0, replay: false });
+    this.#drain();
   }
 
   end(): void {
     for (;;) {
-      if (this.state === Csv.Quoted) {
-        if (this.rewind('no closing quote before the end of the input', false)) {
-          this.drain();
+      if (this.#state === Csv.Quoted) {
+        if (this.#rewind('no closing quote before the end of the input', false)) {
+          this.#drain();
           continue;
         }
-        this.sink.problem(this.recordLine, 'the quoted field is never closed');
-      } else if (this.state === Csv.Bad) {
-        this.sink.problem(this.recordLine, this.badMessage);
-      } else if (this.inRecord) {
+        this.sink.problem(this.#recordLine, 'the quoted field is never closed');
+      } else if (this.#state === Csv.Bad) {
+        this.sink.problem(this.#recordLine, this.#badMessage);
+      } else if (this.#inRecord) {
         // A CR at the very end ends the line, as the line reader drops it.
-        this.pendingCR = false;
-        this.endRecord();
+        this.#pendingCR = false;
+        this.#endRecord();
       }
-      this.resetRecord();
+      this.#resetRecord();
       return;
     }
   }
 
-  private drain(): void {
-    while (this.stack.length > 0) {
-      const top = this.stack[this.stack.length - 1];
-      const stop = this.scan(top.bytes, top.pos, top.replay);
-      if (stop < 0) this.stack.pop();
+  #drain(): void {
+    while (this.#stack.length > 0) {
+      const top = this.#stack[this.#stack.length - 1];
+      const stop = this.#scan(top.bytes, top.pos, top.replay);
+      if (stop < 0) this.#stack.pop();
       else top.pos = stop;
     }
   }
@@ -343,86 +343,86 @@ export class CsvKeyReader implements KeyReader {
    * Runs the state machine over `bytes[pos..]`. Returns -1 when all were consumed, or the index to
    * resume at after a rewind pushed the replay of a malformed multi-line record onto the stack.
    */
-  private scan(bytes: Uint8Array, pos: number, replay: boolean): number {
-    const delim = this.delimiter;
+  #scan(bytes: Uint8Array, pos: number, replay: boolean): number {
+    const delim = this.#delimiter;
     const n = bytes.length;
     for (let i = pos; i < n; i++) {
       const c = bytes[i];
-      if (c === LF && !replay) this.lineFeeds++;
-      if (this.spanning) {
-        this.raw.push(c);
-        if (this.raw.length > this.maxRecordBytes) {
-          this.rewind(`no closing quote within ${this.maxRecordBytes} bytes`, true);
+      if (c === LF && !replay) this.#lineFeeds++;
+      if (this.#spanning) {
+        this.#raw.push(c);
+        if (this.#raw.length > this.maxRecordBytes) {
+          this.#rewind(`no closing quote within ${this.maxRecordBytes} bytes`, true);
           return i;
         }
       }
-      if (this.pendingCR) {
-        this.pendingCR = false;
+      if (this.#pendingCR) {
+        this.#pendingCR = false;
         if (c === LF) {
-          this.endRecord();
+          this.#endRecord();
           continue;
         }
         // A lone CR: data in an unquoted field, out of place after a closing quote.
-        if (this.state === Csv.QuoteInQuoted) {
-          if (this.bad(`a character after the closing quote of field ${this.fieldIndex + 1}`)) return i;
+        if (this.#state === Csv.QuoteInQuoted) {
+          if (this.#bad(`a character after the closing quote of field ${this.#fieldIndex + 1}`)) return i;
           continue;
         }
-        this.state = Csv.Unquoted;
-        this.fieldByte(CR);
+        this.#state = Csv.Unquoted;
+        this.#fieldByte(CR);
       }
-      switch (this.state) {
+      switch (this.#state) {
         case Csv.FieldStart:
           if (c === LF) {
-            this.endRecord();
+            this.#endRecord();
             break;
           }
-          this.inRecord = true;
-          if (c === QUOTE) this.state = Csv.Quoted;
-          else if (c === delim) this.fieldIndex++;
-          else if (c === CR) this.pendingCR = true;
+          this.#inRecord = true;
+          if (c === QUOTE) this.#state = Csv.Quoted;
+          else if (c === delim) this.#fieldIndex++;
+          else if (c === CR) this.#pendingCR = true;
           else {
-            this.state = Csv.Unquoted;
-            this.fieldByte(c);
+            this.#state = Csv.Unquoted;
+            this.#fieldByte(c);
           }
           break;
         case Csv.Unquoted:
           if (c === delim) {
-            this.fieldIndex++;
-            this.state = Csv.FieldStart;
-          } else if (c === LF) this.endRecord();
-          else if (c === CR) this.pendingCR = true;
+            this.#fieldIndex++;
+            this.#state = Csv.FieldStart;
+          } else if (c === LF) this.#endRecord();
+          else if (c === CR) this.#pendingCR = true;
           else if (c === QUOTE) {
-            if (this.bad(`a quote inside unquoted field ${this.fieldIndex + 1} (quote the whole field and double the quote)`)) return i;
-          } else this.fieldByte(c);
+            if (this.#bad(`a quote inside unquoted field ${this.#fieldIndex + 1} (quote the whole field and double the quote)`)) return i;
+          } else this.#fieldByte(c);
           break;
         case Csv.Quoted:
-          if (c === QUOTE) this.state = Csv.QuoteInQuoted;
+          if (c === QUOTE) this.#state = Csv.QuoteInQuoted;
           else {
             if (c === LF) {
-              this.line++;
-              if (!this.spanning) {
-                this.spanning = true;
-                this.raw.length = 0;
+              this.#line++;
+              if (!this.#spanning) {
+                this.#spanning = true;
+                this.#raw.length = 0;
               }
             }
-            this.fieldByte(c);
+            this.#fieldByte(c);
           }
           break;
         case Csv.QuoteInQuoted:
           if (c === QUOTE) {
-            this.fieldByte(QUOTE);
-            this.state = Csv.Quoted;
+            this.#fieldByte(QUOTE);
+            this.#state = Csv.Quoted;
           } else if (c === delim) {
-            this.fieldIndex++;
-            this.state = Csv.FieldStart;
-          } else if (c === LF) this.endRecord();
-          else if (c === CR) this.pendingCR = true;
-          else if (this.bad(`a character after the closing quote of field ${this.fieldIndex + 1}`)) return i;
+            this.#fieldIndex++;
+            this.#state = Csv.FieldStart;
+          } else if (c === LF) this.#endRecord();
+          else if (c === CR) this.#pendingCR = true;
+          else if (this.#bad(`a character after the closing quote of field ${this.#fieldIndex + 1}`)) return i;
           break;
         case Csv.Bad:
           if (c === LF) {
-            this.sink.problem(this.recordLine, this.badMessage);
-            this.nextRecord();
+            this.sink.problem(this.#recordLine, this.#badMessage);
+            this.#nextRecord();
           }
           break;
       }
@@ -431,10 +431,10 @@ export class CsvKeyReader implements KeyReader {
   }
 
   /** Marks the record malformed; true where that rewound a multi-line record (resume at this byte). */
-  private bad(message: string): boolean {
-    if (this.spanning) return this.rewind(message, true);
-    this.badMessage = message;
-    this.state = Csv.Bad;
+  #bad(message: string): boolean {
+    if (this.#spanning) return this.#rewind(message, true);
+    this.#badMessage = message;
+    this.#state = Csv.Bad;
     return false;
   }
 
@@ -443,77 +443,77 @@ export class CsvKeyReader implements KeyReader {
    * line's break as new records. `current` says the byte being scanned is the last one in `raw`:
    * it is left out of the replay, since the scan resumes at it.
    */
-  private rewind(message: string, current: boolean): boolean {
-    if (!this.spanning) return false;
-    this.sink.problem(this.recordLine, `a quoted field that starts on this line is not closed properly (${message}); only this line is skipped, reading resumes on line ${this.recordLine + 1}`);
-    const replay = this.raw.buf.slice(0, current ? this.raw.length - 1 : this.raw.length);
-    const nextLine = this.recordLine + 1;
-    this.resetRecord();
-    this.line = nextLine;
-    this.recordLine = nextLine;
-    this.stack.push({ bytes: replay, pos: 0, replay: true });
+  #rewind(message: string, current: boolean): boolean {
+    if (!this.#spanning) return false;
+    this.sink.problem(this.#recordLine, `a quoted field that starts on this line is not closed properly (${message}); only this line is skipped, reading resumes on line ${this.#recordLine + 1}`);
+    const replay = this.#raw.buf.slice(0, current ? this.#raw.length - 1 : this.#raw.length);
+    const nextLine = this.#recordLine + 1;
+    this.#resetRecord();
+    this.#line = nextLine;
+    this.#recordLine = nextLine;
+    this.#stack.push({ bytes: replay, pos: 0, replay: true });
     return true;
   }
 
-  private fieldByte(c: number): void {
-    if (this.header !== null) {
-      while (this.header.length <= this.fieldIndex) this.header.push(new Bytes(16));
-      const f = this.header[this.fieldIndex];
+  #fieldByte(c: number): void {
+    if (this.#header !== null) {
+      while (this.#header.length <= this.#fieldIndex) this.#header.push(new Bytes(16));
+      const f = this.#header[this.#fieldIndex];
       if (f.length < this.maxKeyBytes) f.push(c);
       return;
     }
-    if (this.fieldIndex !== this.column) return;
-    if (this.field.length >= this.fieldLimit) this.keyTooLong = true;
-    else this.field.push(c);
+    if (this.#fieldIndex !== this.#column) return;
+    if (this.#field.length >= this.#fieldLimit) this.#keyTooLong = true;
+    else this.#field.push(c);
   }
 
-  private endRecord(): void {
-    const line = this.recordLine;
-    if (!this.inRecord) {
+  #endRecord(): void {
+    const line = this.#recordLine;
+    if (!this.#inRecord) {
       this.sink.blank(line);
-    } else if (this.header !== null) {
+    } else if (this.#header !== null) {
       const dec = new TextDecoder();
       const names: string[] = [];
-      for (let f = 0; f <= this.fieldIndex; f++) {
-        const b = this.header[f];
+      for (let f = 0; f <= this.#fieldIndex; f++) {
+        const b = this.#header[f];
         names.push(b ? dec.decode(b.buf.subarray(0, b.length)) : '');
       }
-      this.header = null;
-      const at = names.indexOf(this.headerName!);
+      this.#header = null;
+      const at = names.indexOf(this.#headerName!);
       if (at < 0) {
         throw new AnalyzeInputError(
-          `--column ${JSON.stringify(this.headerName)}: no such column in the header on line ${line} (columns: ${names.map((s) => JSON.stringify(s)).join(', ')})`,
+          `--column ${JSON.stringify(this.#headerName)}: no such column in the header on line ${line} (columns: ${names.map((s) => JSON.stringify(s)).join(', ')})`,
         );
       }
-      this.column = at;
-    } else if (this.fieldIndex < this.column) {
-      const n = this.fieldIndex + 1;
-      this.sink.problem(line, `the record has ${n} field${n === 1 ? '' : 's'}; column ${this.column + 1} is missing`);
-    } else if (this.keyTooLong) {
-      this.sink.problem(line, `the key in column ${this.column + 1} is longer than the ${this.maxKeyBytes}-byte key limit`);
+      this.#column = at;
+    } else if (this.#fieldIndex < this.#column) {
+      const n = this.#fieldIndex + 1;
+      this.sink.problem(line, `the record has ${n} field${n === 1 ? '' : 's'}; column ${this.#column + 1} is missing`);
+    } else if (this.#keyTooLong) {
+      this.sink.problem(line, `the key in column ${this.#column + 1} is longer than the ${this.maxKeyBytes}-byte key limit`);
     } else {
-      emitKey(this.sink, this.format, this.field, this.hex, line);
+      emitKey(this.sink, this.format, this.#field, this.#hex, line);
     }
-    this.nextRecord();
+    this.#nextRecord();
   }
 
   /** After a line break that ends a record: the next record starts on the next line. */
-  private nextRecord(): void {
-    this.resetRecord();
-    this.line++;
-    this.recordLine = this.line;
+  #nextRecord(): void {
+    this.#resetRecord();
+    this.#line++;
+    this.#recordLine = this.#line;
   }
 
-  private resetRecord(): void {
-    this.state = Csv.FieldStart;
-    this.fieldIndex = 0;
-    this.field.length = 0;
-    this.keyTooLong = false;
-    this.pendingCR = false;
-    this.inRecord = false;
-    this.spanning = false;
-    this.raw.length = 0;
-    if (this.header !== null) this.header = [];
+  #resetRecord(): void {
+    this.#state = Csv.FieldStart;
+    this.#fieldIndex = 0;
+    this.#field.length = 0;
+    this.#keyTooLong = false;
+    this.#pendingCR = false;
+    this.#inRecord = false;
+    this.#spanning = false;
+    this.#raw.length = 0;
+    if (this.#header !== null) this.#header = [];
   }
 }
 
@@ -537,11 +537,11 @@ export class AnalyzeInputError extends Error {}
  * the key's bytes in hex. A line that is not JSON, not an object, or lacks the field is reported.
  */
 export class JsonLinesKeyReader implements KeyReader {
-  private readonly splitter: LineSplitter;
-  private readonly decoder = new TextDecoder();
-  private readonly encoder = new TextEncoder();
-  private readonly hex = new Bytes();
-  private readonly text = new Utf8Scratch();
+  readonly #splitter: LineSplitter;
+  readonly #decoder = new TextDecoder();
+  readonly #encoder = new TextEncoder();
+  readonly #hex = new Bytes();
+  readonly #text = new Utf8Scratch();
 
   constructor(
     private readonly sink: KeySink,
@@ -550,22 +550,22 @@ export class JsonLinesKeyReader implements KeyReader {
     private readonly maxKeyBytes: number = DEFAULT_MAX_KEY_BYTES,
   ) {
     // A JSON line holds the key escaped (up to 6 characters a byte) plus the rest of the object.
-    this.splitter = new LineSplitter((buf, length, line, tooLong) => this.line(buf, length, line, tooLong), 8 * maxKeyBytes);
+    this.#splitter = new LineSplitter((buf, length, line, tooLong) => this.#line(buf, length, line, tooLong), 8 * maxKeyBytes);
   }
 
   get lines(): number {
-    return this.splitter.lines;
+    return this.#splitter.lines;
   }
 
   feed(chunk: Uint8Array): void {
-    this.splitter.feed(chunk);
+    this.#splitter.feed(chunk);
   }
 
   end(): void {
-    this.splitter.end();
+    this.#splitter.end();
   }
 
-  private line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
+  #line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
     if (tooLong) {
       this.sink.problem(line, 'the line is too long for a JSON object holding one key; skipped');
       return;
@@ -583,7 +583,7 @@ export class JsonLinesKeyReader implements KeyReader {
     }
     let value: unknown;
     try {
-      value = JSON.parse(this.decoder.decode(buf.subarray(0, length)));
+      value = JSON.parse(this.#decoder.decode(buf.subarray(0, length)));
     } catch (e) {
       this.sink.problem(line, `not valid JSON (${(e as Error).message})`);
       return;
@@ -604,19 +604,19 @@ export class JsonLinesKeyReader implements KeyReader {
       return;
     }
     if (this.format === 'hex') {
-      const src = this.encoder.encode(key);
-      const err = decodeHex(src, 0, src.length, this.hex);
+      const src = this.#encoder.encode(key);
+      const err = decodeHex(src, 0, src.length, this.#hex);
       if (err !== null) this.sink.problem(line, err);
-      else if (this.hex.length > this.maxKeyBytes) this.sink.problem(line, `the key is longer than the ${this.maxKeyBytes}-byte key limit`);
-      else this.sink.key(this.hex.buf, this.hex.length, null, line);
+      else if (this.#hex.length > this.maxKeyBytes) this.sink.problem(line, `the key is longer than the ${this.maxKeyBytes}-byte key limit`);
+      else this.sink.key(this.#hex.buf, this.#hex.length, null, line);
       return;
     }
     // The key is this string; its bytes are what Java's UTF-8 encoder writes for it.
-    const n = this.text.encode(key);
+    const n = this.#text.encode(key);
     if (n > this.maxKeyBytes) {
       this.sink.problem(line, `the key is longer than the ${this.maxKeyBytes}-byte key limit`);
       return;
     }
-    this.sink.key(this.text.bytes, n, key, line);
+    this.sink.key(this.#text.bytes, n, key, line);
   }
 }

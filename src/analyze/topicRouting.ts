@@ -44,10 +44,10 @@ export class SlotTableLookup implements OwnerLookup {
    * Owner index + 1 per slot (0: unowned), in the narrowest array that holds the consumer count:
    * 64 KiB for up to 254 consumers, so that the tables of several topics stay in cache.
    */
-  private readonly table: Uint8Array | Uint16Array | Int32Array;
-  private readonly lo: number;
-  private readonly v4: boolean;
-  private readonly range: readonly [number, number];
+  readonly #table: Uint8Array | Uint16Array | Int32Array;
+  readonly #lo: number;
+  readonly #v4: boolean;
+  readonly #range: readonly [number, number];
 
   constructor(
     private readonly selector: StickyKeyConsumerSelector,
@@ -55,14 +55,14 @@ export class SlotTableLookup implements OwnerLookup {
     consumers: number,
   ) {
     const [lo, hi] = selector.keyHashRange;
-    this.lo = lo;
-    this.v4 = selector.brokerVersion === '4.0';
-    this.range = selector.keyHashRange;
+    this.#lo = lo;
+    this.#v4 = selector.brokerVersion === '4.0';
+    this.#range = selector.keyHashRange;
     const size = hi - lo + 1;
-    this.table = consumers < 0xff ? new Uint8Array(size) : consumers < 0xffff ? new Uint16Array(size) : new Int32Array(size);
+    this.#table = consumers < 0xff ? new Uint8Array(size) : consumers < 0xffff ? new Uint16Array(size) : new Int32Array(size);
     for (const seg of selector.segments()) {
       if (seg.consumers.length > 1) throw new Error(`a ${selector.algorithm} selector has a shared segment [${seg.start}, ${seg.end}]; only the 3.0 ring shares points`);
-      if (seg.consumers.length === 1) this.table.fill(indexOf(seg.consumers[0]) + 1, seg.start - lo, seg.end - lo + 1);
+      if (seg.consumers.length === 1) this.#table.fill(indexOf(seg.consumers[0]) + 1, seg.start - lo, seg.end - lo + 1);
     }
   }
 
@@ -72,8 +72,8 @@ export class SlotTableLookup implements OwnerLookup {
   }
 
   ownerOf(murmur3Masked: number): number {
-    const sticky = this.v4 ? reduceIntoRange(murmur3Masked, this.range) : murmur3Masked;
-    return this.table[this.selector.slotOf(sticky) - this.lo] - 1;
+    const sticky = this.#v4 ? reduceIntoRange(murmur3Masked, this.#range) : murmur3Masked;
+    return this.#table[this.selector.slotOf(sticky) - this.#lo] - 1;
   }
 }
 
@@ -83,44 +83,44 @@ export class SlotTableLookup implements OwnerLookup {
  * A point shared by several consumers picks `list[hash % list.length]`, as the selector does.
  */
 export class RingLookup implements OwnerLookup {
-  private static readonly SHIFT = 15;
-  private readonly ends: Int32Array;
+  static readonly #SHIFT = 15;
+  readonly #ends: Int32Array;
   /** Per segment: the owner index, -1 for none, or -2 - i for the shared list `lists[i]`. */
-  private readonly owner: Int32Array;
-  private readonly lists: Int32Array[] = [];
-  private readonly bucket: Int32Array;
+  readonly #owner: Int32Array;
+  readonly #lists: Int32Array[] = [];
+  readonly #bucket: Int32Array;
 
   constructor(selector: StickyKeyConsumerSelector, indexOf: (c: Consumer) => number) {
     const segs = selector.segments();
-    this.ends = new Int32Array(segs.length);
-    this.owner = new Int32Array(segs.length);
+    this.#ends = new Int32Array(segs.length);
+    this.#owner = new Int32Array(segs.length);
     segs.forEach((s, i) => {
-      this.ends[i] = s.end;
-      if (s.consumers.length === 0) this.owner[i] = -1;
-      else if (s.consumers.length === 1) this.owner[i] = indexOf(s.consumers[0]);
+      this.#ends[i] = s.end;
+      if (s.consumers.length === 0) this.#owner[i] = -1;
+      else if (s.consumers.length === 1) this.#owner[i] = indexOf(s.consumers[0]);
       else {
-        this.owner[i] = -2 - this.lists.length;
-        this.lists.push(Int32Array.from(s.consumers, indexOf));
+        this.#owner[i] = -2 - this.#lists.length;
+        this.#lists.push(Int32Array.from(s.consumers, indexOf));
       }
     });
     const hi = selector.keyHashRange[1];
-    const buckets = (hi >>> RingLookup.SHIFT) + 1;
-    this.bucket = new Int32Array(buckets);
+    const buckets = (hi >>> RingLookup.#SHIFT) + 1;
+    this.#bucket = new Int32Array(buckets);
     let i = 0;
     for (let b = 0; b < buckets; b++) {
-      const start = b << RingLookup.SHIFT;
+      const start = b << RingLookup.#SHIFT;
       while (i < segs.length - 1 && segs[i].end < start) i++;
-      this.bucket[b] = i;
+      this.#bucket[b] = i;
     }
   }
 
   ownerOf(h: number): number {
-    const ends = this.ends;
-    let i = this.bucket[h >>> RingLookup.SHIFT];
+    const ends = this.#ends;
+    let i = this.#bucket[h >>> RingLookup.#SHIFT];
     while (ends[i] < h) i++;
-    const o = this.owner[i];
+    const o = this.#owner[i];
     if (o >= -1) return o;
-    const list = this.lists[-2 - o];
+    const list = this.#lists[-2 - o];
     return list[h % list.length];
   }
 }
@@ -185,18 +185,18 @@ export class TopicCounter {
   /** The hashes this topic reads from the analyser's shared hasher (none for typed Kafka keys). */
   readonly needs: HashNeeds = noNeeds();
   /** Where each partitioning (the topic's own first, then each producer's) reads its hash. */
-  private readonly fields: Array<HashField | null>;
-  private readonly partitioners: Partitioner[] = [];
+  readonly #fields: Array<HashField | null>;
+  readonly #partitioners: Partitioner[] = [];
   /** Typed Kafka keys: the serializer, and a hasher of its bytes. */
-  private readonly serializer: KeySerializerName | null = null;
-  private readonly schemaId: number = 0;
-  private readonly own: KeyHasher | null = null;
+  readonly #serializer: KeySerializerName | null = null;
+  readonly #schemaId: number = 0;
+  readonly #own: KeyHasher | null = null;
   /** Pulsar: the first partition of each selector group, and the owner lookup of its selector. */
-  private readonly groupFirst: number[] = [];
-  private readonly lookups: OwnerLookup[] = [];
+  readonly #groupFirst: number[] = [];
+  readonly #lookups: OwnerLookup[] = [];
   /** The distinct selectors (one per group), for the hash-space shares. */
   readonly selectors: StickyKeyConsumerSelector[] = [];
-  private readonly hasSubscription: boolean;
+  readonly #hasSubscription: boolean;
 
   constructor(
     readonly topic: TopicState,
@@ -207,29 +207,29 @@ export class TopicCounter {
     this.partitions = topic.partitions;
     if (topic instanceof KafkaTopicState) {
       this.system = 'kafka';
-      this.hasSubscription = false;
+      this.#hasSubscription = false;
       const c = topic.config;
-      this.partitioners = [topic.partitioner, ...(topic.producers ?? [])];
-      this.fields = this.partitioners.map((p) => kafkaHashField(p.hashFunction));
+      this.#partitioners = [topic.partitioner, ...(topic.producers ?? [])];
+      this.#fields = this.#partitioners.map((p) => kafkaHashField(p.hashFunction));
       this.producerNames = topic.producers ? topic.producers.map((p) => p.name) : null;
       // A typed key is hashed from its serialized bytes, which differ from topic to topic.
       if (c.keySerializer !== undefined && c.keySerializer !== 'string') {
-        this.serializer = c.keySerializer;
-        this.schemaId = c.schemaId ?? 0;
+        this.#serializer = c.keySerializer;
+        this.#schemaId = c.schemaId ?? 0;
         const own = noNeeds();
-        for (const f of this.fields) if (f) own[f] = true;
-        this.own = new KeyHasher(own);
+        for (const f of this.#fields) if (f) own[f] = true;
+        this.#own = new KeyHasher(own);
       } else {
-        for (const f of this.fields) if (f) this.needs[f] = true;
+        for (const f of this.#fields) if (f) this.needs[f] = true;
       }
     } else if (topic instanceof PulsarTopicState) {
       this.system = 'pulsar';
-      this.hasSubscription = topic.subscription !== undefined;
+      this.#hasSubscription = topic.subscription !== undefined;
       const schemes = [topic.config.hashingScheme, ...(topic.config.producers ?? [])];
-      this.fields = schemes.map(pulsarHashField);
+      this.#fields = schemes.map(pulsarHashField);
       this.producerNames = topic.config.producers ? [...topic.config.producers] : null;
       this.needs.murmur3 = true;
-      if (this.partitions > 0) for (const f of this.fields) this.needs[f!] = true;
+      if (this.partitions > 0) for (const f of this.#fields) this.needs[f!] = true;
       const index = new Map<Consumer, number>();
       for (const c of topic.subscription?.consumers ?? []) {
         index.set(c, this.consumers.length);
@@ -242,9 +242,9 @@ export class TopicCounter {
       };
       // One lookup per selector group, never one per partition (a topic may have 2^31-1).
       for (const g of topic.selectorGroups()) {
-        this.groupFirst.push(g.first);
+        this.#groupFirst.push(g.first);
         this.selectors.push(g.selector);
-        this.lookups.push(this.hasSubscription ? ownerLookup(g.selector, indexOf, this.consumers.length) : { ownerOf: () => -1 });
+        this.#lookups.push(this.#hasSubscription ? ownerLookup(g.selector, indexOf, this.consumers.length) : { ownerOf: () => -1 });
       }
     } else {
       throw new Error(`unknown topic kind for ${topic.name}`);
@@ -254,7 +254,7 @@ export class TopicCounter {
   }
 
   get hasConsumers(): boolean {
-    return this.hasSubscription;
+    return this.#hasSubscription;
   }
 
   /** Routes one key and counts it: `h` holds the shared hashes of `bytes[0..length)`. */
@@ -263,21 +263,21 @@ export class TopicCounter {
     if (this.system === 'kafka') {
       let hs = h;
       let len = length;
-      if (this.own !== null) {
+      if (this.#own !== null) {
         const view = bytes.subarray(0, length);
-        const s = serializeKey(this.serializer!, { bytes: view, text: text ?? decodeUtf8(view), hex: this.hexInput }, this.schemaId);
+        const s = serializeKey(this.#serializer!, { bytes: view, text: text ?? decodeUtf8(view), hex: this.hexInput }, this.#schemaId);
         if (!s.ok) {
           this.keyErrors++;
           if (this.firstKeyErrors.length < this.maxKeyErrors) this.firstKeyErrors.push({ line, message: s.error });
           this.partition = KEY_ERROR;
           return;
         }
-        this.own.fill(s.bytes, s.bytes.length, null);
-        hs = this.own.hashes;
+        this.#own.fill(s.bytes, s.bytes.length, null);
+        hs = this.#own.hashes;
         len = s.bytes.length;
       }
-      const fields = this.fields;
-      const parts = this.partitioners;
+      const fields = this.#fields;
+      const parts = this.#partitioners;
       const first = parts[0].partition(fields[0] === null ? 0 : hs[fields[0]], len, n);
       this.partition = first;
       if (first === RANDOM) this.randomKeys++;
@@ -296,7 +296,7 @@ export class TopicCounter {
     }
     // Every Pulsar producer hash is masked to 31 bits, so `%` is already signSafeMod (and the C++
     // client's one-partition shortcut gives 0 as `% 1` does).
-    const fields = this.fields;
+    const fields = this.#fields;
     let p = -1;
     if (n > 0) {
       p = h[fields[0]!] % n;
@@ -309,10 +309,10 @@ export class TopicCounter {
       }
     }
     this.partition = p;
-    if (!this.hasSubscription) return;
-    let g = this.groupFirst.length - 1;
-    while (g > 0 && this.groupFirst[g] > p) g--;
-    const c = this.lookups[g].ownerOf(h.murmur3);
+    if (!this.#hasSubscription) return;
+    let g = this.#groupFirst.length - 1;
+    while (g > 0 && this.#groupFirst[g] > p) g--;
+    const c = this.#lookups[g].ownerOf(h.murmur3);
     this.consumer = c;
     if (c < 0) this.unowned++;
     else this.consumerKeys[c]++;
@@ -320,7 +320,7 @@ export class TopicCounter {
 
   /** Expected share of keys per partition under an even spread of the client's hash. */
   partitionHashShare(p: number): number {
-    if (this.system === 'kafka') return this.partitioners[0].hashShare(p, this.partitions);
+    if (this.system === 'kafka') return this.#partitioners[0].hashShare(p, this.partitions);
     return maskedShare(p, this.partitions);
   }
 
@@ -335,8 +335,8 @@ export class TopicCounter {
     const out = new Float64Array(this.consumers.length);
     const slots = Math.max(1, this.partitions);
     this.selectors.forEach((s, g) => {
-      const end = g + 1 < this.groupFirst.length ? this.groupFirst[g + 1] : slots;
-      const weight = (end - this.groupFirst[g]) / slots;
+      const end = g + 1 < this.#groupFirst.length ? this.#groupFirst[g + 1] : slots;
+      const weight = (end - this.#groupFirst[g]) / slots;
       const shares = hashSpaceShares(s, indexOf, this.consumers.length);
       for (let i = 0; i < out.length; i++) out[i] += shares[i] * weight;
     });

@@ -36,9 +36,9 @@ const FLUSH_AT = 1 << 16;
  * of stdin: `main` calls `flush` there); for a table the JSON records are kept and shown at the end.
  */
 export class Output {
-  private chunks: string[] = [];
-  private size = 0;
-  private readonly records: unknown[] = [];
+  #chunks: string[] = [];
+  #size = 0;
+  readonly #records: unknown[] = [];
 
   constructor(
     private readonly format: Format,
@@ -49,25 +49,25 @@ export class Output {
 
   readonly write: Write = (s) => {
     if (this.format === 'table' && this.view) {
-      for (const line of s.split('\n')) if (line !== '') this.records.push(JSON.parse(line));
+      for (const line of s.split('\n')) if (line !== '') this.#records.push(JSON.parse(line));
       return;
     }
-    this.chunks.push(s);
-    this.size += s.length;
-    if (this.size > FLUSH_AT) this.flush();
+    this.#chunks.push(s);
+    this.#size += s.length;
+    if (this.#size > FLUSH_AT) this.flush();
   };
 
   flush(): void {
-    if (this.chunks.length === 0) return;
-    const text = this.chunks.join('');
-    this.chunks = [];
-    this.size = 0;
+    if (this.#chunks.length === 0) return;
+    const text = this.#chunks.join('');
+    this.#chunks = [];
+    this.#size = 0;
     this.stdout.write(text);
   }
 
   /** Writes what is left: the pending JSON, or the table of every record. */
   end(): void {
     this.flush();
-    if (this.format === 'table' && this.view && this.records.length > 0) this.stdout.write(this.view(this.records, this.style));
+    if (this.format === 'table' && this.view && this.#records.length > 0) this.stdout.write(this.view(this.#records, this.style));
   }
 }

@@ -36,8 +36,8 @@ export const SHORT_STRING = 24;
  * allocation costs more than any of the hashes on short keys.
  */
 export class Utf8Scratch {
-  private buf: Uint8Array;
-  private view: DataView;
+  #buf: Uint8Array;
+  #view: DataView;
 
   /**
    * `room(bytes)`, when given, supplies the buffer (at least `bytes` long) instead of a fresh array:
@@ -45,20 +45,20 @@ export class Utf8Scratch {
    * the old buffer, whose length becomes 0, so the next `reserve` asks again.
    */
   constructor(private readonly room?: (bytes: number) => Uint8Array) {
-    this.buf = room ? room(256) : new Uint8Array(256);
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
+    this.#buf = room ? room(256) : new Uint8Array(256);
+    this.#view = new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.length);
   }
 
   /** Returns the number of bytes written at the start of `bytes`. Valid until the next call. */
   encode(s: string): number {
     const n = s.length;
-    this.reserve(n);
-    if (n <= SHORT_STRING) return encodeJavaUtf8(s, n, this.buf);
+    this.#reserve(n);
+    if (n <= SHORT_STRING) return encodeJavaUtf8(s, n, this.#buf);
     // The native encoder writes Java's bytes except for an unpaired surrogate (U+FFFD, not '?'):
     // a string with non-ASCII units (more bytes than units) that is not well formed is encoded again.
-    const written = encoder.encodeInto(s, this.buf).written;
+    const written = encoder.encodeInto(s, this.#buf).written;
     if (written === n || s.isWellFormed()) return written;
-    return encodeJavaUtf8(s, n, this.buf);
+    return encodeJavaUtf8(s, n, this.#buf);
   }
 
   /**
@@ -67,9 +67,9 @@ export class Utf8Scratch {
    */
   encodeAscii(s: string): boolean {
     const n = s.length;
-    this.reserve(n);
+    this.#reserve(n);
     // Every non-ASCII unit takes 2 or 3 bytes here (an unpaired surrogate 3: U+FFFD).
-    return encoder.encodeInto(s, this.buf).written === n;
+    return encoder.encodeInto(s, this.#buf).written === n;
   }
 
   /**
@@ -77,24 +77,24 @@ export class Utf8Scratch {
    * Java writes '?') and returns the number of bytes.
    */
   encodeReplacing(s: string): number {
-    this.reserve(s.length);
-    return encoder.encodeInto(s, this.buf).written;
+    this.#reserve(s.length);
+    return encoder.encodeInto(s, this.#buf).written;
   }
 
   /** Room for `units` UTF-16 units: each takes at most 3 UTF-8 bytes. */
-  private reserve(units: number): void {
-    if (units * 3 <= this.buf.length) return;
-    this.buf = this.room ? this.room(units * 3) : new Uint8Array(Math.max(units * 3, this.buf.length * 2));
-    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.length);
+  #reserve(units: number): void {
+    if (units * 3 <= this.#buf.length) return;
+    this.#buf = this.room ? this.room(units * 3) : new Uint8Array(Math.max(units * 3, this.#buf.length * 2));
+    this.#view = new DataView(this.#buf.buffer, this.#buf.byteOffset, this.#buf.length);
   }
 
   get bytes(): Uint8Array {
-    return this.buf;
+    return this.#buf;
   }
 
   /** The same bytes, for reading 4 at a time as little-endian words. */
   get words(): DataView {
-    return this.view;
+    return this.#view;
   }
 }
 

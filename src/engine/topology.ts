@@ -144,9 +144,9 @@ export class PulsarTopicState extends TopicState {
   partitions: number;
   readonly subscription?: KeySharedSubscription;
   /** First partition of each selector group: partitions created later get fresh selectors. */
-  private groupStarts: number[] = [0];
+  #groupStarts: number[] = [0];
   /** Hashes keys where there is no subscription, by the generation's default selector (never given consumers). */
-  private readonly hashOnly: StickyKeyConsumerSelector;
+  readonly #hashOnly: StickyKeyConsumerSelector;
   /** What the broker reported about the subscription, where the settings carry it. */
   readonly observed?: ObservedTopic;
 
@@ -159,8 +159,8 @@ export class PulsarTopicState extends TopicState {
     if (from) {
       this.partitions = from.partitions;
       this.subscription = from.subscription;
-      this.groupStarts = from.groupStarts;
-      this.hashOnly = from.hashOnly;
+      this.#groupStarts = from.groupStarts;
+      this.#hashOnly = from.hashOnly;
       this.observed = from.observed;
       return;
     }
@@ -176,18 +176,18 @@ export class PulsarTopicState extends TopicState {
     if (sub?.observed || sub?.observedPartitions) {
       const r = restoreObserved(selectorConfig, sub);
       this.subscription = r.subscription;
-      this.groupStarts = r.groupStarts;
+      this.#groupStarts = r.groupStarts;
       this.observed = new ObservedTopic(r.groups, config.partitions);
     } else if (sub) this.subscription = new KeySharedSubscription(selectorConfig);
-    this.hashOnly = createSelector(selectorConfig);
+    this.#hashOnly = createSelector(selectorConfig);
   }
 
   clone(): PulsarTopicState {
     return new PulsarTopicState(this.config, {
       partitions: this.partitions,
       subscription: this.subscription?.clone(),
-      groupStarts: this.groupStarts.slice(),
-      hashOnly: this.hashOnly,
+      groupStarts: this.#groupStarts.slice(),
+      hashOnly: this.#hashOnly,
       observed: this.observed?.clone(),
     });
   }
@@ -212,7 +212,7 @@ export class PulsarTopicState extends TopicState {
       }
       if (this.subscription) {
         this.subscription.addSelectorForNewPartitions();
-        this.groupStarts.push(this.partitions);
+        this.#groupStarts.push(this.partitions);
       }
       this.partitions = event.count;
       return { ok: true, value: undefined };
@@ -225,9 +225,9 @@ export class PulsarTopicState extends TopicState {
   }
 
   /** The selector group serving a partition (or the non-partitioned topic). */
-  private groupOf(partition: number | null): number {
+  #groupOf(partition: number | null): number {
     let g = 0;
-    if (partition !== null) while (g + 1 < this.groupStarts.length && this.groupStarts[g + 1] <= partition) g++;
+    if (partition !== null) while (g + 1 < this.#groupStarts.length && this.#groupStarts[g + 1] <= partition) g++;
     return g;
   }
 
@@ -236,8 +236,8 @@ export class PulsarTopicState extends TopicState {
    * subscription is as the broker reported it, else the subscription's.
    */
   selectorFor(partition: number | null): StickyKeyConsumerSelector {
-    if (!this.subscription) return this.hashOnly;
-    const g = this.groupOf(partition);
+    if (!this.subscription) return this.#hashOnly;
+    const g = this.#groupOf(partition);
     return this.observed?.view(g) ?? this.subscription.selectorAt(g);
   }
 
@@ -247,8 +247,8 @@ export class PulsarTopicState extends TopicState {
    * caller look up a partition's selector without anything per partition.
    */
   selectorGroups(): Array<{ first: number; selector: StickyKeyConsumerSelector }> {
-    if (!this.subscription) return [{ first: 0, selector: this.hashOnly }];
-    return this.groupStarts.map((first, g) => ({ first, selector: this.observed?.view(g) ?? this.subscription!.selectorAt(g) }));
+    if (!this.subscription) return [{ first: 0, selector: this.#hashOnly }];
+    return this.#groupStarts.map((first, g) => ({ first, selector: this.observed?.view(g) ?? this.subscription!.selectorAt(g) }));
   }
 
   route(key: MessageKey): RouteFields {
@@ -261,12 +261,12 @@ export class PulsarTopicState extends TopicState {
     // The C++ schemes and `producers` are section 3 of the contract: their lines say the client's
     // hash and the producers' partitions; the Java client's schemes keep section 2's fields.
     if (c.producers || isCppScheme(c.hashingScheme)) {
-      const out = this.clientFields(key, partition, placed?.hash);
+      const out = this.#clientFields(key, partition, placed?.hash);
       out.stickyKeyHash = stickyKeyHash;
       const consumer = this.subscription ? selector.select(stickyKeyHash) : undefined;
       out.consumer = consumer?.id ?? null;
       out.range = consumer ? ownerRange(selector, stickyKeyHash) : null;
-      if (this.observed && consumer !== undefined) this.markObserved(out, partition, stickyKeyHash, consumer);
+      if (this.observed && consumer !== undefined) this.#markObserved(out, partition, stickyKeyHash, consumer);
       return out;
     }
     // Object literals, not `{ ...out, consumer, range }`: V8 took the spread's slow path here
@@ -276,20 +276,20 @@ export class PulsarTopicState extends TopicState {
     const range = consumer ? ownerRange(selector, stickyKeyHash) : null;
     if (!this.observed) return { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
     const out: RouteFields = { topic: this.name, system: 'pulsar', partition, stickyKeyHash, consumer: consumer?.id ?? null, range };
-    this.markObserved(out, partition, stickyKeyHash, consumer);
+    this.#markObserved(out, partition, stickyKeyHash, consumer);
     return out;
   }
 
   /** A route's marks from the broker's report: read off it (`observed`), and a draining hash. */
-  private markObserved(out: RouteFields, partition: number | null, stickyKeyHash: number, consumer: Consumer | null): void {
-    const g = this.groupOf(partition);
+  #markObserved(out: RouteFields, partition: number | null, stickyKeyHash: number, consumer: Consumer | null): void {
+    const g = this.#groupOf(partition);
     if (this.observed!.reports(g)) out.observed = true;
     const draining = this.observed!.draining(g, stickyKeyHash, consumer, this.subscription!.consumers);
     if (draining) out.draining = draining;
   }
 
   /** The fields of a section 3 line before the broker's: partition, the client's hash, the producers. */
-  private clientFields(key: MessageKey, partition: number | null, hash: number | undefined): RouteFields {
+  #clientFields(key: MessageKey, partition: number | null, hash: number | undefined): RouteFields {
     const out: RouteFields = { topic: this.name, system: 'pulsar', partition };
     if (hash !== undefined) out.hash = hash;
     const producers = this.config.producers;

@@ -23,30 +23,30 @@ interface SettingsFile {
 }
 
 export class RoutingConfig implements vscode.Disposable {
-  private modelValue: SettingsModel;
-  private readonly changed = new vscode.EventEmitter<SettingsModel>();
+  #modelValue: SettingsModel;
+  readonly #changed = new vscode.EventEmitter<SettingsModel>();
   /** Fires after the model was rebuilt from changed settings. */
-  readonly onDidChange = this.changed.event;
-  private readonly diagnostics = vscode.languages.createDiagnosticCollection('keyRouting');
-  private readonly disposables: vscode.Disposable[] = [];
-  private lastNotified = '';
-  private reportRun = 0;
+  readonly onDidChange = this.#changed.event;
+  readonly #diagnostics = vscode.languages.createDiagnosticCollection('keyRouting');
+  readonly #disposables: vscode.Disposable[] = [];
+  #lastNotified = '';
+  #reportRun = 0;
 
   constructor(private readonly output: vscode.OutputChannel) {
-    this.modelValue = this.read();
-    this.disposables.push(
-      this.changed,
-      this.diagnostics,
+    this.#modelValue = this.#read();
+    this.#disposables.push(
+      this.#changed,
+      this.#diagnostics,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(TOPICS) || e.affectsConfiguration(NAMESPACES) || e.affectsConfiguration(KAFKA_GROUPS)) this.reload();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.reload()),
     );
-    void this.report();
+    void this.#report();
   }
 
   get model(): SettingsModel {
-    return this.modelValue;
+    return this.#modelValue;
   }
 
   get hoverLanguages(): string[] {
@@ -60,12 +60,12 @@ export class RoutingConfig implements vscode.Disposable {
 
   /** Re-reads the settings now (the configuration event calls this). */
   reload(): void {
-    this.modelValue = this.read(this.modelValue);
-    this.changed.fire(this.modelValue);
-    void this.report();
+    this.#modelValue = this.#read(this.#modelValue);
+    this.#changed.fire(this.#modelValue);
+    void this.#report();
   }
 
-  private read(previous?: SettingsModel): SettingsModel {
+  #read(previous?: SettingsModel): SettingsModel {
     const cfg = vscode.workspace.getConfiguration();
     return buildModel(cfg.get(TOPICS), cfg.get(NAMESPACES), previous ?? undefined, cfg.get(KAFKA_GROUPS));
   }
@@ -84,7 +84,7 @@ export class RoutingConfig implements vscode.Disposable {
     return folder ? { uri: vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json'), within: [] } : undefined;
   }
 
-  private async readText(uri: vscode.Uri): Promise<string | undefined> {
+  async #readText(uri: vscode.Uri): Promise<string | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) return open.getText();
     try {
@@ -98,11 +98,11 @@ export class RoutingConfig implements vscode.Disposable {
   async rangeOf(finding: Finding): Promise<{ uri: vscode.Uri; range: vscode.Range } | undefined> {
     const file = this.settingsFile();
     if (!file) return undefined;
-    const text = await this.readText(file.uri);
-    return text === undefined ? undefined : this.rangeIn(file, text, finding.path);
+    const text = await this.#readText(file.uri);
+    return text === undefined ? undefined : this.#rangeIn(file, text, finding.path);
   }
 
-  private rangeIn(file: SettingsFile, text: string, path: string): { uri: vscode.Uri; range: vscode.Range } | undefined {
+  #rangeIn(file: SettingsFile, text: string, path: string): { uri: vscode.Uri; range: vscode.Range } | undefined {
     const loc = locate(text, path, file.within);
     if (!loc) return undefined;
     const a = positionAt(text, loc.start);
@@ -111,30 +111,30 @@ export class RoutingConfig implements vscode.Disposable {
   }
 
   /** Diagnostics, the output channel and (for new errors or warnings) a notification. */
-  private async report(): Promise<void> {
-    const run = ++this.reportRun;
-    const model = this.modelValue;
+  async #report(): Promise<void> {
+    const run = ++this.#reportRun;
+    const model = this.#modelValue;
     const findings = model.findings;
-    this.logFindings(model);
+    this.#logFindings(model);
 
     const file = this.settingsFile();
-    const text = file ? await this.readText(file.uri) : undefined;
-    if (run !== this.reportRun) return; // a newer change is being reported
-    this.diagnostics.clear();
+    const text = file ? await this.#readText(file.uri) : undefined;
+    if (run !== this.#reportRun) return; // a newer change is being reported
+    this.#diagnostics.clear();
     if (file && text !== undefined) {
       const diags = findings.map((f) => {
-        const at = this.rangeIn(file, text, f.path)?.range ?? new vscode.Range(0, 0, 0, 0);
+        const at = this.#rangeIn(file, text, f.path)?.range ?? new vscode.Range(0, 0, 0, 0);
         const d = new vscode.Diagnostic(at, `${f.path}: ${f.message}. Fix: ${f.fix}`, severityOf(f));
         d.source = vscode.l10n.t('Key Routing');
         return d;
       });
-      this.diagnostics.set(file.uri, diags);
+      this.#diagnostics.set(file.uri, diags);
     }
 
     const serious = findings.filter((f) => f.severity !== 'info');
     const key = serious.map((f) => `${f.path}: ${f.message}`).join('\n');
-    if (key === this.lastNotified) return;
-    this.lastNotified = key;
+    if (key === this.#lastNotified) return;
+    this.#lastNotified = key;
     if (serious.length === 0) return;
     const first = serious[0];
     const more = serious.length > 1 ? ` ${vscode.l10n.t('(and {0} more; see the Key Routing output)', serious.length - 1)}` : '';
@@ -149,7 +149,7 @@ export class RoutingConfig implements vscode.Disposable {
     });
   }
 
-  private logFindings(model: SettingsModel): void {
+  #logFindings(model: SettingsModel): void {
     // Nothing configured, nothing wrong: say nothing (and create no output channel).
     if (!model.configured && model.findings.length === 0) return;
     const topics = model.settings.topics.length;
@@ -182,7 +182,7 @@ export class RoutingConfig implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    for (const d of this.#disposables) d.dispose();
   }
 }
 

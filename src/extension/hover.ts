@@ -15,22 +15,22 @@ const MAX_LINE = 20_000;
 const WORDS_COUNT = new Set(['plaintext', 'properties', 'yaml']);
 
 export class RouteHover implements vscode.Disposable {
-  private registration: vscode.Disposable | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  #registration: vscode.Disposable | undefined;
+  readonly #subs: vscode.Disposable[] = [];
 
   constructor(private readonly config: RoutingConfig) {
-    this.register();
-    this.subs.push(
+    this.#register();
+    this.#subs.push(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(HOVER_LANGUAGES)) this.register();
+        if (e.affectsConfiguration(HOVER_LANGUAGES)) this.#register();
       }),
     );
   }
 
-  private register(): void {
-    this.registration?.dispose();
+  #register(): void {
+    this.#registration?.dispose();
     const languages = this.config.hoverLanguages;
-    this.registration = languages.length
+    this.#registration = languages.length
       ? vscode.languages.registerHoverProvider(
           languages.map((language) => ({ language })),
           { provideHover: (doc, pos) => this.provide(doc, pos) },
@@ -53,8 +53,8 @@ export class RouteHover implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.registration?.dispose();
-    for (const s of this.subs) s.dispose();
+    this.#registration?.dispose();
+    for (const s of this.#subs) s.dispose();
   }
 }
 

@@ -5,49 +5,49 @@
 import * as vscode from 'vscode';
 
 export class LazyOutputChannel implements vscode.OutputChannel {
-  private channel: vscode.OutputChannel | undefined;
-  private disposed = false;
+  #channel: vscode.OutputChannel | undefined;
+  #disposed = false;
 
   constructor(readonly name: string) {}
 
   /** Whether the real channel exists (for tests). */
   get created(): boolean {
-    return this.channel !== undefined;
+    return this.#channel !== undefined;
   }
 
-  private get real(): vscode.OutputChannel | undefined {
-    if (!this.channel && !this.disposed) this.channel = vscode.window.createOutputChannel(this.name);
-    return this.channel;
+  get #real(): vscode.OutputChannel | undefined {
+    if (!this.#channel && !this.#disposed) this.#channel = vscode.window.createOutputChannel(this.name);
+    return this.#channel;
   }
 
   append(value: string): void {
-    this.real?.append(value);
+    this.#real?.append(value);
   }
 
   appendLine(value: string): void {
-    this.real?.appendLine(value);
+    this.#real?.appendLine(value);
   }
 
   replace(value: string): void {
-    this.real?.replace(value);
+    this.#real?.replace(value);
   }
 
   clear(): void {
-    this.channel?.clear();
+    this.#channel?.clear();
   }
 
   show(preserveFocus?: boolean): void;
   show(column?: vscode.ViewColumn, preserveFocus?: boolean): void;
   show(a?: boolean | vscode.ViewColumn, b?: boolean): void {
-    this.real?.show(typeof a === 'boolean' ? a : b);
+    this.#real?.show(typeof a === 'boolean' ? a : b);
   }
 
   hide(): void {
-    this.channel?.hide();
+    this.#channel?.hide();
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.channel?.dispose();
+    this.#disposed = true;
+    this.#channel?.dispose();
   }
 }

@@ -24,39 +24,39 @@ export interface Services {
 
 /** The keys routed last and their routes, re-routed when the settings change. */
 export class LastRoute implements vscode.Disposable {
-  private keys: KeyInput[] = [];
-  private routesValue: KeyRoutes[] = [];
+  #keys: KeyInput[] = [];
+  #routesValue: KeyRoutes[] = [];
   /** What the last Show Route / Route a Key showed: the notification's message and the output table. */
   shown: { message: string; table: string } | undefined;
-  private readonly changed = new vscode.EventEmitter<KeyRoutes[]>();
-  readonly onDidChange = this.changed.event;
-  private readonly sub: vscode.Disposable;
+  readonly #changed = new vscode.EventEmitter<KeyRoutes[]>();
+  readonly onDidChange = this.#changed.event;
+  readonly #sub: vscode.Disposable;
 
   constructor(private readonly config: RoutingConfig) {
-    this.sub = config.onDidChange(() => {
-      if (this.keys.length) this.set(this.keys);
+    this.#sub = config.onDidChange(() => {
+      if (this.#keys.length) this.set(this.#keys);
     });
   }
 
   /** The keys routed last (the routing panel shows them). */
   get routedKeys(): readonly KeyInput[] {
-    return this.keys;
+    return this.#keys;
   }
 
   get routes(): KeyRoutes[] {
-    return this.routesValue;
+    return this.#routesValue;
   }
 
   set(keys: KeyInput[]): KeyRoutes[] {
-    this.keys = keys;
-    this.routesValue = routeKeys(this.config.model, keys);
-    this.changed.fire(this.routesValue);
-    return this.routesValue;
+    this.#keys = keys;
+    this.#routesValue = routeKeys(this.config.model, keys);
+    this.#changed.fire(this.#routesValue);
+    return this.#routesValue;
   }
 
   dispose(): void {
-    this.sub.dispose();
-    this.changed.dispose();
+    this.#sub.dispose();
+    this.#changed.dispose();
   }
 }
 

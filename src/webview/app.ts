@@ -68,53 +68,53 @@ const VIEW_LABELS: Record<ViewKind, string> = {
 };
 
 export class App {
-  private state: PanelState;
+  #state: PanelState;
   private readonly models = new Models();
-  private readonly ui = new Ui();
-  private problems: ProblemInfo[] = [];
-  private stale: string[] = [];
+  readonly #ui = new Ui();
+  #problems: ProblemInfo[] = [];
+  #stale: string[] = [];
   /** The broker's reports of the topics that have one, by topic (from the state message). */
-  private observed = new Map<string, PanelObserved>();
-  private received = false;
-  private nextRequest = 1;
-  private applyStatus = new Map<string, string>();
-  private error = '';
-  private lastWidth = 0;
-  private readonly main = h('main', { id: 'view', role: 'tabpanel' });
+  #observed = new Map<string, PanelObserved>();
+  #received = false;
+  #nextRequest = 1;
+  #applyStatus = new Map<string, string>();
+  #error = '';
+  #lastWidth = 0;
+  readonly #main = h('main', { id: 'view', role: 'tabpanel' });
   /** Analyze Keys: the latest run, and its what-if runs per topic (host data, kept in memory only). */
-  private analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
-  private exportStatus = '';
-  private readonly pendingExport = new Set<number>();
+  #analysis: { base?: AnalysisRunInfo; whatIf: Map<string, AnalysisRunInfo> } = { whatIf: new Map() };
+  #exportStatus = '';
+  readonly #pendingExport = new Set<number>();
   /** The charts drawn for each zoom window (`topic|chart`): a zoom redraws them, nothing else. */
-  private zoomGroups = new Map<string, Array<ChartHandle<Element>>>();
+  #zoomGroups = new Map<string, Array<ChartHandle<Element>>>();
   /** The what-if's canvas bars by id (before, after), which its next step draws on again (see `bar`). */
-  private whatIfBars = new Map<string, BarCanvasHandle>();
+  #whatIfBars = new Map<string, BarCanvasHandle>();
   /** Counts renders: work deferred by one render is dropped once another has replaced its page. */
-  private generation = 0;
-  private deferred: Array<() => void> = [];
+  #generation = 0;
+  #deferred: Array<() => void> = [];
   /** The group what-if's part of the What-if view last drawn, which a group step draws again. */
-  private groupPart: HTMLElement | undefined;
+  #groupPart: HTMLElement | undefined;
   /** Each group what-if's editor (by topic and group), kept as the topics' are. */
-  private readonly groupEditors = new Map<string, GroupWhatIfEditor>();
-  private saveQueued = false;
+  readonly #groupEditors = new Map<string, GroupWhatIfEditor>();
+  #saveQueued = false;
   /** Whether the keys past the first few are shown (kept across renders). */
-  private moreKeysOpen = false;
+  #moreKeysOpen = false;
   /** The topic and view drawn last. */
-  private shown: { topic: string; kind: ViewKind } | undefined;
+  #shown: { topic: string; kind: ViewKind } | undefined;
   /** Each topic's what-if editor, kept from one drawing to the next (see `WhatIfEditor`). */
-  private readonly editors = new Map<string, WhatIfEditor>();
+  readonly #editors = new Map<string, WhatIfEditor>();
 
   constructor(
     private readonly root: HTMLElement,
     private readonly api: VsCodeApi,
   ) {
-    this.state = sanitizeState(api.getState());
-    this.models.setKeys(this.state.keys);
-    root.append(this.ui.tooltip, this.ui.live);
+    this.#state = sanitizeState(api.getState());
+    this.models.setKeys(this.#state.keys);
+    root.append(this.#ui.tooltip, this.#ui.live);
     document.body.append(patterns());
     new ResizeObserver(() => {
-      const w = this.width();
-      if (Math.abs(w - this.lastWidth) > 8 && this.received) {
+      const w = this.#width();
+      if (Math.abs(w - this.#lastWidth) > 8 && this.#received) {
         this.render();
         this.sendView();
       }
@@ -127,80 +127,80 @@ export class App {
       case 'state':
         // The benchmark and the webview's developer tools time the picture from here.
         performance.mark('keyRouting:state');
-        this.stateMarked = true;
-        this.received = true;
-        this.problems = Array.isArray(msg.problems) ? msg.problems : [];
-        this.stale = Array.isArray(msg.stale) ? msg.stale : [];
+        this.#stateMarked = true;
+        this.#received = true;
+        this.#problems = Array.isArray(msg.problems) ? msg.problems : [];
+        this.#stale = Array.isArray(msg.stale) ? msg.stale : [];
         this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
         // The editors of topics the settings no longer have go with them (groups' are made again).
-        for (const name of this.editors.keys()) if (!this.models.settings.topics.some((t) => t.name === name)) this.editors.delete(name);
-        this.groupEditors.clear();
-        this.observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
-        this.addKeys(msg.keys);
-        if (msg.focus?.topic) this.state.topic = msg.focus.topic;
+        for (const name of this.#editors.keys()) if (!this.models.settings.topics.some((t) => t.name === name)) this.#editors.delete(name);
+        this.#groupEditors.clear();
+        this.#observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
+        this.#addKeys(msg.keys);
+        if (msg.focus?.topic) this.#state.topic = msg.focus.topic;
         break;
       case 'showKeys':
-        this.addKeys(msg.keys);
-        if (msg.focus?.topic) this.state.topic = msg.focus.topic;
+        this.#addKeys(msg.keys);
+        if (msg.focus?.topic) this.#state.topic = msg.focus.topic;
         break;
       case 'applyResult': {
-        const topic = this.pendingApply.get(msg.requestId);
-        this.pendingApply.delete(msg.requestId);
+        const topic = this.#pendingApply.get(msg.requestId);
+        this.#pendingApply.delete(msg.requestId);
         if (topic === undefined) return;
-        this.applyStatus.set(topic, msg.message);
+        this.#applyStatus.set(topic, msg.message);
         if (msg.outcome === 'applied') {
           // The settings now say what the steps did; the host sends them as a new state.
-          delete this.state.whatIf[topic];
+          delete this.#state.whatIf[topic];
         }
         break;
       }
       case 'analysis':
-        if (!this.onAnalysis(msg.run, msg.reveal === true)) return;
+        if (!this.#onAnalysis(msg.run, msg.reveal === true)) return;
         break;
       case 'exportResult':
-        if (!this.pendingExport.delete(msg.requestId)) return;
-        this.exportStatus = msg.message;
+        if (!this.#pendingExport.delete(msg.requestId)) return;
+        this.#exportStatus = msg.message;
         break;
     }
-    this.save();
+    this.#save();
     this.render();
   }
 
   /** Keeps the run; true where the page must be drawn again (the Analysis view shows, or is revealed). */
-  private onAnalysis(run: AnalysisRunInfo, reveal: boolean): boolean {
+  #onAnalysis(run: AnalysisRunInfo, reveal: boolean): boolean {
     if (!run.whatIf) {
-      if (this.analysis.base && this.analysis.base.id > run.id) return false;
-      if (this.analysis.base?.id !== run.id) {
-        this.analysis.whatIf.clear();
-        this.exportStatus = '';
+      if (this.#analysis.base && this.#analysis.base.id > run.id) return false;
+      if (this.#analysis.base?.id !== run.id) {
+        this.#analysis.whatIf.clear();
+        this.#exportStatus = '';
       }
-      this.analysis.base = run;
+      this.#analysis.base = run;
     } else {
-      if (!this.analysis.base || run.whatIf.baseId !== this.analysis.base.id) return false;
-      const prev = this.analysis.whatIf.get(run.whatIf.topic);
+      if (!this.#analysis.base || run.whatIf.baseId !== this.#analysis.base.id) return false;
+      const prev = this.#analysis.whatIf.get(run.whatIf.topic);
       if (prev && prev.id > run.id) return false;
-      this.analysis.whatIf.set(run.whatIf.topic, run);
+      this.#analysis.whatIf.set(run.whatIf.topic, run);
     }
     if (reveal) {
-      for (const t of this.models.settings.topics) this.state.views[t.name] = 'analysis';
-      if (this.state.topic === undefined && this.models.settings.topics.length) this.state.topic = this.models.settings.topics[0].name;
+      for (const t of this.models.settings.topics) this.#state.views[t.name] = 'analysis';
+      if (this.#state.topic === undefined && this.models.settings.topics.length) this.#state.topic = this.models.settings.topics[0].name;
       return true;
     }
     // Redrawn only where it shows: other views (the what-if editor, say) keep what is typed in them.
-    const topic = this.state.topic;
-    return topic !== undefined && this.state.views[topic] === 'analysis';
+    const topic = this.#state.topic;
+    return topic !== undefined && this.#state.views[topic] === 'analysis';
   }
 
-  private readonly pendingApply = new Map<number, string>();
-  private stateMarked = false;
+  readonly #pendingApply = new Map<number, string>();
+  #stateMarked = false;
 
   /** Keys from a route result go first (newest first), the panel's own follow. */
-  private addKeys(keys: readonly KeyInput[] | undefined): void {
+  #addKeys(keys: readonly KeyInput[] | undefined): void {
     const incoming = (keys ?? []).filter(isKeyInput);
     if (incoming.length === 0) return;
-    const rest = this.state.keys.filter((k) => !incoming.some((n) => sameKey(n, k)));
-    this.state.keys = [...incoming, ...rest].slice(0, MAX_KEYS);
-    this.models.setKeys(this.state.keys);
+    const rest = this.#state.keys.filter((k) => !incoming.some((n) => sameKey(n, k)));
+    this.#state.keys = [...incoming, ...rest].slice(0, MAX_KEYS);
+    this.models.setKeys(this.#state.keys);
     this.sendView();
   }
 
@@ -212,70 +212,70 @@ export class App {
   sendView(): void {
     const keys: KeyInput[] = [];
     let bytes = 64;
-    for (const k of this.state.keys) {
+    for (const k of this.#state.keys) {
       bytes += k.value.length * 3 + 40;
       if (bytes > LIMITS.messageBytes || keys.length >= LIMITS.panelKeys || k.value.length > LIMITS.keyValue) break;
       keys.push({ format: k.format, value: k.value });
     }
-    this.post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.width()) });
+    this.#post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.#width()) });
   }
 
-  private post(msg: FromWebviewMessage): void {
+  #post(msg: FromWebviewMessage): void {
     this.api.postMessage(msg);
   }
 
-  private save(): void {
-    this.api.setState(this.state);
+  #save(): void {
+    this.api.setState(this.#state);
   }
 
-  private width(): number {
+  #width(): number {
     // Until the first view is attached, the root's width is the one the view will get (nothing
     // between them has padding); the body's is wider by its padding, and measuring that made the
     // first picture be drawn twice (the resize observer saw the real width and drew it again).
-    const w = (this.main.isConnected ? this.main.clientWidth : this.root.clientWidth) || document.body.clientWidth || window.innerWidth;
+    const w = (this.#main.isConnected ? this.#main.clientWidth : this.root.clientWidth) || document.body.clientWidth || window.innerWidth;
     return Math.max(320, Math.floor(w) - 4);
   }
 
   // -------------------------------------------------------------------------------------------
 
   render(): void {
-    this.whatIfBars.clear();
-    this.redraw(() => this.drawPage());
+    this.#whatIfBars.clear();
+    this.#redraw(() => this.#drawPage());
   }
 
   /**
    * Draws the page, or a part of it, as a new generation (the deferred work of the last is dropped
    * and the canvas charts' zoom groups made again), keeping the focus and the scroll position.
    */
-  private redraw(draw: () => void): void {
-    this.generation++;
-    this.zoomGroups = new Map();
-    this.deferred = [];
-    this.inPlace(draw);
-    this.afterPaint();
+  #redraw(draw: () => void): void {
+    this.#generation++;
+    this.#zoomGroups = new Map();
+    this.#deferred = [];
+    this.#inPlace(draw);
+    this.#afterPaint();
   }
 
   /** Runs `draw` (which changes the page), then gives the focus and the scroll position back. */
-  private inPlace(draw: () => void): void {
+  #inPlace(draw: () => void): void {
     const scrollY = window.scrollY;
     const active = document.activeElement?.id;
-    this.ui.hideTip();
+    this.#ui.hideTip();
     draw();
     if (active && document.activeElement?.id !== active) document.getElementById(active)?.focus();
     window.scrollTo(0, scrollY);
   }
 
-  private drawPage(): void {
+  #drawPage(): void {
     const topics = this.models.settings.topics;
     const header = h('header', { class: 'top' }, h('h1', {}, l10n.t('Key Routing')));
     const body: HTMLElement[] = [];
-    if (!this.received) {
+    if (!this.#received) {
       body.push(h('p', { class: 'muted' }, l10n.t('Waiting for the settings…')));
     } else if (topics.length === 0) {
       body.push(h('p', {}, l10n.t('No topics configured. Add one to keyRouting.topics in the workspace settings (Key Routing: Add Topic).')));
     }
-    if (this.problems.length) body.push(this.problemsBox());
-    if (this.error) body.push(h('p', { class: 'error', role: 'alert' }, this.error));
+    if (this.#problems.length) body.push(this.#problemsBox());
+    if (this.#error) body.push(h('p', { class: 'error', role: 'alert' }, this.#error));
     // The panel's own topology, unless the host's frames draw the topics (then it is built when
     // idle, or when a what-if step needs it).
     if (!this.models.framed || this.models.engineReady) {
@@ -284,28 +284,28 @@ export class App {
     }
     let topic: TopicConfig | undefined;
     if (topics.length) {
-      topic = topics.find((t) => t.name === this.state.topic) ?? topics[0];
-      this.state.topic = topic.name;
-      header.append(this.topicTabs(topics, topic));
+      topic = topics.find((t) => t.name === this.#state.topic) ?? topics[0];
+      this.#state.topic = topic.name;
+      header.append(this.#topicTabs(topics, topic));
     }
-    body.push(this.keysBox());
-    this.main.replaceChildren();
+    body.push(this.#keysBox());
+    this.#main.replaceChildren();
     if (topic) {
-      const views = this.viewsOf(topic);
-      let kind = this.state.views[topic.name];
+      const views = this.#viewsOf(topic);
+      let kind = this.#state.views[topic.name];
       if (!kind || !views.includes(kind)) kind = views[0];
-      const viewTabs = this.viewTabs(topic, views, kind);
-      this.main.setAttribute('aria-label', l10n.t('{0} of {1}', VIEW_LABELS[kind], topic.name));
-      body.push(viewTabs, this.main);
-      this.lastWidth = this.width();
-      this.shown = { topic: topic.name, kind };
-      this.renderViewSafely(topic, kind, this.lastWidth);
+      const viewTabs = this.#viewTabs(topic, views, kind);
+      this.#main.setAttribute('aria-label', l10n.t('{0} of {1}', VIEW_LABELS[kind], topic.name));
+      body.push(viewTabs, this.#main);
+      this.#lastWidth = this.#width();
+      this.#shown = { topic: topic.name, kind };
+      this.#renderViewSafely(topic, kind, this.#lastWidth);
     } else {
-      this.shown = undefined;
+      this.#shown = undefined;
     }
     const app = h('div', { id: 'app' }, header, ...body);
     keepUnchanged(app, this.root);
-    this.root.replaceChildren(app, this.ui.tooltip, this.ui.live);
+    this.root.replaceChildren(app, this.#ui.tooltip, this.#ui.live);
   }
 
   /**
@@ -313,25 +313,25 @@ export class App {
    * task at a time so input is handled in between; then, when the panel is idle, its own topology
    * (what-if steps and keys the host has not routed need it), warmed up with a throwaway step.
    */
-  private afterPaint(): void {
-    const gen = this.generation;
-    if (this.received && !this.models.engineReady) document.body.dataset.engine = 'pending';
-    const first = this.stateMarked;
-    this.stateMarked = false;
+  #afterPaint(): void {
+    const gen = this.#generation;
+    if (this.#received && !this.models.engineReady) document.body.dataset.engine = 'pending';
+    const first = this.#stateMarked;
+    this.#stateMarked = false;
     requestAnimationFrame(() =>
       setTimeout(() => {
         if (first) performance.measure('keyRouting:firstPicture', 'keyRouting:state');
         // The deferred tasks start in a task of their own, each one after the last.
         const next = () => {
-          if (gen !== this.generation) return;
-          const task = this.deferred.shift();
+          if (gen !== this.#generation) return;
+          const task = this.#deferred.shift();
           if (task) {
             task();
             setTimeout(next, 0);
             return;
           }
           if (first) performance.measure('keyRouting:complete', 'keyRouting:state');
-          this.warmUp(gen);
+          this.#warmUp(gen);
         };
         setTimeout(next, 0);
       }, 0),
@@ -339,17 +339,17 @@ export class App {
   }
 
   /** Runs `task` when the panel is next idle (within a second), unless the page is drawn again first. */
-  private whenIdle(task: () => void): void {
-    const gen = this.generation;
+  #whenIdle(task: () => void): void {
+    const gen = this.#generation;
     onIdle(() => {
-      if (gen === this.generation) task();
+      if (gen === this.#generation) task();
     }, 1000);
   }
 
   /** Runs `task` after the picture is painted, unless the page is drawn again first. */
-  private later(task: () => void, first = false): void {
-    if (first) this.deferred.unshift(task);
-    else this.deferred.push(task);
+  #later(task: () => void, first = false): void {
+    if (first) this.#deferred.unshift(task);
+    else this.#deferred.push(task);
   }
 
   /**
@@ -361,9 +361,9 @@ export class App {
    * columns for the next step. The body's `data-engine` says "ready" when all is done: only the
    * latest page's warm-up says so (an earlier one said it while a later one still ran its rounds).
    */
-  private warmUp(gen: number): void {
-    const topic = this.state.topic;
-    const engine = this.received && !this.models.engineReady && topic !== undefined;
+  #warmUp(gen: number): void {
+    const topic = this.#state.topic;
+    const engine = this.#received && !this.models.engineReady && topic !== undefined;
     document.body.dataset.engine = 'warming';
     let round = 0;
     const step = (idle?: IdleDeadline) => {
@@ -372,7 +372,7 @@ export class App {
       // period has room for (a millisecond or two each). Before every engine round too: the
       // throwaway steps then run the code that takes them, which a real step would otherwise be
       // the first to run (V8 had compiled it for none).
-      if (gen === this.generation && topic !== undefined) {
+      if (gen === this.#generation && topic !== undefined) {
         const length = spareColumnLength(this.models.view(topic));
         let made = false;
         while (stockSpareColumn(length, SPARE_COLUMNS)) {
@@ -382,27 +382,27 @@ export class App {
         if (made) return onIdle(step, 500);
       }
       // A later page's warm-up takes over once this one has built the topology.
-      const superseded = gen !== this.generation && this.models.engineReady && round > 0;
+      const superseded = gen !== this.#generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
-        this.models.warmUp(topic, round++, this.chosenGroup(topic)?.name);
+        this.models.warmUp(topic, round++, this.#chosenGroup(topic)?.name);
         return onIdle(step, 500);
       }
       // Only the latest page's warm-up says so: an earlier one's end is not the end of the later one.
-      if (gen === this.generation) document.body.dataset.engine = 'ready';
+      if (gen === this.#generation) document.body.dataset.engine = 'ready';
     };
     onIdle(step, 500);
   }
 
-  private problemsBox(): HTMLElement {
+  #problemsBox(): HTMLElement {
     return h(
       'details',
       { class: 'problems' },
-      h('summary', {}, `${this.problems.length} settings problem${this.problems.length > 1 ? 's' : ''}${this.stale.length ? ` (${this.stale.join(', ')} shown with last good settings)` : ''}`),
-      h('ul', {}, ...this.problems.slice(0, 20).map((p) => h('li', {}, h('code', {}, p.path), ` ${p.message}`))),
+      h('summary', {}, `${this.#problems.length} settings problem${this.#problems.length > 1 ? 's' : ''}${this.#stale.length ? ` (${this.#stale.join(', ')} shown with last good settings)` : ''}`),
+      h('ul', {}, ...this.#problems.slice(0, 20).map((p) => h('li', {}, h('code', {}, p.path), ` ${p.message}`))),
     );
   }
 
-  private topicTabs(topics: TopicConfig[], current: TopicConfig): HTMLElement {
+  #topicTabs(topics: TopicConfig[], current: TopicConfig): HTMLElement {
     // Kept as it is where unchanged (keepUnchanged): the listeners depend only on the topics and the selection, all in the markup.
     const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': l10n.t('Topics'), 'data-keep': 'topic-tabs' });
     const tabs = topics.map((t) =>
@@ -423,28 +423,28 @@ export class App {
       ),
     );
     tabs.forEach((b, i) => {
-      b.addEventListener('click', () => this.selectTopic(topics[i].name));
-      b.addEventListener('keydown', (ev) => this.tabKeys(ev, tabs, i, (j) => this.selectTopic(topics[j].name)));
+      b.addEventListener('click', () => this.#selectTopic(topics[i].name));
+      b.addEventListener('keydown', (ev) => this.#tabKeys(ev, tabs, i, (j) => this.#selectTopic(topics[j].name)));
     });
     list.append(...tabs);
     return list;
   }
 
-  private viewTabs(topic: TopicConfig, views: ViewKind[], current: ViewKind): HTMLElement {
+  #viewTabs(topic: TopicConfig, views: ViewKind[], current: ViewKind): HTMLElement {
     const list = h('div', { role: 'tablist', class: 'tabs view-tabs', 'aria-label': l10n.t('Views of {0}', topic.name), 'data-keep': 'view-tabs' });
     const tabs = views.map((v) =>
       h('button', { role: 'tab', type: 'button', id: `view-tab-${v}`, class: 'tab', 'aria-selected': v === current ? 'true' : 'false', 'aria-controls': 'view', tabindex: v === current ? 0 : -1, 'data-view': v }, VIEW_LABELS[v]),
     );
     tabs.forEach((b, i) => {
-      b.addEventListener('click', () => this.selectView(topic.name, views[i]));
-      b.addEventListener('keydown', (ev) => this.tabKeys(ev, tabs, i, (j) => this.selectView(topic.name, views[j])));
+      b.addEventListener('click', () => this.#selectView(topic.name, views[i]));
+      b.addEventListener('keydown', (ev) => this.#tabKeys(ev, tabs, i, (j) => this.#selectView(topic.name, views[j])));
     });
     list.append(...tabs);
     return list;
   }
 
   /** Arrow keys, Home and End move along a tab list (the WAI-ARIA tabs pattern). */
-  private tabKeys(ev: KeyboardEvent, tabs: HTMLElement[], i: number, select: (j: number) => void): void {
+  #tabKeys(ev: KeyboardEvent, tabs: HTMLElement[], i: number, select: (j: number) => void): void {
     const n = tabs.length;
     const j = ev.key === 'ArrowRight' ? (i + 1) % n : ev.key === 'ArrowLeft' ? (i - 1 + n) % n : ev.key === 'Home' ? 0 : ev.key === 'End' ? n - 1 : -1;
     if (j < 0) return;
@@ -453,21 +453,21 @@ export class App {
     document.getElementById(tabs[j].id)?.focus();
   }
 
-  private selectTopic(name: string): void {
-    this.state.topic = name;
-    this.error = '';
-    this.save();
+  #selectTopic(name: string): void {
+    this.#state.topic = name;
+    this.#error = '';
+    this.#save();
     this.render();
   }
 
-  private selectView(topic: string, view: ViewKind): void {
-    this.state.views[topic] = view;
-    this.error = '';
-    this.save();
+  #selectView(topic: string, view: ViewKind): void {
+    this.#state.views[topic] = view;
+    this.#error = '';
+    this.#save();
     this.render();
   }
 
-  private viewsOf(t: TopicConfig): ViewKind[] {
+  #viewsOf(t: TopicConfig): ViewKind[] {
     if (t.system === 'kafka') return ['partitions', 'whatif', 'analysis'];
     const out: ViewKind[] = [];
     const sub = t.subscription;
@@ -482,16 +482,16 @@ export class App {
     return out;
   }
 
-  private keysBox(): HTMLElement {
+  #keysBox(): HTMLElement {
     const box = h('section', { class: 'keys', 'aria-label': l10n.t('Keys') });
     const list = h('ol', { class: 'key-legend', 'aria-label': l10n.t('keys shown, numbered as on the charts') });
     const item = (k: (typeof this.models.keys)[number], i: number): HTMLElement => {
       const remove = h('button', { type: 'button', class: 'icon', title: l10n.t('Remove key {0}', i + 1), 'aria-label': l10n.t('Remove key {0}', i + 1) }, '×');
       remove.addEventListener('click', () => {
-        this.state.keys = this.state.keys.filter((x) => !sameKey(x, k.input));
-        this.models.setKeys(this.state.keys);
+        this.#state.keys = this.#state.keys.filter((x) => !sameKey(x, k.input));
+        this.models.setKeys(this.#state.keys);
         this.sendView();
-        this.save();
+        this.#save();
         this.render();
       });
       return h(
@@ -515,9 +515,9 @@ export class App {
         rest.append(...keys.slice(KEYS_AT_ONCE).map((k, j) => item(k, KEYS_AT_ONCE + j)));
         return rest;
       }, { class: 'more-keys', id: 'more-keys' });
-      if (this.moreKeysOpen) more.open = true;
+      if (this.#moreKeysOpen) more.open = true;
       const d = more;
-      d.addEventListener('toggle', () => (this.moreKeysOpen = d.open));
+      d.addEventListener('toggle', () => (this.#moreKeysOpen = d.open));
     }
     const input = h('input', { id: 'key-input', type: 'text', placeholder: l10n.t('add a key'), 'aria-label': l10n.t('key to add'), maxlength: 4096 });
     const format = h('select', { id: 'key-format', 'aria-label': l10n.t('key format') }, h('option', { value: 'utf8' }, l10n.t('text')), h('option', { value: 'hex' }, l10n.t('hex bytes')));
@@ -528,10 +528,10 @@ export class App {
       const value = input.value;
       if (value === '') return;
       const k: KeyInput = { format: format.value === 'hex' ? 'hex' : 'utf8', value: format.value === 'hex' ? value.replace(/\s+/g, '') : value };
-      this.state.keys = [...this.state.keys.filter((x) => !sameKey(x, k)), k].slice(-MAX_KEYS);
-      this.models.setKeys(this.state.keys);
+      this.#state.keys = [...this.#state.keys.filter((x) => !sameKey(x, k)), k].slice(-MAX_KEYS);
+      this.models.setKeys(this.#state.keys);
       this.sendView();
-      this.save();
+      this.#save();
       this.render();
       document.getElementById('key-input')?.focus();
     });
@@ -541,99 +541,99 @@ export class App {
 
   // -------------------------------------------------------------------------------------------
 
-  private renderViewSafely(topic: TopicConfig, kind: ViewKind, width: number): void {
+  #renderViewSafely(topic: TopicConfig, kind: ViewKind, width: number): void {
     try {
-      this.renderView(topic, kind, width);
+      this.#renderView(topic, kind, width);
     } catch (e) {
-      this.main.append(this.viewFailed(e));
+      this.#main.append(this.#viewFailed(e));
     }
   }
 
   /** A view's failure: said where the view would be, and reported to the host's log. */
-  private viewFailed(e: unknown): HTMLElement {
-    this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+  #viewFailed(e: unknown): HTMLElement {
+    this.#post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
     return h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message));
   }
 
-  private renderView(topic: TopicConfig, kind: ViewKind, width: number): void {
+  #renderView(topic: TopicConfig, kind: ViewKind, width: number): void {
     // Timings for the benchmark (test/bench/panel.mjs): building the models with the engine, then
     // the view. `performance.measure` entries, visible in the webview's developer tools too.
     const t1 = performance.now();
     const v = this.models.view(topic.name);
     if (kind === 'whatif') {
-      const ws = this.state.whatIf[topic.name];
+      const ws = this.#state.whatIf[topic.name];
       this.models.whatIf(topic.name, ws ? ws.events.slice(0, ws.cursor) : []);
     }
     const t2 = performance.now();
     performance.measure('keyRouting:viewModel', { start: t1, end: t2 });
     queueMicrotask(() => performance.measure('keyRouting:render', { start: t2, end: performance.now() }));
     if (!v) {
-      this.main.append(h('p', { class: 'error' }, l10n.t('Topic {0} could not be modelled.', topic.name)));
+      this.#main.append(h('p', { class: 'error' }, l10n.t('Topic {0} could not be modelled.', topic.name)));
       return;
     }
     switch (kind) {
       case 'partitions':
-        return this.partitionsView(v, width);
+        return this.#partitionsView(v, width);
       case 'ranges':
-        return this.rangesView(topic, v, width);
+        return this.#rangesView(topic, v, width);
       case 'ring':
-        return this.ringView(topic, v, width);
+        return this.#ringView(topic, v, width);
       case 'namespace':
-        return this.namespaceView(topic, width);
+        return this.#namespaceView(topic, width);
       case 'whatif':
-        return this.whatIfView(topic, width);
+        return this.#whatIfView(topic, width);
       case 'analysis':
-        return this.analysisView(topic, width);
+        return this.#analysisView(topic, width);
     }
   }
 
-  private analysisView(topic: TopicConfig, width: number): void {
-    const ws = this.state.whatIf[topic.name];
+  #analysisView(topic: TopicConfig, width: number): void {
+    const ws = this.#state.whatIf[topic.name];
     const steps = ws ? ws.events.slice(0, ws.cursor) : [];
-    const base = this.analysis.base;
-    this.main.append(
+    const base = this.#analysis.base;
+    this.#main.append(
       renderAnalysis({
         topic: topic.name,
         base,
-        whatIf: this.analysis.whatIf.get(topic.name),
+        whatIf: this.#analysis.whatIf.get(topic.name),
         steps,
         width,
-        exportStatus: this.exportStatus,
-        ui: this.ui,
-        onCancel: (runId) => this.post({ type: 'cancelAnalysis', runId }),
+        exportStatus: this.#exportStatus,
+        ui: this.#ui,
+        onCancel: (runId) => this.#post({ type: 'cancelAnalysis', runId }),
         onExport: (runId, format) => {
-          const requestId = this.nextRequest++;
-          this.pendingExport.add(requestId);
-          this.exportStatus = l10n.t('Choose where to save…');
-          this.post({ type: 'exportAnalysis', requestId, runId, format });
+          const requestId = this.#nextRequest++;
+          this.#pendingExport.add(requestId);
+          this.#exportStatus = l10n.t('Choose where to save…');
+          this.#post({ type: 'exportAnalysis', requestId, runId, format });
           this.render();
         },
         onWhatIf: () => {
           if (!base || steps.length === 0) return;
-          this.post({ type: 'analyzeWhatIf', requestId: this.nextRequest++, runId: base.id, topic: topic.name, events: steps });
+          this.#post({ type: 'analyzeWhatIf', requestId: this.#nextRequest++, runId: base.id, topic: topic.name, events: steps });
         },
       }),
     );
-    this.analysisMembers(topic);
+    this.#analysisMembers(topic);
     // The status line is redrawn with every partial result; the live region speaks only a change of state.
     const said = base ? `${base.id}:${base.status}` : '';
-    if (base && said !== this.analysisAnnounced) this.ui.announce(`Analysis of ${base.source}: ${base.status}`);
-    this.analysisAnnounced = said;
+    if (base && said !== this.#analysisAnnounced) this.#ui.announce(`Analysis of ${base.source}: ${base.status}`);
+    this.#analysisAnnounced = said;
   }
 
-  private analysisAnnounced = '';
+  #analysisAnnounced = '';
 
   /** A Kafka topic's analysed keys per member of the chosen group, with the skew over the members. */
-  private analysisMembers(topic: TopicConfig): void {
+  #analysisMembers(topic: TopicConfig): void {
     if (topic.system !== 'kafka') return;
-    const chosen = this.chosenGroup(topic.name);
-    const figures = this.analysis.base?.result?.topics.find((t) => t.topic === topic.name);
+    const chosen = this.#chosenGroup(topic.name);
+    const figures = this.#analysis.base?.result?.topics.find((t) => t.topic === topic.name);
     if (!chosen || !figures?.partitionKeys) return;
     const group = this.models.group(topic.name, chosen.name);
     if (!group) return;
     const analysed = figures.sparsePartitions ? null : analysedKeysPerMember(group, figures.partitionKeys);
-    this.main.append(
-      this.groupHeader(topic.name, chosen.name, chosen.names),
+    this.#main.append(
+      this.#groupHeader(topic.name, chosen.name, chosen.names),
       h('h3', {}, `Analysed keys per member of ${group.group}`),
       analysed
         ? membersTable(group, analysed, 'analysis-members-table')
@@ -641,26 +641,26 @@ export class App {
     );
   }
 
-  private zoomOf(key: string, space: readonly [number, number]): ZoomWindow {
-    return clampWindow(this.state.zoom[key], space);
+  #zoomOf(key: string, space: readonly [number, number]): ZoomWindow {
+    return clampWindow(this.#state.zoom[key], space);
   }
 
-  private setZoom(key: string, w: ZoomWindow): void {
-    this.state.zoom[key] = w;
-    const charts = this.zoomGroups.get(key);
+  #setZoom(key: string, w: ZoomWindow): void {
+    this.#state.zoom[key] = w;
+    const charts = this.#zoomGroups.get(key);
     if (!charts || charts.length === 0) {
-      this.save();
+      this.#save();
       this.render();
       return;
     }
     // The charts redraw in place (a bar in the next frame, a ring's wedge at once), keeping the
     // focus and the cursor; the state is saved once per frame however many wheel events come.
     for (const c of charts) c.setWindow(w);
-    if (!this.saveQueued) {
-      this.saveQueued = true;
+    if (!this.#saveQueued) {
+      this.#saveQueued = true;
       requestAnimationFrame(() => {
-        this.saveQueued = false;
-        this.save();
+        this.#saveQueued = false;
+        this.#save();
       });
     }
   }
@@ -671,103 +671,103 @@ export class App {
    * out of the page (a step removes the old what-if before drawing the new one): a step then makes
    * no canvas.
    */
-  private bar(spec: BarSpec, zoomKey: string, kept?: Map<string, BarCanvasHandle>): HTMLElement {
-    if (!drawnOnCanvas(spec, this.state.renderer)) {
+  #bar(spec: BarSpec, zoomKey: string, kept?: Map<string, BarCanvasHandle>): HTMLElement {
+    if (!drawnOnCanvas(spec, this.#state.renderer)) {
       const svgChart = renderBar(spec);
-      this.joinZoom(zoomKey, svgChart);
+      this.#joinZoom(zoomKey, svgChart);
       return svgChart.element;
     }
     const old = kept?.get(spec.id);
     const chart = old && !old.element.isConnected ? old : renderBarCanvas(spec);
     if (chart === old) old.show(spec);
     kept?.set(spec.id, chart);
-    this.joinZoom(zoomKey, chart);
+    this.#joinZoom(zoomKey, chart);
     return chart.element;
   }
 
-  private ring(spec: RingSpec, zoomKey: string): Element {
-    const chart = drawnOnCanvas(spec, this.state.renderer) ? renderRingCanvas(spec) : renderRing(spec);
-    this.joinZoom(zoomKey, chart);
+  #ring(spec: RingSpec, zoomKey: string): Element {
+    const chart = drawnOnCanvas(spec, this.#state.renderer) ? renderRingCanvas(spec) : renderRing(spec);
+    this.#joinZoom(zoomKey, chart);
     return chart.element;
   }
 
-  private partitionsChart(spec: PartitionsSpec): HTMLElement {
-    const r = this.state.renderer ?? 'auto';
+  #partitionsChart(spec: PartitionsSpec): HTMLElement {
+    const r = this.#state.renderer ?? 'auto';
     return (r === 'auto' ? spec.count > DENSE_PARTITIONS : r === 'canvas') ? renderPartitionsCanvas(spec).element : renderPartitions(spec);
   }
 
-  private joinZoom(key: string, chart: ChartHandle<Element>): void {
-    let list = this.zoomGroups.get(key);
-    if (!list) this.zoomGroups.set(key, (list = []));
+  #joinZoom(key: string, chart: ChartHandle<Element>): void {
+    let list = this.#zoomGroups.get(key);
+    if (!list) this.#zoomGroups.set(key, (list = []));
     list.push(chart);
   }
 
-  private partitionsView(v: TopicViewModel, width: number): void {
+  #partitionsView(v: TopicViewModel, width: number): void {
     const p = v.partitions!;
-    const chosen = v.system === 'kafka' ? this.chosenGroup(v.name) : null;
+    const chosen = v.system === 'kafka' ? this.#chosenGroup(v.name) : null;
     const group = chosen ? this.models.group(v.name, chosen.name) : undefined;
-    if (chosen && group) this.main.append(this.groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
-    this.main.append(
+    if (chosen && group) this.#main.append(this.#groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
+    this.#main.append(
       h('p', { class: 'view-note' }, `${thousands(p.count)} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
-      this.partitionsChart({
+      this.#partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,
         count: p.count,
         width,
         marks: v.markers.map((m) => ({ n: m.n, label: m.label, partition: m.route.partition })),
         ...(group?.owner ? { owners: { of: group.owner, names: group.members.map((m) => m.id) } } : {}),
-        ui: this.ui,
+        ui: this.#ui,
       }),
     );
-    const seen = this.observed.get(v.name);
+    const seen = this.#observed.get(v.name);
     const owners = seen?.system === 'kafka' ? renderKafkaObserved(seen, chosen?.name ?? null) : null;
-    if (owners) this.main.append(owners);
+    if (owners) this.#main.append(owners);
     if (group) {
       // After the first picture: a group of hundreds of members is a table of thousands of cells.
-      this.slotLater(`${group.members.length} members…`, () => {
-        const run = this.analysis.base?.result?.topics.find((t) => t.topic === v.name);
+      this.#slotLater(`${group.members.length} members…`, () => {
+        const run = this.#analysis.base?.result?.topics.find((t) => t.topic === v.name);
         const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
         const keys = groupKeysTable(group);
         return [h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : [])];
       });
     }
-    this.keysTableLater(v);
+    this.#keysTableLater(v);
   }
 
   /** The group shown on a Kafka topic (the one chosen, else its first), with the chooser before it. */
-  private chosenGroup(topic: string): { name: string; names: string[] } | null {
+  #chosenGroup(topic: string): { name: string; names: string[] } | null {
     const names = this.models.groupNames(topic);
     if (names.length === 0) return null;
-    const chosen = this.state.groups?.[topic];
+    const chosen = this.#state.groups?.[topic];
     return { name: chosen && names.includes(chosen) ? chosen : names[0], names };
   }
 
-  private groupHeader(topic: string, name: string, names: string[]): HTMLElement {
+  #groupHeader(topic: string, name: string, names: string[]): HTMLElement {
     return groupChooser(names, name, (g) => {
-      this.state.groups = { ...(this.state.groups ?? {}), [topic]: g };
-      this.save();
+      this.#state.groups = { ...(this.#state.groups ?? {}), [topic]: g };
+      this.#save();
       this.render();
     });
   }
 
   /** The keys table, filled in after the first picture (a hundred keys are a thousand cells). */
-  private keysTableLater(v: TopicViewModel): void {
+  #keysTableLater(v: TopicViewModel): void {
     const tables = () => [keysTable(v), producersTable(v)].filter((t): t is HTMLElement => t !== null);
     if (v.markers.length <= 12) {
-      this.main.append(...tables());
+      this.#main.append(...tables());
       return;
     }
-    this.slotLater(`${v.markers.length} keys…`, tables);
+    this.#slotLater(`${v.markers.length} keys…`, tables);
   }
 
   /** A busy placeholder saying `what`, replaced after the first picture by what `make` makes. */
-  private slotLater(what: string, make: () => Node[]): void {
+  #slotLater(what: string, make: () => Node[]): void {
     const slot = h('div', { class: 'slot', 'aria-busy': 'true' }, h('p', { class: 'muted' }, what));
-    this.main.append(slot);
-    this.later(() => slot.replaceWith(...make()));
+    this.#main.append(slot);
+    this.#later(() => slot.replaceWith(...make()));
   }
 
-  private selectorNote(v: TopicViewModel, topic: TopicConfig): string {
+  #selectorNote(v: TopicViewModel, topic: TopicConfig): string {
     const s = v.selector!;
     const sub = topic.system === 'pulsar' ? topic.subscription : undefined;
     const hash =
@@ -782,95 +782,95 @@ export class App {
     return `${algo}, broker ${s.brokerVersion}: ${hash}. ${s.consumers.length} consumer${s.consumers.length === 1 ? '' : 's'} connected.`;
   }
 
-  private markers(v: TopicViewModel): BarMarker[] {
+  #markers(v: TopicViewModel): BarMarker[] {
     return v.markers.flatMap((k) => (k.slot === null ? [] : [{ n: k.n, label: k.label, value: k.slot, hash: k.route.stickyKeyHash ?? k.slot, consumer: k.route.consumer ?? null, arc: k.arc }]));
   }
 
-  private rangesView(topic: TopicConfig, v: TopicViewModel, width: number): void {
+  #rangesView(topic: TopicConfig, v: TopicViewModel, width: number): void {
     const s = v.selector!;
     const zoomKey = `${topic.name}|ranges`;
-    this.main.append(
-      h('p', { class: 'view-note' }, this.selectorNote(v, topic)),
-      this.bar(
+    this.#main.append(
+      h('p', { class: 'view-note' }, this.#selectorNote(v, topic)),
+      this.#bar(
         {
           id: 'ranges',
           label: `${v.name}: key hash ranges`,
           model: s.segments,
-          window: this.zoomOf(zoomKey, s.segments.space),
+          window: this.#zoomOf(zoomKey, s.segments.space),
           width,
-          markers: this.markers(v),
-          ...this.drainingMarks(topic.name),
+          markers: this.#markers(v),
+          ...this.#drainingMarks(topic.name),
           ring: s.ring,
-          onWindow: (w) => this.setZoom(zoomKey, w),
-          ui: this.ui,
+          onWindow: (w) => this.#setZoom(zoomKey, w),
+          ui: this.#ui,
         },
         zoomKey,
       ),
       consumersLegend(s.segments),
-      ...this.observedParts(topic.name),
+      ...this.#observedParts(topic.name),
     );
-    this.keysTableLater(v);
+    this.#keysTableLater(v);
   }
 
   /**
    * A Pulsar topic with the broker's report (the host's `observedView`): the "observed at ..."
    * badge, the comparison with the configured order's prediction, and the draining hashes.
    */
-  private drainingMarks(topic: string): { draining?: Array<{ hash: number; consumer: string }> } {
-    const seen = this.observed.get(topic);
+  #drainingMarks(topic: string): { draining?: Array<{ hash: number; consumer: string }> } {
+    const seen = this.#observed.get(topic);
     // The bar draws one selector: marks only for a topic reported as one group and not changed since.
     if (seen?.system !== 'pulsar' || !seen.current || seen.groups.length !== 1 || seen.groups[0].draining.length === 0) return {};
     return { draining: seen.groups[0].draining };
   }
 
-  private observedParts(topic: string): HTMLElement[] {
-    const seen = this.observed.get(topic);
+  #observedParts(topic: string): HTMLElement[] {
+    const seen = this.#observed.get(topic);
     if (seen?.system !== 'pulsar') return [];
     return [h('div', { class: 'row' }, observedBadge(seen.at, seen.current)), renderPulsarObserved(seen)];
   }
 
-  private ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
+  #ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
     const s = v.selector!;
     const zoomKey = `${topic.name}|ring`;
-    const window = this.zoomOf(zoomKey, s.segments.space);
+    const window = this.#zoomOf(zoomKey, s.segments.space);
     const size = Math.min(460, width);
-    const markers = this.markers(v);
-    this.main.append(
-      h('p', { class: 'view-note' }, this.selectorNote(v, topic), ' Each key travels clockwise from its hash to the next point; that point’s consumer gets it.'),
+    const markers = this.#markers(v);
+    this.#main.append(
+      h('p', { class: 'view-note' }, this.#selectorNote(v, topic), ' Each key travels clockwise from its hash to the next point; that point’s consumer gets it.'),
       h(
         'div',
         { class: 'chart ring-chart', 'data-chart': 'ring', tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: consistent-hashing ring; click to zoom the strip below', v.name) },
-        this.ring({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
+        this.#ring({ label: `${v.name}: ring`, model: s.segments, ring: s.ring!, window, size, markers, onWindow: (w) => this.#setZoom(zoomKey, w), ui: this.#ui }, zoomKey),
       ),
       h('h3', {}, l10n.t('Zoomed strip')),
-      this.bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ...this.drainingMarks(topic.name), ring: s.ring, onWindow: (w) => this.setZoom(zoomKey, w), ui: this.ui }, zoomKey),
+      this.#bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ...this.#drainingMarks(topic.name), ring: s.ring, onWindow: (w) => this.#setZoom(zoomKey, w), ui: this.#ui }, zoomKey),
       consumersLegend(s.segments),
-      ...this.observedParts(topic.name),
+      ...this.#observedParts(topic.name),
     );
-    this.keysTableLater(v);
+    this.#keysTableLater(v);
   }
 
-  private namespaceView(topic: TopicConfig, width: number): void {
-    const text = this.state.positions[topic.name] ?? '';
+  #namespaceView(topic: TopicConfig, width: number): void {
+    const text = this.#state.positions[topic.name] ?? '';
     const positions = parsePositions(text);
     const model = this.models.namespace(topic.name, Array.isArray(positions) ? positions : null);
     if (!model) return;
     if ('error' in model) {
-      this.main.append(h('p', { class: 'error' }, l10n.t('The topic name cannot be resolved: {0}', model.error)));
+      this.#main.append(h('p', { class: 'error' }, l10n.t('The topic name cannot be resolved: {0}', model.error)));
       return;
     }
     const size = Math.min(360, width);
-    this.main.append(
+    this.#main.append(
       h(
         'p',
         { class: 'view-note' },
         `Namespace ${model.namespace}: ${model.layout.size} bundle${model.layout.size === 1 ? '' : 's'}${model.configured ? '' : ' (not in keyRouting.pulsarNamespaces: the broker default defaultNumberOfNamespaceBundles = 4 is shown)'}. ` +
           l10n.t('The broker hashes each topic’s full name (each partition is a topic of its own) with CRC-32 and serves it from the bundle holding that hash.'),
       ),
-      renderNamespace(model, size, width, this.ui),
+      renderNamespace(model, size, width, this.#ui),
     );
     const marks = model.marks.slice(0, 64);
-    this.main.append(
+    this.#main.append(
       h(
         'table',
         { class: 'ns-table', 'aria-label': l10n.t('partition topics and their bundles') },
@@ -892,16 +892,16 @@ export class App {
       ),
     );
     if (model.marks.length > marks.length || model.unmarked) {
-      this.main.append(h('p', { class: 'muted' }, `${model.marks.length - marks.length + model.unmarked} more partitions not listed.`));
+      this.#main.append(h('p', { class: 'muted' }, `${model.marks.length - marks.length + model.unmarked} more partitions not listed.`));
     }
     const posInput = h('input', { id: 'split-positions', type: 'text', value: text, placeholder: 'e.g. 0x20000000, 0x30000000', 'aria-label': 'positions for specified_positions_divide', maxlength: 2000 });
     const setPos = h('button', { type: 'button', id: 'split-positions-set' }, l10n.t('Preview'));
     setPos.addEventListener('click', () => {
-      this.state.positions[topic.name] = posInput.value;
-      this.save();
+      this.#state.positions[topic.name] = posInput.value;
+      this.#save();
       this.render();
     });
-    this.main.append(
+    this.#main.append(
       h('h3', {}, l10n.t('Split preview for bundle {0}', model.focus.name)),
       h('p', { class: 'muted' }, `Owned topics used: ${model.owned.length} (${model.owned.slice(0, 5).map((o) => shortTopic(o.name)).join(', ')}${model.owned.length > 5 ? ', …' : ''}).`),
       ...(model.unhashed.length
@@ -929,8 +929,8 @@ export class App {
     );
   }
 
-  private whatIfView(topic: TopicConfig, width: number): void {
-    const ws = this.state.whatIf[topic.name] ?? { events: [], cursor: 0 };
+  #whatIfView(topic: TopicConfig, width: number): void {
+    const ws = this.#state.whatIf[topic.name] ?? { events: [], cursor: 0 };
     const applied = ws.events.slice(0, ws.cursor);
     const model = this.models.whatIf(topic.name, applied);
     if (!model) return;
@@ -939,47 +939,47 @@ export class App {
     const zoomKey = `${topic.name}|whatif`;
     const space = model.before.selector?.segments.space;
     const update = (next: { events: TopologyEvent[]; cursor: number }) => {
-      this.state.whatIf[topic.name] = next;
-      this.applyStatus.delete(topic.name);
-      this.stepTaken();
+      this.#state.whatIf[topic.name] = next;
+      this.#applyStatus.delete(topic.name);
+      this.#stepTaken();
     };
     const spec: WhatIfSpec = {
       topic: topic.name,
       model,
       state: ws,
       width,
-      window: space ? this.zoomOf(zoomKey, space) : undefined,
+      window: space ? this.#zoomOf(zoomKey, space) : undefined,
       note,
-      applyStatus: this.applyStatus.get(topic.name) ?? '',
-      ui: this.ui,
-      ...this.stepHandlers(ws, update),
+      applyStatus: this.#applyStatus.get(topic.name) ?? '',
+      ui: this.#ui,
+      ...this.#stepHandlers(ws, update),
       onClear: () => update({ events: [], cursor: 0 }),
-      onWindow: (w) => this.setZoom(zoomKey, w),
-      onError: (m) => this.fail(m),
-      bar: (spec) => this.bar(spec, zoomKey, this.whatIfBars),
-      partitions: (spec) => this.partitionsChart(spec),
+      onWindow: (w) => this.#setZoom(zoomKey, w),
+      onError: (m) => this.#fail(m),
+      bar: (spec) => this.#bar(spec, zoomKey, this.#whatIfBars),
+      partitions: (spec) => this.#partitionsChart(spec),
       onApply: () => {
-        const requestId = this.nextRequest++;
+        const requestId = this.#nextRequest++;
         const msg: ApplyToSettingsMessage = { type: 'applyToSettings', requestId, topic: topic.name };
         if (model.apply.partitions !== topic.partitions) msg.partitions = model.apply.partitions;
         if (model.apply.consumers) msg.consumers = model.apply.consumers;
-        this.pendingApply.set(requestId, topic.name);
-        this.applyStatus.set(topic.name, l10n.t('Waiting for your confirmation…'));
-        this.post(msg);
+        this.#pendingApply.set(requestId, topic.name);
+        this.#applyStatus.set(topic.name, l10n.t('Waiting for your confirmation…'));
+        this.#post(msg);
         this.render();
       },
     };
-    const kept = this.editors.get(topic.name);
+    const kept = this.#editors.get(topic.name);
     let editor = kept;
     if (editor?.fits(model)) editor.sync(spec);
-    else this.editors.set(topic.name, (editor = whatIfEditor(spec)));
+    else this.#editors.set(topic.name, (editor = whatIfEditor(spec)));
     // Kept in place by a step's redraw (`stepTaken`), which starts after it.
-    if (kept && kept !== editor && kept.element.parentNode === this.main) kept.element.replaceWith(editor.element);
-    if (editor.element.parentNode !== this.main) this.main.append(editor.element);
-    this.main.append(renderWhatIf(spec));
+    if (kept && kept !== editor && kept.element.parentNode === this.#main) kept.element.replaceWith(editor.element);
+    if (editor.element.parentNode !== this.#main) this.#main.append(editor.element);
+    this.#main.append(renderWhatIf(spec));
     if (note === undefined) {
       // After this paint, before anything else deferred: the ordering simulation.
-      this.later(() => {
+      this.#later(() => {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
@@ -990,27 +990,27 @@ export class App {
       // And the rebuild from the settings "Apply" would write (it connects every consumer again:
       // a whole ring of 100,000 points), when the panel is idle: it only warns before Apply, and
       // as the next task it held up the input after a step by 50 ms or more.
-      this.whenIdle(() => {
+      this.#whenIdle(() => {
         let share: number | null = null;
         try {
           share = check();
         } catch (e) {
-          this.post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+          this.#post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
         }
         model.applyDiffers = share;
         delete model.applyCheck;
         document.getElementById('whatif-apply-differs')?.replaceWith(renderApplyDiffers(share));
       });
     }
-    if (model.movedFraction !== null) this.ui.announce(`What-if: ${pct(model.movedFraction)} of the key hashes move.`);
-    if (topic.system === 'kafka') this.groupWhatIfView(topic);
+    if (model.movedFraction !== null) this.#ui.announce(`What-if: ${pct(model.movedFraction)} of the key hashes move.`);
+    if (topic.system === 'kafka') this.#groupWhatIfView(topic);
   }
 
   /** Step, undo and redo over a what-if's steps (a topic's events or a group's), the same for both editors. */
-  private stepHandlers<E>(ws: { events: E[]; cursor: number }, update: (next: { events: E[]; cursor: number }) => void) {
+  #stepHandlers<E>(ws: { events: E[]; cursor: number }, update: (next: { events: E[]; cursor: number }) => void) {
     return {
       onStep: (e: E) => {
-        if (ws.cursor >= MAX_STEPS) return this.fail(l10n.t('At most {0} steps.', MAX_STEPS));
+        if (ws.cursor >= MAX_STEPS) return this.#fail(l10n.t('At most {0} steps.', MAX_STEPS));
         update({ events: [...ws.events.slice(0, ws.cursor), e], cursor: ws.cursor + 1 });
       },
       onUndo: () => update({ events: ws.events, cursor: Math.max(0, ws.cursor - 1) }),
@@ -1023,36 +1023,36 @@ export class App {
    * grow. Drawn into a part of its own, which a group step draws again alone (`groupStepTaken`):
    * the topic's what-if above it does not depend on the group's steps.
    */
-  private groupWhatIfView(topic: TopicConfig): void {
+  #groupWhatIfView(topic: TopicConfig): void {
     const part = h('section', { class: 'group-whatif' });
-    this.main.append(part);
-    this.groupPart = part;
-    this.drawGroupWhatIf(topic, part, false);
+    this.#main.append(part);
+    this.#groupPart = part;
+    this.#drawGroupWhatIf(topic, part, false);
   }
 
   /** The group's what-if into `part`: all of it, or (`afterEditor`) what follows its kept editor. */
-  private drawGroupWhatIf(topic: TopicConfig, part: HTMLElement, afterEditor: boolean): void {
-    const chosen = this.chosenGroup(topic.name);
+  #drawGroupWhatIf(topic: TopicConfig, part: HTMLElement, afterEditor: boolean): void {
+    const chosen = this.#chosenGroup(topic.name);
     if (!chosen) return;
     const base = this.models.group(topic.name, chosen.name);
     if (!base) return;
     const key = `${topic.name}|${chosen.name}`;
-    const ws = this.state.groupWhatIf?.[key] ?? { events: [], cursor: 0 };
+    const ws = this.#state.groupWhatIf?.[key] ?? { events: [], cursor: 0 };
     const applied = ws.events.slice(0, ws.cursor);
     const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
     if (!r) return;
     if (!afterEditor) {
       part.setAttribute('aria-label', `what-if for group ${base.group}`);
-      part.append(this.groupHeader(topic.name, chosen.name, chosen.names));
+      part.append(this.#groupHeader(topic.name, chosen.name, chosen.names));
     }
     if ('error' in r) {
       part.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
       return;
     }
     const update = (next: { events: string[]; cursor: number }) => {
-      this.state.groupWhatIf = { ...(this.state.groupWhatIf ?? {}), [key]: next };
-      this.applyStatus.delete(key);
-      this.groupStepTaken(topic, key);
+      this.#state.groupWhatIf = { ...(this.#state.groupWhatIf ?? {}), [key]: next };
+      this.#applyStatus.delete(key);
+      this.#groupStepTaken(topic, key);
     };
     const spec: GroupWhatIfSpec = {
       base,
@@ -1060,10 +1060,10 @@ export class App {
       result: r.result,
       events: ws.events,
       cursor: ws.cursor,
-      ...this.stepHandlers(ws, update),
-      onError: (m) => this.fail(m),
+      ...this.#stepHandlers(ws, update),
+      onError: (m) => this.#fail(m),
       onApply: () => {
-        const requestId = this.nextRequest++;
+        const requestId = this.#nextRequest++;
         const members = r.after.members.map((m) => {
           const subs = r.memberTopics.get(m.id);
           return subs ? { id: m.id, topics: subs } : { id: m.id };
@@ -1073,19 +1073,19 @@ export class App {
           msg.topic = topic.name;
           msg.partitions = r.after.partitions;
         }
-        this.pendingApply.set(requestId, key);
-        this.applyStatus.set(key, 'Waiting for your confirmation…');
-        this.post(msg);
+        this.#pendingApply.set(requestId, key);
+        this.#applyStatus.set(key, 'Waiting for your confirmation…');
+        this.#post(msg);
         this.render();
       },
     };
-    let editor = this.groupEditors.get(key);
+    let editor = this.#groupEditors.get(key);
     if (editor) editor.sync(spec);
-    else this.groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
+    else this.#groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
     if (!afterEditor) part.append(h('h3', {}, `Rebalance what-if: group ${base.group}`), editor.element);
     part.append(
       renderGroupWhatIf(spec),
-      h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.applyStatus.get(key) ?? ''),
+      h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.#applyStatus.get(key) ?? ''),
       h('h4', {}, 'Members after the what-if'),
       membersTable(r.after, null, 'members-after-table'),
     );
@@ -1096,17 +1096,17 @@ export class App {
    * drawn again in place; or the whole step's redraw (`stepTaken`) where that part is not the one
    * shown or an error shown above it must go.
    */
-  private groupStepTaken(topic: TopicConfig, key: string): void {
-    const part = this.groupPart;
-    const editor = this.groupEditors.get(key)?.element;
-    if (this.error !== '' || this.shown?.kind !== 'whatif' || this.shown.topic !== topic.name || !part?.isConnected || editor?.parentNode !== part) return this.stepTaken();
-    this.save();
-    this.inPlace(() => {
+  #groupStepTaken(topic: TopicConfig, key: string): void {
+    const part = this.#groupPart;
+    const editor = this.#groupEditors.get(key)?.element;
+    if (this.#error !== '' || this.#shown?.kind !== 'whatif' || this.#shown.topic !== topic.name || !part?.isConnected || editor?.parentNode !== part) return this.#stepTaken();
+    this.#save();
+    this.#inPlace(() => {
       while (part.lastChild && part.lastChild !== editor) part.lastChild.remove();
       try {
-        this.drawGroupWhatIf(topic, part, true);
+        this.#drawGroupWhatIf(topic, part, true);
       } catch (e) {
-        part.append(this.viewFailed(e));
+        part.append(this.#viewFailed(e));
       }
     });
   }
@@ -1117,22 +1117,22 @@ export class App {
    * not depend on the steps. The whole page is drawn where the view is not the one shown, or an
    * error shown above it must go.
    */
-  private stepTaken(): void {
-    const hadError = this.error !== '';
-    this.error = '';
-    this.save();
-    const topic = this.models.settings.topics.find((t) => t.name === this.shown?.topic);
-    const editor = topic && this.editors.get(topic.name);
-    if (hadError || !topic || !editor || this.shown?.kind !== 'whatif' || this.main.firstChild !== editor.element) return this.render();
-    const width = this.width();
-    this.redraw(() => {
-      while (this.main.lastChild && this.main.lastChild !== editor.element) this.main.lastChild.remove();
-      this.renderViewSafely(topic, 'whatif', width);
+  #stepTaken(): void {
+    const hadError = this.#error !== '';
+    this.#error = '';
+    this.#save();
+    const topic = this.models.settings.topics.find((t) => t.name === this.#shown?.topic);
+    const editor = topic && this.#editors.get(topic.name);
+    if (hadError || !topic || !editor || this.#shown?.kind !== 'whatif' || this.#main.firstChild !== editor.element) return this.render();
+    const width = this.#width();
+    this.#redraw(() => {
+      while (this.#main.lastChild && this.#main.lastChild !== editor.element) this.#main.lastChild.remove();
+      this.#renderViewSafely(topic, 'whatif', width);
     });
   }
 
-  private fail(message: string): void {
-    this.error = message;
+  #fail(message: string): void {
+    this.#error = message;
     this.render();
   }
 }

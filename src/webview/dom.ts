@@ -44,17 +44,17 @@ export function colourClass(color: number): string {
  * to build.
  */
 export class ClassPaths {
-  private readonly byClass = new Map<string, string[]>();
+  readonly #byClass = new Map<string, string[]>();
 
   add(cls: string, d: string): void {
-    let list = this.byClass.get(cls);
-    if (!list) this.byClass.set(cls, (list = []));
+    let list = this.#byClass.get(cls);
+    if (!list) this.#byClass.set(cls, (list = []));
     list.push(d);
   }
 
   /** A group of class `group` holding a path per class, in the order the classes first came. */
   group(group: string): SVGGElement {
-    return svg('g', { class: group }, ...[...this.byClass].map(([cls, d]) => svg('path', { class: cls, d: d.join('') })));
+    return svg('g', { class: group }, ...[...this.#byClass].map(([cls, d]) => svg('path', { class: cls, d: d.join('') })));
   }
 }
 

@@ -48,51 +48,51 @@ export interface GroupWhatIf {
 }
 
 export class Models {
-  private topologyValue: Topology | undefined;
-  private topologyError: string | undefined;
-  private readonly views = new Map<string, TopicViewModel>();
-  private readonly colors = new Map<string, ColorMap>();
-  private whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
-  private noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
+  #topologyValue: Topology | undefined;
+  #topologyError: string | undefined;
+  readonly #views = new Map<string, TopicViewModel>();
+  readonly #colors = new Map<string, ColorMap>();
+  #whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
+  #noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
   /**
    * How long the last two ordering notes of each topic took (ms), a warm-up's included: the
    * smaller is taken for the next one's cost, so that one note slowed by a pause (a collection, the
    * machine) does not send the next one after the picture.
    */
-  private readonly noteMs = new Map<string, number[]>();
-  private nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
-  private frames = new Map<string, TopicFrame>();
-  private groupCache = new Map<string, GroupViewModel>();
+  readonly #noteMs = new Map<string, number[]>();
+  #nsCache: { key: string; value: NamespaceViewModel | { error: string } } | undefined;
+  #frames = new Map<string, TopicFrame>();
+  #groupCache = new Map<string, GroupViewModel>();
   /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */
-  private groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
+  #groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
   settings: Settings = { topics: [], namespaces: [] };
   keys: KeyEntry[] = [];
 
   /** New settings, with the host's frames of them where it sent some. */
   setSettings(settings: Settings, frames?: readonly TopicFrame[]): void {
     this.settings = unpackReportedRanges(settings);
-    this.frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
-    this.topologyValue = undefined;
-    this.topologyError = undefined;
-    this.colors.clear();
+    this.#frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
+    this.#topologyValue = undefined;
+    this.#topologyError = undefined;
+    this.#colors.clear();
     // Kept through a change of keys (their number changes a note's cost little): the next notes'
     // own times replace a stale one.
-    this.noteMs.clear();
-    this.invalidate();
+    this.#noteMs.clear();
+    this.#invalidate();
   }
 
   setKeys(keys: KeyInput[]): void {
     this.keys = keys.map(toShownKey);
-    this.invalidate();
+    this.#invalidate();
   }
 
-  private invalidate(): void {
-    this.views.clear();
-    this.whatIfCache = undefined;
-    this.nsCache = undefined;
-    this.noteCache = undefined;
-    this.groupCache.clear();
-    this.groupWhatIfCache = undefined;
+  #invalidate(): void {
+    this.#views.clear();
+    this.#whatIfCache = undefined;
+    this.#nsCache = undefined;
+    this.#noteCache = undefined;
+    this.#groupCache.clear();
+    this.#groupWhatIfCache = undefined;
   }
 
   get shownKeys(): ShownKey[] {
@@ -101,24 +101,24 @@ export class Models {
 
   /** Whether the host sent frames of the topics (the panel then needs its own topology only later). */
   get framed(): boolean {
-    return this.frames.size > 0;
+    return this.#frames.size > 0;
   }
 
   /** Whether the panel's own topology is built (what-if steps and keys the host did not route need it). */
   get engineReady(): boolean {
-    return this.topologyValue !== undefined || this.topologyError !== undefined;
+    return this.#topologyValue !== undefined || this.#topologyError !== undefined;
   }
 
   topology(): { topology?: Topology; error?: string } {
-    if (!this.topologyValue && !this.topologyError) {
+    if (!this.#topologyValue && !this.#topologyError) {
       try {
-        this.topologyValue = new Topology(this.settings, []);
+        this.#topologyValue = new Topology(this.settings, []);
       } catch (e) {
         // The host sends parsed settings; this guards against a state the engine cannot build.
-        this.topologyError = `the settings could not be modelled: ${(e as Error).message}`;
+        this.#topologyError = `the settings could not be modelled: ${(e as Error).message}`;
       }
     }
-    return { topology: this.topologyValue, error: this.topologyError };
+    return { topology: this.#topologyValue, error: this.#topologyError };
   }
 
   topic(name: string): TopicState | undefined {
@@ -126,16 +126,16 @@ export class Models {
   }
 
   colorsOf(topic: string): ColorMap {
-    let c = this.colors.get(topic);
-    if (!c) this.colors.set(topic, (c = new ColorMap()));
+    let c = this.#colors.get(topic);
+    if (!c) this.#colors.set(topic, (c = new ColorMap()));
     return c;
   }
 
   view(name: string): TopicViewModel | undefined {
-    let v = this.views.get(name);
+    let v = this.#views.get(name);
     if (!v) {
       // The host's frame where it routes every key shown; else the panel's own topology.
-      const f = this.frames.get(name);
+      const f = this.#frames.get(name);
       v = f ? viewOfFrame(f, this.keys) : undefined;
       if (v?.selector) this.colorsOf(name).seed(v.selector.segments.owners);
       if (!v) {
@@ -143,36 +143,36 @@ export class Models {
         if (!t) return undefined;
         v = buildTopicView(t, this.shownKeys, this.colorsOf(name));
       }
-      this.views.set(name, v);
+      this.#views.set(name, v);
     }
     return v;
   }
 
   whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
     const key = JSON.stringify([name, events]);
-    if (this.whatIfCache?.key !== key) {
+    if (this.#whatIfCache?.key !== key) {
       // A step added to the last what-if takes it further (only the new step runs); else afresh.
-      const last = this.whatIfCache?.value;
+      const last = this.#whatIfCache?.value;
       const value =
         (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
         buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true);
-      this.whatIfCache = { key, value };
+      this.#whatIfCache = { key, value };
     }
-    return this.whatIfCache.value;
+    return this.#whatIfCache.value;
   }
 
   /** The ordering note, if computed for these steps; with `compute`, computes it. */
   orderingNote(name: string, events: readonly TopologyEvent[], compute = false): OrderingNote | { error: string } | null | undefined {
     const key = JSON.stringify([name, events]);
-    if (this.noteCache?.key === key) return this.noteCache.value;
+    if (this.#noteCache?.key === key) return this.#noteCache.value;
     if (!compute) return undefined;
     let value: OrderingNote | { error: string } | null;
     try {
       const w = this.whatIf(name, events);
       // A step added to the last note's steps takes that note further; else afresh.
-      const last = this.noteCache?.value;
+      const last = this.#noteCache?.value;
       value = w
-        ? this.timeNote(
+        ? this.#timeNote(
             name,
             () =>
               (last && !('error' in last) && extendOrderingNote(last, this.settings, name, events, this.shownKeys, w)) ||
@@ -182,21 +182,21 @@ export class Models {
     } catch (e) {
       value = { error: (e as Error).message };
     }
-    this.noteCache = { key, value };
+    this.#noteCache = { key, value };
     return value;
   }
 
   /** Whether a step's ordering note on `name` can be worked out in the step's task (`NOTE_IN_STEP_MS`). */
   noteFitsStep(name: string): boolean {
-    return Math.min(...(this.noteMs.get(name) ?? [Infinity])) <= NOTE_IN_STEP_MS;
+    return Math.min(...(this.#noteMs.get(name) ?? [Infinity])) <= NOTE_IN_STEP_MS;
   }
 
   /** `note()`, timed for `noteFitsStep`. */
-  private timeNote<T>(name: string, note: () => T): T {
+  #timeNote<T>(name: string, note: () => T): T {
     const t0 = performance.now();
     const value = note();
     // A note of no steps (null) says nothing of what a step's note costs.
-    if (value !== null) this.noteMs.set(name, [performance.now() - t0, ...(this.noteMs.get(name) ?? [])].slice(0, 2));
+    if (value !== null) this.#noteMs.set(name, [performance.now() - t0, ...(this.#noteMs.get(name) ?? [])].slice(0, 2));
     return value;
   }
 
@@ -221,7 +221,7 @@ export class Models {
       try {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
-        this.groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.groupKeys()), name);
+        this.#groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.#groupKeys()), name);
       } catch {
         // Only a warm-up: the real step reports its own errors.
       }
@@ -237,7 +237,7 @@ export class Models {
       const first = t.subscription.consumers[0]?.id;
       const events: TopologyEvent[] = [round % 3 === 0 && first ? { kind: 'disconnect', id: first } : { kind: 'connect', name: `\u0000warm-up-${round}` }];
       const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
-      if (w) this.timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
+      if (w) this.#timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
     } catch {
       // Only a warm-up: the real step reports its own errors.
     }
@@ -245,7 +245,7 @@ export class Models {
 
   /** Names of the consumer groups that consume the topic (from the host's frame where it has them). */
   groupNames(topic: string): string[] {
-    const fromFrame = this.frames.get(topic)?.groups;
+    const fromFrame = this.#frames.get(topic)?.groups;
     if (Array.isArray(fromFrame) && fromFrame.every((g) => typeof g?.view?.group === 'string')) return fromFrame.map((g) => g.view.group);
     const t = this.topology().topology;
     return t ? groupsOf(t, topic).map((g) => g.name) : [];
@@ -253,12 +253,12 @@ export class Models {
 
   group(topic: string, name: string): GroupViewModel | undefined {
     const key = JSON.stringify([topic, name]);
-    let v = this.groupCache.get(key);
-    const f = this.frames.get(topic);
+    let v = this.#groupCache.get(key);
+    const f = this.#frames.get(topic);
     if (!v && f) {
       const view = this.view(topic);
       v = view && groupOfFrame(f, name, view.markers);
-      if (v) this.groupCache.set(key, v);
+      if (v) this.#groupCache.set(key, v);
     }
     if (!v) {
       const t = this.topic(topic);
@@ -266,7 +266,7 @@ export class Models {
       const view = this.view(topic);
       if (!(t instanceof KafkaTopicState) || !g || !view) return undefined;
       v = buildGroupView(g, t, view.markers);
-      this.groupCache.set(key, v);
+      this.#groupCache.set(key, v);
     }
     return v;
   }
@@ -280,31 +280,31 @@ export class Models {
     const topology = this.topology().topology;
     const g = topology?.group(name);
     if (!topology || !g) return undefined;
-    const last = this.groupWhatIfCache;
+    const last = this.#groupWhatIfCache;
     // Whether the last what-if's steps are the first of these (all of them: it is this what-if).
     const continues = last?.topic === topic && last.group === name && last.events.length <= events.length && last.events.every((e, i) => e === events[i]);
     if (continues && last.events.length === events.length) return last.value;
     let value: GroupWhatIf | { error: string };
     let run: GroupWhatIfRunState | undefined;
     try {
-      run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.groupKeys());
-      value = this.groupWhatIfValue(run, topic);
+      run = continues && last.run ? continueGroupWhatIf(last.run, events.slice(last.events.length)) : groupWhatIf(topology, g, topic, events, this.#groupKeys());
+      value = this.#groupWhatIfValue(run, topic);
     } catch (e) {
       // A run that threw part-way is in no known state: the next what-if starts afresh.
       run = undefined;
       value = { error: (e as Error).message };
     }
-    this.groupWhatIfCache = { topic, group: name, events: events.slice(), run, value };
+    this.#groupWhatIfCache = { topic, group: name, events: events.slice(), run, value };
     return value;
   }
 
   /** The shown keys as a group what-if takes them. */
-  private groupKeys(): Array<{ shown: string; key: MessageKey }> {
+  #groupKeys(): Array<{ shown: string; key: MessageKey }> {
     return this.shownKeys.map((k) => ({ shown: k.label, key: k.key }));
   }
 
   /** What the panel shows of a group what-if's run: the result, the group after it, the members' own subscriptions. */
-  private groupWhatIfValue(run: GroupWhatIfRunState, topic: string): GroupWhatIf {
+  #groupWhatIfValue(run: GroupWhatIfRunState, topic: string): GroupWhatIf {
     const shown = this.shownKeys;
     const { group: after, topics } = run.run;
     const markers = this.view(topic)?.markers ?? [];
@@ -322,9 +322,9 @@ export class Models {
     const v = this.view(name);
     if (!t || !v || v.system !== 'pulsar') return undefined;
     const key = JSON.stringify([name, positions]);
-    if (this.nsCache?.key !== key) {
-      this.nsCache = { key, value: buildNamespaceView(this.settings, name, t.partitions, v.markers.map((m) => m.route.partition), positions) };
+    if (this.#nsCache?.key !== key) {
+      this.#nsCache = { key, value: buildNamespaceView(this.settings, name, t.partitions, v.markers.map((m) => m.route.partition), positions) };
     }
-    return this.nsCache.value;
+    return this.#nsCache.value;
   }
 }

@@ -51,40 +51,40 @@ function newAssignor(name: ClassicAssignorName): ClassicAssignor {
 const MAX_ROUNDS = 10;
 
 export class ClassicGroup {
-  private readonly members: JavaHashMap<string, Member>;
-  private leaderId: string | null = null;
-  private generation = 0;
+  readonly #members: JavaHashMap<string, Member>;
+  #leaderId: string | null = null;
+  #generation = 0;
 
   constructor(
     readonly assignorName: ClassicAssignorName,
     private readonly partitions: TopicPartitions,
     private readonly counts: Map<string, number>,
   ) {
-    this.members = new JavaHashMap(STRING);
+    this.#members = new JavaHashMap(STRING);
   }
 
   get memberIds(): string[] {
-    return [...this.members.keys()];
+    return [...this.#members.keys()];
   }
 
   has(id: string): boolean {
-    return this.members.has(id);
+    return this.#members.has(id);
   }
 
   topicsOf(id: string): readonly string[] | undefined {
-    return this.members.get(id)?.topics;
+    return this.#members.get(id)?.topics;
   }
 
   /** A member joins (no rebalance yet). */
   add(id: string, topics: readonly string[]): void {
-    this.members.set(id, { id, topics: topics.slice(), assignor: newAssignor(this.assignorName), owned: [], generation: -1 });
-    this.leaderId ??= id;
+    this.#members.set(id, { id, topics: topics.slice(), assignor: newAssignor(this.assignorName), owned: [], generation: -1 });
+    this.#leaderId ??= id;
   }
 
   /** A member leaves (no rebalance yet). */
   remove(id: string): void {
-    this.members.delete(id);
-    if (id === this.leaderId) this.leaderId = this.members.keys().next().value ?? null;
+    this.#members.delete(id);
+    if (id === this.#leaderId) this.#leaderId = this.#members.keys().next().value ?? null;
   }
 
   /**
@@ -92,7 +92,7 @@ export class ClassicGroup {
    * partitions of topics it dropped (`onJoinPrepare`).
    */
   resubscribe(id: string, topics: readonly string[]): void {
-    const m = this.members.get(id)!;
+    const m = this.#members.get(id)!;
     m.topics = topics.slice();
     if (m.assignor.protocol === 'COOPERATIVE') m.owned = m.owned.filter((tp) => topics.includes(tp.topic));
   }
@@ -102,8 +102,8 @@ export class ClassicGroup {
    * taken in the order given, as if they had joined in it.
    */
   setObserved(owned: Map<string, TopicPartition[]>): void {
-    this.generation = 1;
-    for (const m of this.members.values()) {
+    this.#generation = 1;
+    for (const m of this.#members.values()) {
       m.owned = (owned.get(m.id) ?? []).slice();
       m.generation = 1;
       m.assignor.onAssignment(m.owned, 1);
@@ -117,10 +117,10 @@ export class ClassicGroup {
 
   /** One rebalance: the rounds it took, with the owners after each. Nothing happens in an empty group. */
   rebalance(): Owners[] {
-    if (this.members.size === 0) return [this.owners()];
+    if (this.#members.size === 0) return [this.owners()];
     const rounds: Owners[] = [];
     for (;;) {
-      const rejoin = this.round();
+      const rejoin = this.#round();
       rounds.push(this.owners());
       if (!rejoin) return rounds;
       if (rounds.length >= MAX_ROUNDS) throw new Error(`the cooperative rebalance did not settle in ${MAX_ROUNDS} rounds`);
@@ -128,9 +128,9 @@ export class ClassicGroup {
   }
 
   /** One JoinGroup/SyncGroup round; true when a cooperative member lost partitions and must rejoin. */
-  private round(): boolean {
+  #round(): boolean {
     const subscriptions = new JavaHashMap<string, ClassicSubscription>(STRING);
-    for (const m of this.members.values()) {
+    for (const m of this.#members.values()) {
       subscriptions.set(m.id, {
         topics: m.topics,
         userData: m.assignor.subscriptionUserData(),
@@ -140,20 +140,20 @@ export class ClassicGroup {
     }
     // The leader's metadata: every subscribed topic it knows, partitions sorted.
     const partitionsPerTopic = new Map<string, number>();
-    for (const m of this.members.values()) for (const t of m.topics) if ((this.counts.get(t) ?? 0) > 0) partitionsPerTopic.set(t, this.counts.get(t)!);
-    const leader = this.members.get(this.leaderId!)!;
+    for (const m of this.#members.values()) for (const t of m.topics) if ((this.counts.get(t) ?? 0) > 0) partitionsPerTopic.set(t, this.counts.get(t)!);
+    const leader = this.#members.get(this.#leaderId!)!;
     const result = leader.assignor.assign({ partitionsPerTopic, subscriptions, partitions: this.partitions });
-    this.generation++;
+    this.#generation++;
     let rejoin = false;
-    for (const m of this.members.values()) {
+    for (const m of this.#members.values()) {
       const assigned = result.get(m.id) ?? [];
       if (m.assignor.protocol === 'COOPERATIVE') {
         const kept = new Set(assigned);
         if (m.owned.some((tp) => !kept.has(tp))) rejoin = true;
       }
-      m.assignor.onAssignment(assigned, this.generation);
+      m.assignor.onAssignment(assigned, this.#generation);
       m.owned = assigned.slice();
-      m.generation = this.generation;
+      m.generation = this.#generation;
     }
     return rejoin;
   }
@@ -161,7 +161,7 @@ export class ClassicGroup {
   owners(): Owners {
     const out: Owners = new Map();
     for (const [t, n] of this.counts) out.set(t, new Array<string | null>(n).fill(null));
-    for (const m of this.members.values()) for (const tp of m.owned) {
+    for (const m of this.#members.values()) for (const tp of m.owned) {
       const list = out.get(tp.topic);
       if (list && tp.partition < list.length) list[tp.partition] = m.id;
     }

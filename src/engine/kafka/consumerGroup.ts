@@ -154,41 +154,41 @@ export function standInTopicId(name: string): Uuid {
 }
 
 export class ConsumerGroupState {
-  private readonly partitions = new TopicPartitions();
+  readonly #partitions = new TopicPartitions();
   /** Partition counts of the group's topics (shared with the classic simulation). */
-  private readonly counts = new Map<string, number>();
+  readonly #counts = new Map<string, number>();
   /** The coordinator's topic metadata (shared with the KIP-848 simulation). */
-  private readonly metadata = new Map<string, TopicMetadata>();
+  readonly #metadata = new Map<string, TopicMetadata>();
   /** Null where the range assignors are computed directly (too many partitions to follow one by one). */
-  private sim: ClassicGroup | ConsumerProtocolGroup | null;
+  #sim: ClassicGroup | ConsumerProtocolGroup | null;
   /** Member ids in join order, with their subscriptions (for the direct range computation and for output). */
-  private readonly subscriptions = new Map<string, string[]>();
-  private current: Owners;
-  private readonly history: GroupEvent[] = [];
+  readonly #subscriptions = new Map<string, string[]>();
+  #current: Owners;
+  readonly #history: GroupEvent[] = [];
   /** True while the owners are the observed ones (no event applied yet). */
   observed: boolean;
   /** The topics as the group started (for `clone`). */
-  private readonly initialTopics: GroupTopic[];
+  readonly #initialTopics: GroupTopic[];
 
   constructor(
     readonly config: KafkaGroupConfig,
     topics: readonly GroupTopic[],
   ) {
-    this.initialTopics = topics.filter((t) => config.topics.includes(t.name)).map((t) => ({ ...t }));
+    this.#initialTopics = topics.filter((t) => config.topics.includes(t.name)).map((t) => ({ ...t }));
     for (const t of config.topics) {
       const topic = topics.find((x) => x.name === t)!;
-      this.counts.set(t, topic.partitions);
-      this.metadata.set(t, { id: topic.topicId ?? standInTopicId(t), count: topic.partitions });
+      this.#counts.set(t, topic.partitions);
+      this.#metadata.set(t, { id: topic.topicId ?? standInTopicId(t), count: topic.partitions });
     }
-    for (const m of config.members) this.subscriptions.set(m.id, (m.topics ?? config.topics).slice());
+    for (const m of config.members) this.#subscriptions.set(m.id, (m.topics ?? config.topics).slice());
     this.observed = config.observed !== undefined;
-    this.sim = this.direct() ? null : this.newSimulation();
+    this.#sim = this.#direct() ? null : this.#newSimulation();
     if (config.observed) {
-      this.current = this.observedOwners(config.observed);
-      this.seedObserved(config.observed);
+      this.#current = this.#observedOwners(config.observed);
+      this.#seedObserved(config.observed);
     } else {
-      this.sim?.form();
-      this.current = this.computeOwners();
+      this.#sim?.form();
+      this.#current = this.#computeOwners();
     }
   }
 
@@ -202,19 +202,19 @@ export class ConsumerGroupState {
 
   /** Members in join order with their subscriptions. */
   get members(): ReadonlyMap<string, readonly string[]> {
-    return this.subscriptions;
+    return this.#subscriptions;
   }
 
   /** The events applied so far. */
   get events(): readonly GroupEvent[] {
-    return this.history;
+    return this.#history;
   }
 
   /** Notes on how far the result can be trusted (unknown topic ids). */
   notes(): string[] {
     const out: string[] = [];
     if (this.config.assignor === 'uniform') {
-      const missing = this.initialTopics.filter((t) => !t.topicId).map((t) => t.name);
+      const missing = this.#initialTopics.filter((t) => !t.topicId).map((t) => t.name);
       if (missing.length > 0) {
         out.push(
           `the uniform assignor's choice depends on topic ids, which the settings do not give for ${missing.join(', ')}; ` +
@@ -227,8 +227,8 @@ export class ConsumerGroupState {
 
   /** The member consuming the partition, null for none. */
   ownerOf(topic: string, partition: number): string | null {
-    if (this.sim === null && !this.observed) return this.rangeOwner(topic, partition);
-    return this.current.get(topic)?.[partition] ?? null;
+    if (this.#sim === null && !this.observed) return this.#rangeOwner(topic, partition);
+    return this.#current.get(topic)?.[partition] ?? null;
   }
 
   /**
@@ -236,162 +236,162 @@ export class ConsumerGroupState {
    * too many partitions to list.
    */
   owners(): Owners | string {
-    if (this.sim === null && !this.observed) return this.tooMany();
-    return this.current;
+    if (this.#sim === null && !this.observed) return this.#tooMany();
+    return this.#current;
   }
 
   /** An independent state equal to this one: the configuration with the same events replayed. */
   clone(): ConsumerGroupState {
-    const c = new ConsumerGroupState(this.config, this.initialTopics);
-    for (const e of this.history) c.apply(e);
+    const c = new ConsumerGroupState(this.config, this.#initialTopics);
+    for (const e of this.#history) c.apply(e);
     return c;
   }
 
   /** Applies one event as one rebalance; a refused event leaves the group as it was. */
   apply(event: GroupEvent): Outcome<GroupStep> {
-    const check = this.check(event);
+    const check = this.#check(event);
     if (typeof check === 'string') return { ok: false, error: check };
     const change = check.change;
-    const before = this.snapshot();
+    const before = this.#snapshot();
     let rounds: Owners[];
     try {
-      rounds = this.run(event, change);
+      rounds = this.#run(event, change);
     } catch (e) {
       return { ok: false, error: `the assignor failed: ${(e as Error).message}` };
     }
-    this.history.push(event);
+    this.#history.push(event);
     this.observed = false;
-    const after = this.snapshot();
+    const after = this.#snapshot();
     return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed: diffOwners(before, after) } };
   }
 
   // ---- internals ----
 
-  private direct(): boolean {
+  #direct(): boolean {
     if (this.config.assignor !== 'range' && this.config.assignor !== 'server-range') return false;
     let total = 0;
-    for (const n of this.counts.values()) total += n;
+    for (const n of this.#counts.values()) total += n;
     return total > MAX_SIMULATED_PARTITIONS;
   }
 
-  private tooMany(): string {
-    const total = [...this.counts.values()].reduce((a, b) => a + b, 0);
+  #tooMany(): string {
+    const total = [...this.#counts.values()].reduce((a, b) => a + b, 0);
     return `group ${this.name} has ${total} partitions over its topics; listing every owner stops at ${MAX_SIMULATED_PARTITIONS} (route a key to see its member)`;
   }
 
-  private newSimulation(): ClassicGroup | ConsumerProtocolGroup {
+  #newSimulation(): ClassicGroup | ConsumerProtocolGroup {
     const a = this.config.assignor;
-    const sim = a === 'uniform' || a === 'server-range' ? new ConsumerProtocolGroup(a, this.metadata, (this.config.brokerJava ?? 17) >= 19 ? 21 : 17) : new ClassicGroup(a as ClassicAssignorName, this.partitions, this.counts);
-    for (const [id, topics] of this.subscriptions) sim.add(id, topics);
+    const sim = a === 'uniform' || a === 'server-range' ? new ConsumerProtocolGroup(a, this.#metadata, (this.config.brokerJava ?? 17) >= 19 ? 21 : 17) : new ClassicGroup(a as ClassicAssignorName, this.#partitions, this.#counts);
+    for (const [id, topics] of this.#subscriptions) sim.add(id, topics);
     return sim;
   }
 
-  private seedObserved(observed: ObservedOwners): void {
-    if (!this.sim) return;
-    if (this.sim instanceof ClassicGroup) {
+  #seedObserved(observed: ObservedOwners): void {
+    if (!this.#sim) return;
+    if (this.#sim instanceof ClassicGroup) {
       const owned = new Map<string, TopicPartition[]>();
       for (const t of this.config.topics) {
         (observed.owners[t] ?? []).forEach((m, p) => {
           if (m === null) return;
           let list = owned.get(m);
           if (!list) owned.set(m, (list = []));
-          list.push(this.partitions.get(t, p));
+          list.push(this.#partitions.get(t, p));
         });
       }
-      this.sim.setObserved(owned);
+      this.#sim.setObserved(owned);
     } else {
       const owned = new Map<string, Array<[string, number[]]>>();
-      for (const [m, byTopic] of partitionsByMember(this.observedOwners(observed), [...this.subscriptions.keys()])) {
+      for (const [m, byTopic] of partitionsByMember(this.#observedOwners(observed), [...this.#subscriptions.keys()])) {
         owned.set(m, this.config.topics.map((t) => [t, byTopic.get(t) ?? []]));
       }
-      this.sim.setObserved(owned);
+      this.#sim.setObserved(owned);
     }
   }
 
-  private observedOwners(observed: ObservedOwners): Owners {
+  #observedOwners(observed: ObservedOwners): Owners {
     const out: Owners = new Map();
     for (const t of this.config.topics) {
       const list = observed.owners[t] ?? [];
-      out.set(t, Array.from({ length: this.counts.get(t)! }, (_, p) => list[p] ?? null));
+      out.set(t, Array.from({ length: this.#counts.get(t)! }, (_, p) => list[p] ?? null));
     }
     return out;
   }
 
   /** Why the group refuses the event, or what kind of change it is. */
-  private check(event: GroupEvent): { change: GroupStep['change'] } | string {
+  #check(event: GroupEvent): { change: GroupStep['change'] } | string {
     if (event.kind === 'partitions') {
-      const n = this.counts.get(event.topic);
+      const n = this.#counts.get(event.topic);
       if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
       if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
-      const total = [...this.counts.values()].reduce((a, b) => a + b, 0) - n + event.count;
+      const total = [...this.#counts.values()].reduce((a, b) => a + b, 0) - n + event.count;
       if (total > MAX_SIMULATED_PARTITIONS && this.assignor !== 'range' && this.assignor !== 'server-range') {
         return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
       }
       return { change: 'partitions' };
     }
-    if (event.kind === 'leave') return this.subscriptions.has(event.id) ? { change: 'leave' } : `group ${this.name} has no member ${event.id}`;
+    if (event.kind === 'leave') return this.#subscriptions.has(event.id) ? { change: 'leave' } : `group ${this.name} has no member ${event.id}`;
     const topics = event.topics;
     if (topics) {
-      const unknown = topics.filter((t) => !this.counts.has(t));
+      const unknown = topics.filter((t) => !this.#counts.has(t));
       if (unknown.length > 0) return `${unknown.join(', ')} ${unknown.length > 1 ? 'are not topics' : 'is not a topic'} of group ${this.name} (${this.config.topics.join(', ')})`;
     }
-    if (this.subscriptions.has(event.id)) {
+    if (this.#subscriptions.has(event.id)) {
       if (!topics) return `${event.id} is already a member of ${this.name}; +ID:TOPIC,... changes its subscription`;
       return { change: 'subscribe' };
     }
     return { change: 'join' };
   }
 
-  private run(event: GroupEvent, change: GroupStep['change']): Owners[] {
+  #run(event: GroupEvent, change: GroupStep['change']): Owners[] {
     switch (event.kind) {
       case 'partitions':
-        this.counts.set(event.topic, event.count);
-        this.metadata.get(event.topic)!.count = event.count;
+        this.#counts.set(event.topic, event.count);
+        this.#metadata.get(event.topic)!.count = event.count;
         // A range group past the limit is computed directly from now on (the assignor keeps no state).
-        if (this.sim !== null && this.direct()) this.sim = null;
+        if (this.#sim !== null && this.#direct()) this.#sim = null;
         break;
       case 'leave':
-        this.subscriptions.delete(event.id);
+        this.#subscriptions.delete(event.id);
         break;
       case 'plus':
-        this.subscriptions.set(event.id, (event.topics ?? this.config.topics).slice());
+        this.#subscriptions.set(event.id, (event.topics ?? this.config.topics).slice());
         break;
     }
-    if (this.sim === null) {
-      this.current = this.computeOwners();
-      return [this.current];
+    if (this.#sim === null) {
+      this.#current = this.#computeOwners();
+      return [this.#current];
     }
-    if (this.sim instanceof ClassicGroup) {
-      if (change === 'join') this.sim.add((event as { id: string }).id, this.subscriptions.get((event as { id: string }).id)!);
-      else if (change === 'leave') this.sim.remove((event as { id: string }).id);
-      else if (change === 'subscribe') this.sim.resubscribe((event as { id: string }).id, this.subscriptions.get((event as { id: string }).id)!);
-      const rounds = this.sim.rebalance();
-      this.current = rounds[rounds.length - 1];
+    if (this.#sim instanceof ClassicGroup) {
+      if (change === 'join') this.#sim.add((event as { id: string }).id, this.#subscriptions.get((event as { id: string }).id)!);
+      else if (change === 'leave') this.#sim.remove((event as { id: string }).id);
+      else if (change === 'subscribe') this.#sim.resubscribe((event as { id: string }).id, this.#subscriptions.get((event as { id: string }).id)!);
+      const rounds = this.#sim.rebalance();
+      this.#current = rounds[rounds.length - 1];
       return rounds;
     }
     const id = (event as { id?: string }).id;
-    if (change === 'join' || change === 'subscribe') this.sim.join(id!, this.subscriptions.get(id!)!);
-    else if (change === 'leave') this.sim.leave(id!);
-    else this.sim.recompute();
-    this.current = this.sim.owners();
-    return [this.current];
+    if (change === 'join' || change === 'subscribe') this.#sim.join(id!, this.#subscriptions.get(id!)!);
+    else if (change === 'leave') this.#sim.leave(id!);
+    else this.#sim.recompute();
+    this.#current = this.#sim.owners();
+    return [this.#current];
   }
 
-  private computeOwners(): Owners {
-    if (this.sim === null) return new Map();
-    return this.sim.owners();
+  #computeOwners(): Owners {
+    if (this.#sim === null) return new Map();
+    return this.#sim.owners();
   }
 
-  private snapshot(): Owners {
-    if (this.sim === null && !this.observed) return new Map();
-    return new Map([...this.current].map(([t, l]) => [t, l.slice()]));
+  #snapshot(): Owners {
+    if (this.#sim === null && !this.observed) return new Map();
+    return new Map([...this.#current].map(([t, l]) => [t, l.slice()]));
   }
 
   /** The range assignors' owner of one partition, computed directly (any partition count). */
-  private rangeOwner(topic: string, partition: number): string | null {
-    const count = this.counts.get(topic);
+  #rangeOwner(topic: string, partition: number): string | null {
+    const count = this.#counts.get(topic);
     if (count === undefined || partition >= count) return null;
-    const subscribers = [...this.subscriptions].filter(([, t]) => t.includes(topic)).map(([id]) => id).sort(compareStrings);
+    const subscribers = [...this.#subscriptions].filter(([, t]) => t.includes(topic)).map(([id]) => id).sort(compareStrings);
     if (subscribers.length === 0) return null;
     for (const [id, [from, to]] of rangeShares(subscribers, count)) if (partition >= from && partition < to) return id;
     return null;

@@ -38,9 +38,9 @@ interface Member {
 }
 
 export class ConsumerProtocolGroup {
-  private readonly members = new TimelineHashMap<string, Member>(STRING);
-  private readonly targets = new Map<string, MemberAssignment>();
-  private readonly assignor: ServerAssignor;
+  readonly #members = new TimelineHashMap<string, Member>(STRING);
+  readonly #targets = new Map<string, MemberAssignment>();
+  readonly #assignor: ServerAssignor;
 
   constructor(
     readonly assignorName: ServerAssignorName,
@@ -49,25 +49,25 @@ export class ConsumerProtocolGroup {
     /** The broker's JDK: the sets it copies are sized by it. */
     private readonly jdk: JdkSizing = 17,
   ) {
-    this.assignor = assignorName === 'uniform' ? new UniformAssignor() : new ServerRangeAssignor();
+    this.#assignor = assignorName === 'uniform' ? new UniformAssignor() : new ServerRangeAssignor();
   }
 
   get memberIds(): string[] {
-    return [...this.members.keys()];
+    return [...this.#members.keys()];
   }
 
   has(id: string): boolean {
-    return this.members.has(id);
+    return this.#members.has(id);
   }
 
   topicsOf(id: string): string[] | undefined {
-    const m = this.members.get(id);
+    const m = this.#members.get(id);
     return m ? [...m.subscribedTopicNames] : undefined;
   }
 
   /** Members already in the group (in this order), without computing a target. */
   add(id: string, topics: readonly string[]): void {
-    this.store(this.replayed(this.subscription(id, topics)));
+    this.#store(this.#replayed(this.#subscription(id, topics)));
   }
 
   /**
@@ -75,21 +75,21 @@ export class ConsumerProtocolGroup {
    * current-assignment record follows in the same batch and puts it again; a put checks the load
    * before anything else, so that second put doubles the table when the new member filled it.
    */
-  private store(m: Member): void {
-    this.members.set(m.id, m);
-    this.members.set(m.id, m);
+  #store(m: Member): void {
+    this.#members.set(m.id, m);
+    this.#members.set(m.id, m);
   }
 
   /** The first target of a group whose members are all there: one computation. */
   form(): void {
-    if (this.members.size > 0) this.computeTarget(null);
+    if (this.#members.size > 0) this.#computeTarget(null);
   }
 
   /** A new member's first heartbeat. */
   join(id: string, topics: readonly string[]): void {
-    const m = this.subscription(id, topics);
-    this.computeTarget(m);
-    this.store(this.replayed(m));
+    const m = this.#subscription(id, topics);
+    this.#computeTarget(m);
+    this.#store(this.#replayed(m));
   }
 
   /** A member's heartbeat with a new subscription. */
@@ -99,22 +99,22 @@ export class ConsumerProtocolGroup {
 
   /** A member leaves (or is fenced); the next heartbeat of any other member computes the target. */
   leave(id: string): void {
-    this.members.delete(id);
-    this.targets.delete(id);
+    this.#members.delete(id);
+    this.#targets.delete(id);
     this.recompute();
   }
 
   /** Topic metadata changed (partitions added): the next heartbeat computes the target. */
   recompute(): void {
-    const any = this.members.values().next();
-    if (!any.done) this.computeTarget(any.value);
+    const any = this.#members.values().next();
+    if (!any.done) this.#computeTarget(any.value);
   }
 
   /** The targets a broker reported, as if read back from target assignment records (topics in the given order, partitions ascending). */
   setObserved(owned: Map<string, Array<[string, number[]]>>): void {
     for (const [id, topics] of owned) {
       const record: Array<[Uuid, number[]]> = topics.filter(([, ps]) => ps.length > 0).map(([t, ps]) => [this.topics.get(t)!.id, ps]);
-      if (record.length > 0) this.targets.set(id, this.fromRecord(record));
+      if (record.length > 0) this.#targets.set(id, this.#fromRecord(record));
     }
   }
 
@@ -125,8 +125,8 @@ export class ConsumerProtocolGroup {
       out.set(name, new Array<string | null>(t.count).fill(null));
       byId.set(t.id.text, name);
     }
-    for (const id of this.members.keys()) {
-      const a = this.targets.get(id);
+    for (const id of this.#members.keys()) {
+      const a = this.#targets.get(id);
       if (!a) continue;
       for (const [topicId, set] of a.partitions) {
         const list = out.get(byId.get(topicId.text)!);
@@ -137,9 +137,9 @@ export class ConsumerProtocolGroup {
   }
 
   /** `TargetAssignmentBuilder.build()`, then the records it writes replayed into the group. */
-  private computeTarget(updated: Member | null): void {
+  #computeTarget(updated: Member | null): void {
     const specs = new JavaHashMap<string, Member>(STRING);
-    for (const [id, m] of this.members) specs.set(id, m);
+    for (const [id, m] of this.#members) specs.set(id, m);
     if (updated) specs.set(updated.id, updated);
     const memberIds = [...specs.keys()];
 
@@ -154,7 +154,7 @@ export class ConsumerProtocolGroup {
     const nameOf = (id: Uuid): string | undefined => byId.get(id.text);
     // The inverted target assignment: which partitions some member's target holds, per topic.
     const assigned = new Map<string, Set<number>>();
-    for (const a of this.targets.values()) {
+    for (const a of this.#targets.values()) {
       for (const [topicId, set] of a.partitions) {
         let held = assigned.get(topicId.text);
         if (!held) assigned.set(topicId.text, (held = new Set()));
@@ -168,9 +168,9 @@ export class ConsumerProtocolGroup {
       subscriptionType,
       memberSubscription: (memberId) => ({
         subscribedTopicIds: new TopicIds(specs.get(memberId)!.subscribedTopicNames, idOf, nameOf),
-        assignment: this.targets.get(memberId) ?? EMPTY_ASSIGNMENT,
+        assignment: this.#targets.get(memberId) ?? EMPTY_ASSIGNMENT,
       }),
-      memberAssignment: (memberId) => this.targets.get(memberId) ?? EMPTY_ASSIGNMENT,
+      memberAssignment: (memberId) => this.#targets.get(memberId) ?? EMPTY_ASSIGNMENT,
       isPartitionAssigned: (topicId, p) => assigned.get(topicId.text)?.has(p) ?? false,
     };
     const describer = {
@@ -179,25 +179,25 @@ export class ConsumerProtocolGroup {
         return name !== undefined && subscribers.has(name) ? this.topics.get(name)!.count : -1;
       },
     };
-    const result = this.assignor.assign(groupSpec, describer);
+    const result = this.#assignor.assign(groupSpec, describer);
     for (const memberId of memberIds) {
       const next = result.get(memberId)?.partitions ?? EMPTY_ASSIGNMENT.partitions;
-      if (!sameAssignment(next, this.targets.get(memberId)?.partitions)) this.targets.set(memberId, this.fromRecord(toRecord(next)));
+      if (!sameAssignment(next, this.#targets.get(memberId)?.partitions)) this.#targets.set(memberId, this.#fromRecord(toRecord(next)));
     }
   }
 
   /** A member's subscription as its heartbeat brings it: `new HashSet<>(list)`. */
-  private subscription(id: string, topics: readonly string[]): Member {
+  #subscription(id: string, topics: readonly string[]): Member {
     return { id, subscribedTopicNames: JavaHashSet.copyOf(STRING, topics, this.jdk) };
   }
 
   /** The member as the coordinator keeps it after replaying its record: `new HashSet<>(new ArrayList<>(set))`. */
-  private replayed(m: Member): Member {
+  #replayed(m: Member): Member {
     return { id: m.id, subscribedTopicNames: JavaHashSet.copyOf(STRING, [...m.subscribedTopicNames], this.jdk) };
   }
 
   /** `Assignment.fromRecord`: `Collectors.toMap` (a default HashMap) of `new HashSet<>(list)`, unmodifiable. */
-  private fromRecord(record: Array<[Uuid, number[]]>): MemberAssignment {
+  #fromRecord(record: Array<[Uuid, number[]]>): MemberAssignment {
     const map = new JavaHashMap<Uuid, PartitionSet>(UUID);
     for (const [id, list] of record) map.putIfAbsent(id, JavaHashSet.copyOf(INTEGER, list, this.jdk));
     return { partitions: map, immutable: true };

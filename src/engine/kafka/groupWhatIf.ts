@@ -62,9 +62,9 @@ export interface GroupWhatIfResult {
  */
 export class GroupWhatIfRun {
   /** Each key's place on each of the group's topics, before the first event and after the last. */
-  private readonly first: KeyPlace[][];
-  private current: KeyPlace[][];
-  private readonly steps: GroupWhatIfStep[] = [];
+  readonly #first: KeyPlace[][];
+  #current: KeyPlace[][];
+  readonly #steps: GroupWhatIfStep[] = [];
 
   constructor(
     readonly group: ConsumerGroupState,
@@ -72,26 +72,26 @@ export class GroupWhatIfRun {
     private readonly keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
     private readonly partitionsTopic?: string,
   ) {
-    this.first = this.places();
-    this.current = this.first;
+    this.#first = this.#places();
+    this.#current = this.#first;
   }
 
-  private place(k: MessageKey, topic: string): KeyPlace {
+  #place(k: MessageKey, topic: string): KeyPlace {
     const r = this.topics.get(topic)!.route(k);
     if (r.error !== undefined) return { partition: null, member: null, error: r.error };
     if (r.partition === null) return { partition: null, member: null, note: r.note ?? 'no fixed partition for this key' };
     return { partition: r.partition, member: this.group.ownerOf(topic, r.partition) };
   }
 
-  private places(): KeyPlace[][] {
-    return this.keys.map((k) => this.group.config.topics.map((t) => this.place(k.key, t)));
+  #places(): KeyPlace[][] {
+    return this.keys.map((k) => this.group.config.topics.map((t) => this.#place(k.key, t)));
   }
 
   /** Applies one event (as one rebalance); a refused one is listed with its reason and changes nothing. */
   step(text: string): void {
     const { group, topics } = this;
     const refused = (error: string): void => {
-      this.steps.push({ event: text, error, moved: [], added: [], movedFraction: 0, keys: [] });
+      this.#steps.push({ event: text, error, moved: [], added: [], movedFraction: 0, keys: [] });
     };
     const event = parseGroupEvent(text, this.partitionsTopic);
     if (typeof event === 'string') return refused(event);
@@ -111,18 +111,18 @@ export class GroupWhatIfRun {
       return refused(r.error);
     }
     const moved = movedPartitions(r.value);
-    const next = this.places();
+    const next = this.#places();
     const keyMoves: KeyMove[] = [];
     this.keys.forEach((k, i) =>
       group.config.topics.forEach((t, j) => {
-        const a = this.current[i][j];
+        const a = this.#current[i][j];
         const b = next[i][j];
         if (a.partition !== b.partition || a.member !== b.member) keyMoves.push({ key: k.shown, topic: t, before: a, after: b });
       }),
     );
-    this.current = next;
+    this.#current = next;
     const listing = group.owners();
-    this.steps.push({
+    this.#steps.push({
       event: text,
       moved,
       added: r.value.changed.filter((c) => c.from === null),
@@ -140,11 +140,11 @@ export class GroupWhatIfRun {
       group: group.name,
       assignor: group.assignor,
       protocol: rebalanceProtocol(group.assignor),
-      steps: this.steps.slice(),
+      steps: this.#steps.slice(),
       keys: this.keys.flatMap((k, i) =>
         group.config.topics.map((t, j) => {
-          const b = this.first[i][j];
-          const a = this.current[i][j];
+          const b = this.#first[i][j];
+          const a = this.#current[i][j];
           return { key: k.shown, topic: t, before: b, after: a, moved: b.partition !== a.partition || b.member !== a.member };
         }),
       ),

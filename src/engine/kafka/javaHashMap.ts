@@ -76,18 +76,18 @@ class Node<K, V> {
 }
 
 export class JavaHashMap<K, V> {
-  private table: Array<Node<K, V> | null> | null = null;
-  private threshold = 0;
-  private count = 0;
+  #table: Array<Node<K, V> | null> | null = null;
+  #threshold = 0;
+  #count = 0;
   /** Lookups by key (Java finds them by walking the bucket; the answer is the same node). */
-  private readonly index = new Map<string | number, Node<K, V>>();
+  readonly #index = new Map<string | number, Node<K, V>>();
 
   constructor(readonly type: KeyType<K>) {}
 
   /** `new HashMap<>(initialCapacity)`. */
   static withCapacity<K, V>(type: KeyType<K>, initialCapacity: number): JavaHashMap<K, V> {
     const m = new JavaHashMap<K, V>(type);
-    m.threshold = tableSizeFor(Math.min(initialCapacity, MAXIMUM_CAPACITY));
+    m.#threshold = tableSizeFor(Math.min(initialCapacity, MAXIMUM_CAPACITY));
     return m;
   }
 
@@ -99,31 +99,31 @@ export class JavaHashMap<K, V> {
   }
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   /** The table length (0 before the first insert), for tests. */
   get capacity(): number {
-    return this.table ? this.table.length : 0;
+    return this.#table ? this.#table.length : 0;
   }
 
   has(key: K): boolean {
-    return this.index.has(this.type.id(key));
+    return this.#index.has(this.type.id(key));
   }
 
   get(key: K): V | undefined {
-    return this.index.get(this.type.id(key))?.value;
+    return this.#index.get(this.type.id(key))?.value;
   }
 
   /** `put`: replaces the value of a present key in place; a new key goes to the bucket's tail. */
   set(key: K, value: V): this {
-    this.putVal(key, value, false);
+    this.#putVal(key, value, false);
     return this;
   }
 
   /** `putIfAbsent` (and `Collectors.toMap`'s accumulator): the same structure as `put`. */
   putIfAbsent(key: K, value: V): V | undefined {
-    return this.putVal(key, value, true);
+    return this.#putVal(key, value, true);
   }
 
   /**
@@ -133,14 +133,14 @@ export class JavaHashMap<K, V> {
   putAll(source: JavaHashMap<K, V>, jdk: JdkSizing = 17): void {
     const s = source.size;
     if (s === 0) return;
-    if (this.table === null) {
+    if (this.#table === null) {
       const f = jdk === 17 ? Math.fround(Math.fround(s / 0.75) + 1) : Math.ceil(s / 0.75);
       const t = f < MAXIMUM_CAPACITY ? intOf(f) : MAXIMUM_CAPACITY;
-      if (t > this.threshold) this.threshold = tableSizeFor(t);
+      if (t > this.#threshold) this.#threshold = tableSizeFor(t);
     } else {
-      while (s > this.threshold && this.table.length < MAXIMUM_CAPACITY) this.resize();
+      while (s > this.#threshold && this.#table.length < MAXIMUM_CAPACITY) this.#resize();
     }
-    for (const [k, v] of source.entries()) this.putVal(k, v, false);
+    for (const [k, v] of source.entries()) this.#putVal(k, v, false);
   }
 
   /**
@@ -150,47 +150,47 @@ export class JavaHashMap<K, V> {
    */
   computeIfAbsent(key: K, create: (key: K) => V): V {
     const hash = spread(this.type.hashCode(key));
-    if (this.count > this.threshold || this.table === null || this.table.length === 0) this.resize();
-    const existing = this.index.get(this.type.id(key));
+    if (this.#count > this.#threshold || this.#table === null || this.#table.length === 0) this.#resize();
+    const existing = this.#index.get(this.type.id(key));
     if (existing) return existing.value;
-    const tab = this.table!;
+    const tab = this.#table!;
     const i = (tab.length - 1) & hash;
     const first = tab[i];
     const v = create(key);
     if (first !== null && first.tree) {
-      this.putTreeVal(tab, hash, key, v);
+      this.#putTreeVal(tab, hash, key, v);
     } else {
       let binCount = 0;
       for (let e = first; e !== null; e = e.next) binCount++;
       const node = new Node(hash, key, v, first);
       tab[i] = node;
-      this.index.set(this.type.id(key), node);
-      if (binCount >= TREEIFY_THRESHOLD - 1) this.treeifyBin(tab, hash);
+      this.#index.set(this.type.id(key), node);
+      if (binCount >= TREEIFY_THRESHOLD - 1) this.#treeifyBin(tab, hash);
     }
-    this.count++;
+    this.#count++;
     return v;
   }
 
   /** `remove(key)`. */
   delete(key: K): boolean {
-    return this.removeNode(key, true);
+    return this.#removeNode(key, true);
   }
 
   /** `Iterator.remove()` during iteration: like `remove`, but a tree bin's root is not moved. */
   deleteWhileIterating(key: K): boolean {
-    return this.removeNode(key, false);
+    return this.#removeNode(key, false);
   }
 
   clear(): void {
-    if (this.table && this.count > 0) this.table.fill(null);
-    this.count = 0;
-    this.index.clear();
+    if (this.#table && this.#count > 0) this.#table.fill(null);
+    this.#count = 0;
+    this.#index.clear();
   }
 
   /** Iteration order: buckets in index order, each bucket's list from its head. */
   *entries(): IterableIterator<[K, V]> {
-    const tab = this.table;
-    if (!tab || this.count === 0) return;
+    const tab = this.#table;
+    if (!tab || this.#count === 0) return;
     for (let i = 0; i < tab.length; i++) for (let e = tab[i]; e !== null; e = e.next) yield [e.key, e.value];
   }
 
@@ -208,24 +208,24 @@ export class JavaHashMap<K, V> {
 
   // ---- insertion and resizing ----
 
-  private putVal(key: K, value: V, onlyIfAbsent: boolean): V | undefined {
-    const existing = this.index.get(this.type.id(key));
+  #putVal(key: K, value: V, onlyIfAbsent: boolean): V | undefined {
+    const existing = this.#index.get(this.type.id(key));
     if (existing) {
       const old = existing.value;
       if (!onlyIfAbsent || old === undefined || old === null) existing.value = value;
       return old;
     }
     const hash = spread(this.type.hashCode(key));
-    if (this.table === null || this.table.length === 0) this.resize();
-    const tab = this.table!;
+    if (this.#table === null || this.#table.length === 0) this.#resize();
+    const tab = this.#table!;
     const i = (tab.length - 1) & hash;
     const p = tab[i];
     if (p === null) {
       const node = new Node(hash, key, value, null);
       tab[i] = node;
-      this.index.set(this.type.id(key), node);
+      this.#index.set(this.type.id(key), node);
     } else if (p.tree) {
-      this.putTreeVal(tab, hash, key, value);
+      this.#putTreeVal(tab, hash, key, value);
     } else {
       // Append at the tail; a bucket that had 8 nodes becomes a tree bin (or the table grows).
       let binCount = 0;
@@ -236,22 +236,22 @@ export class JavaHashMap<K, V> {
       }
       const node = new Node(hash, key, value, null);
       last.next = node;
-      this.index.set(this.type.id(key), node);
-      if (binCount >= TREEIFY_THRESHOLD - 1) this.treeifyBin(tab, hash);
+      this.#index.set(this.type.id(key), node);
+      if (binCount >= TREEIFY_THRESHOLD - 1) this.#treeifyBin(tab, hash);
     }
-    if (++this.count > this.threshold) this.resize();
+    if (++this.#count > this.#threshold) this.#resize();
     return undefined;
   }
 
-  private resize(): void {
-    const oldTab = this.table;
+  #resize(): void {
+    const oldTab = this.#table;
     const oldCap = oldTab === null ? 0 : oldTab.length;
-    const oldThr = this.threshold;
+    const oldThr = this.#threshold;
     let newCap: number;
     let newThr = 0;
     if (oldCap > 0) {
       if (oldCap >= MAXIMUM_CAPACITY) {
-        this.threshold = 2147483647;
+        this.#threshold = 2147483647;
         return;
       }
       newCap = oldCap * 2;
@@ -266,16 +266,16 @@ export class JavaHashMap<K, V> {
       const ft = Math.fround(newCap * 0.75);
       newThr = newCap < MAXIMUM_CAPACITY && ft < MAXIMUM_CAPACITY ? intOf(ft) : 2147483647;
     }
-    this.threshold = newThr;
+    this.#threshold = newThr;
     const newTab: Array<Node<K, V> | null> = new Array(newCap).fill(null);
-    this.table = newTab;
+    this.#table = newTab;
     if (oldTab === null) return;
     for (let j = 0; j < oldCap; j++) {
       const e = oldTab[j];
       if (e === null) continue;
       oldTab[j] = null;
       if (e.next === null) newTab[e.hash & (newCap - 1)] = e;
-      else if (e.tree) this.split(newTab, e, j, oldCap);
+      else if (e.tree) this.#split(newTab, e, j, oldCap);
       else {
         // Split the list in two, each keeping its order.
         const [lo, hi] = splitList(e, oldCap);
@@ -287,9 +287,9 @@ export class JavaHashMap<K, V> {
 
   // ---- tree bins ----
 
-  private treeifyBin(tab: Array<Node<K, V> | null>, hash: number): void {
+  #treeifyBin(tab: Array<Node<K, V> | null>, hash: number): void {
     if (tab.length < MIN_TREEIFY_CAPACITY) {
-      this.resize();
+      this.#resize();
       return;
     }
     const index = (tab.length - 1) & hash;
@@ -301,11 +301,11 @@ export class JavaHashMap<K, V> {
       e.prev = prev;
       prev = e;
     }
-    this.treeify(tab, hd);
+    this.#treeify(tab, hd);
   }
 
   /** Builds a red-black tree over the list starting at `head` (list order kept), root moved to the front. */
-  private treeify(tab: Array<Node<K, V> | null>, head: Node<K, V>): void {
+  #treeify(tab: Array<Node<K, V> | null>, head: Node<K, V>): void {
     let root: Node<K, V> | null = null;
     for (let x: Node<K, V> | null = head; x !== null; x = x.next) {
       x.left = x.right = null;
@@ -317,7 +317,7 @@ export class JavaHashMap<K, V> {
         continue;
       }
       for (let p: Node<K, V> = root; ; ) {
-        const dir = this.direction(x.hash, x.key, p);
+        const dir = this.#direction(x.hash, x.key, p);
         const child = dir <= 0 ? p.left : p.right;
         if (child === null) {
           x.parent = p;
@@ -333,7 +333,7 @@ export class JavaHashMap<K, V> {
   }
 
   /** Which side of `p` a key with this hash goes (hash first, then `compareTo`). */
-  private direction(h: number, k: K, p: Node<K, V>): number {
+  #direction(h: number, k: K, p: Node<K, V>): number {
     if (p.hash > h) return -1;
     if (p.hash < h) return 1;
     const cmp = this.type.compare ? this.type.compare(k, p.key) : 0;
@@ -344,11 +344,11 @@ export class JavaHashMap<K, V> {
     return cmp;
   }
 
-  private putTreeVal(tab: Array<Node<K, V> | null>, h: number, k: K, v: V): void {
+  #putTreeVal(tab: Array<Node<K, V> | null>, h: number, k: K, v: V): void {
     const first = tab[(tab.length - 1) & h]!;
     const root = rootOf(first);
     for (let p: Node<K, V> = root; ; ) {
-      const dir = this.direction(h, k, p);
+      const dir = this.#direction(h, k, p);
       const child = dir <= 0 ? p.left : p.right;
       if (child === null) {
         // The new node is linked right after its tree parent in the bucket's list.
@@ -360,7 +360,7 @@ export class JavaHashMap<K, V> {
         p.next = x;
         x.parent = x.prev = p;
         if (xpn !== null) xpn.prev = x;
-        this.index.set(this.type.id(k), x);
+        this.#index.set(this.type.id(k), x);
         moveRootToFront(tab, balanceInsertion(root, x));
         return;
       }
@@ -368,7 +368,7 @@ export class JavaHashMap<K, V> {
     }
   }
 
-  private split(tab: Array<Node<K, V> | null>, b: Node<K, V>, index: number, bit: number): void {
+  #split(tab: Array<Node<K, V> | null>, b: Node<K, V>, index: number, bit: number): void {
     let loHead: Node<K, V> | null = null;
     let loTail: Node<K, V> | null = null;
     let hiHead: Node<K, V> | null = null;
@@ -396,38 +396,38 @@ export class JavaHashMap<K, V> {
       if (lc <= UNTREEIFY_THRESHOLD) tab[index] = untreeify(loHead);
       else {
         tab[index] = loHead;
-        if (hiHead !== null) this.treeify(tab, loHead);
+        if (hiHead !== null) this.#treeify(tab, loHead);
       }
     }
     if (hiHead !== null) {
       if (hc <= UNTREEIFY_THRESHOLD) tab[index + bit] = untreeify(hiHead);
       else {
         tab[index + bit] = hiHead;
-        if (loHead !== null) this.treeify(tab, hiHead);
+        if (loHead !== null) this.#treeify(tab, hiHead);
       }
     }
   }
 
   // ---- removal ----
 
-  private removeNode(key: K, movable: boolean): boolean {
-    const node = this.index.get(this.type.id(key));
+  #removeNode(key: K, movable: boolean): boolean {
+    const node = this.#index.get(this.type.id(key));
     if (!node) return false;
-    const tab = this.table!;
+    const tab = this.#table!;
     const index = (tab.length - 1) & node.hash;
-    if (node.tree) this.removeTreeNode(tab, node, movable);
+    if (node.tree) this.#removeTreeNode(tab, node, movable);
     else if (tab[index] === node) tab[index] = node.next;
     else {
       let p = tab[index]!;
       while (p.next !== node) p = p.next!;
       p.next = node.next;
     }
-    this.index.delete(this.type.id(key));
-    this.count--;
+    this.#index.delete(this.type.id(key));
+    this.#count--;
     return true;
   }
 
-  private removeTreeNode(tab: Array<Node<K, V> | null>, p: Node<K, V>, movable: boolean): void {
+  #removeTreeNode(tab: Array<Node<K, V> | null>, p: Node<K, V>, movable: boolean): void {
     const index = (tab.length - 1) & p.hash;
     let first = tab[index]!;
     let root: Node<K, V> | null = first;

@@ -30,27 +30,27 @@ function capacityFor(expectedSize: number): number {
 }
 
 export class TimelineHashMap<K, V> {
-  private slots: Array<Array<[K, V]> | null>;
-  private count = 0;
-  private readonly index = new Map<string | number, [K, V]>();
+  #slots: Array<Array<[K, V]> | null>;
+  #count = 0;
+  readonly #index = new Map<string | number, [K, V]>();
 
   constructor(
     private readonly type: KeyType<K>,
     expectedSize = 0,
   ) {
-    this.slots = new Array(capacityFor(expectedSize)).fill(null);
+    this.#slots = new Array(capacityFor(expectedSize)).fill(null);
   }
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   get(key: K): V | undefined {
-    return this.index.get(this.type.id(key))?.[1];
+    return this.#index.get(this.type.id(key))?.[1];
   }
 
   has(key: K): boolean {
-    return this.index.has(this.type.id(key));
+    return this.#index.has(this.type.id(key));
   }
 
   /**
@@ -58,33 +58,33 @@ export class TimelineHashMap<K, V> {
    * double first either way: `baseAddOrReplace` checks the load before it looks for the key.
    */
   set(key: K, value: V): this {
-    if ((this.count + 1) * 0.75 > this.slots.length && this.slots.length < 1 << 30) this.rehash(this.slots.length * 2);
-    const present = this.index.get(this.type.id(key));
+    if ((this.#count + 1) * 0.75 > this.#slots.length && this.#slots.length < 1 << 30) this.#rehash(this.#slots.length * 2);
+    const present = this.#index.get(this.type.id(key));
     if (present) {
       present[1] = value;
       return this;
     }
     const entry: [K, V] = [key, value];
-    this.place(this.slots, entry);
-    this.index.set(this.type.id(key), entry);
-    this.count++;
+    this.#place(this.#slots, entry);
+    this.#index.set(this.type.id(key), entry);
+    this.#count++;
     return this;
   }
 
   delete(key: K): boolean {
-    const entry = this.index.get(this.type.id(key));
+    const entry = this.#index.get(this.type.id(key));
     if (!entry) return false;
-    const slot = findSlot(this.type.hashCode(key), this.slots.length);
-    const list = this.slots[slot]!;
+    const slot = findSlot(this.type.hashCode(key), this.#slots.length);
+    const list = this.#slots[slot]!;
     list.splice(list.indexOf(entry), 1);
-    if (list.length === 0) this.slots[slot] = null;
-    this.index.delete(this.type.id(key));
-    this.count--;
+    if (list.length === 0) this.#slots[slot] = null;
+    this.#index.delete(this.type.id(key));
+    this.#count--;
     return true;
   }
 
   *entries(): IterableIterator<[K, V]> {
-    for (const list of this.slots) {
+    for (const list of this.#slots) {
       if (!list) continue;
       for (let i = list.length - 1; i >= 0; i--) yield [list[i][0], list[i][1]];
     }
@@ -102,7 +102,7 @@ export class TimelineHashMap<K, V> {
     return this.entries();
   }
 
-  private place(slots: Array<Array<[K, V]> | null>, entry: [K, V]): void {
+  #place(slots: Array<Array<[K, V]> | null>, entry: [K, V]): void {
     const slot = findSlot(this.type.hashCode(entry[0]), slots.length);
     const list = slots[slot];
     if (list) list.push(entry);
@@ -110,9 +110,9 @@ export class TimelineHashMap<K, V> {
   }
 
   /** Slots in order, each in its arrival order, into the doubled table. */
-  private rehash(size: number): void {
+  #rehash(size: number): void {
     const next: Array<Array<[K, V]> | null> = new Array(size).fill(null);
-    for (const list of this.slots) if (list) for (const entry of list) this.place(next, entry);
-    this.slots = next;
+    for (const list of this.#slots) if (list) for (const entry of list) this.#place(next, entry);
+    this.#slots = next;
   }
 }

@@ -34,7 +34,7 @@ export interface ObservedGroupInfo {
 
 export class ObservedTopic {
   /** Whether a consumer connected or left since the report. */
-  private changed = false;
+  #changed = false;
 
   constructor(
     readonly groups: readonly ObservedGroup[],
@@ -44,27 +44,27 @@ export class ObservedTopic {
 
   clone(): ObservedTopic {
     const c = new ObservedTopic(this.groups, this.partitions);
-    c.changed = this.changed;
+    c.#changed = this.#changed;
     return c;
   }
 
   /** A consumer connected or left: routes come from the engine's selectors from now on. */
   consumersChanged(): void {
-    this.changed = true;
+    this.#changed = true;
   }
 
   get current(): boolean {
-    return !this.changed;
+    return !this.#changed;
   }
 
   /** The selector that routes group `g` instead of the subscription's, if any. */
   view(g: number): StickyKeyConsumerSelector | undefined {
-    return this.changed ? undefined : this.groups[g]?.view;
+    return this.#changed ? undefined : this.groups[g]?.view;
   }
 
   /** Whether group `g`'s routes still come from the report. */
   reports(g: number): boolean {
-    return !this.changed && g < this.groups.length;
+    return !this.#changed && g < this.groups.length;
   }
 
   /**
@@ -101,7 +101,7 @@ export class ObservedTopic {
     return this.groups.map((g, i) => ({
       partitions: this.partitions === 0 ? null : this.groups.length === 1 ? [0, this.partitions - 1] : [i, i],
       ...(g.state.at !== undefined ? { at: g.state.at } : {}),
-      current: !this.changed,
+      current: !this.#changed,
       layout: g.layout,
       draining: [...g.draining.values()]
         .sort((a, b) => a.hash - b.hash)

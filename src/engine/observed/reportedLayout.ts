@@ -30,8 +30,8 @@ export class ReportedRing implements StickyKeyConsumerSelector {
   readonly brokerVersion: BrokerVersion;
   readonly keyHashRange: HashRange;
   readonly keyValues: HashRange;
-  private readonly table: SegmentTable;
-  private segmentsMemo: Segment[] | null = null;
+  readonly #table: SegmentTable;
+  #segmentsMemo: Segment[] | null = null;
 
   /**
    * `hashing` is a selector of the same kind, used only for its hash rules; `reported` pairs
@@ -44,7 +44,7 @@ export class ReportedRing implements StickyKeyConsumerSelector {
     this.brokerVersion = hashing.brokerVersion;
     this.keyHashRange = hashing.keyHashRange;
     this.keyValues = hashing.keyValues;
-    this.table = this.brokerVersion === '4.0' ? table4(reported) : table3(reported);
+    this.#table = this.brokerVersion === '4.0' ? table4(reported) : table3(reported);
   }
 
   makeStickyKeyHash(bytes: Uint8Array, length?: number): number {
@@ -64,23 +64,23 @@ export class ReportedRing implements StickyKeyConsumerSelector {
   }
 
   select(stickyKeyHash: number): Consumer | null {
-    const i = tableIndexAt(this.table, stickyKeyHash);
+    const i = tableIndexAt(this.#table, stickyKeyHash);
     if (i < 0) return null;
-    const list = this.table.owners[this.table.owner[i]];
+    const list = this.#table.owners[this.#table.owner[i]];
     if (list.length === 0) return null;
     return this.brokerVersion === '4.0' ? list[0] : list[stickyKeyHash % list.length];
   }
 
   segmentTable(): SegmentTable {
-    return this.table;
+    return this.#table;
   }
 
   snapshotTable(): SegmentTable {
-    return this.table;
+    return this.#table;
   }
 
   segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.table));
+    return (this.#segmentsMemo ??= segmentsOfTable(this.#table));
   }
 
   snapshot(): Segment[] {

@@ -31,7 +31,7 @@ interface Entry {
 
 export class DrainingHashesGuard implements OrderingGuard {
   readonly generation = '4.0';
-  private readonly entries = new Map<number, Entry>();
+  readonly #entries = new Map<number, Entry>();
 
   protection(view: CursorView): { kind: ProtectionKind; note?: string } {
     if (view.allowOutOfOrderDelivery) return { kind: 'none', note: 'the subscription allows out-of-order delivery' };
@@ -41,60 +41,60 @@ export class DrainingHashesGuard implements OrderingGuard {
     return { kind: 'drainingHashes' };
   }
 
-  private active(view: CursorView): boolean {
+  #active(view: CursorView): boolean {
     return this.protection(view).kind === 'drainingHashes';
   }
 
   onJoin(view: CursorView, consumer: Consumer, lost: LostRanges): JoinResult {
-    if (this.active(view)) this.register(view, consumer, lost);
+    if (this.#active(view)) this.#register(view, consumer, lost);
     return {};
   }
 
   onLeave(view: CursorView, consumer: Consumer, lost: LostRanges, hadPending: readonly SimMessage[]): void {
-    if (!this.active(view)) return;
+    if (!this.#active(view)) return;
     // Its pending acks are removed as it closes: its own draining entries lose their references.
-    for (const m of hadPending) this.reduce(consumer, m.hash);
+    for (const m of hadPending) this.#reduce(consumer, m.hash);
     // A removal can also move hashes between the remaining consumers.
-    this.register(view, consumer, lost);
+    this.#register(view, consumer, lost);
   }
 
   /** `registerDrainingHashes`: every impacted consumer except the one joining or leaving. */
-  private register(view: CursorView, skip: Consumer, lost: LostRanges): void {
+  #register(view: CursorView, skip: Consumer, lost: LostRanges): void {
     for (const [c, ranges] of lost) {
       if (c === skip) continue;
       for (const m of view.messages) {
         if (m.status !== 'pending' || m.consumer !== c || m.hash === STICKY_KEY_HASH_NOT_SET) continue;
-        if (ranges.some(([a, b]) => a <= m.slot && m.slot <= b)) this.add(c, m.hash);
+        if (ranges.some(([a, b]) => a <= m.slot && m.slot <= b)) this.#add(c, m.hash);
       }
     }
   }
 
-  private add(c: Consumer, hash: number): void {
+  #add(c: Consumer, hash: number): void {
     if (hash === STICKY_KEY_HASH_NOT_SET) throw new Error('Sticky hash cannot be 0');
-    const e = this.entries.get(hash);
-    if (e === undefined) this.entries.set(hash, { consumer: c, refCount: 1, blocked: 0 });
+    const e = this.#entries.get(hash);
+    if (e === undefined) this.#entries.set(hash, { consumer: c, refCount: 1, blocked: 0 });
     else if (e.consumer !== c) throw new Error(`Consumer ${e.consumer.id} is already draining hash ${hash}; the simulation reached a state the broker rejects`);
     else e.refCount++;
   }
 
-  private reduce(c: Consumer, hash: number): void {
-    const e = this.entries.get(hash);
+  #reduce(c: Consumer, hash: number): void {
+    const e = this.#entries.get(hash);
     if (e === undefined || hash === STICKY_KEY_HASH_NOT_SET) return;
     if (e.consumer !== c) throw new Error(`Consumer ${e.consumer.id} is already draining hash ${hash}; ${c.id} cannot release it`);
-    if (--e.refCount === 0) this.entries.delete(hash);
+    if (--e.refCount === 0) this.#entries.delete(hash);
   }
 
   onAck(view: CursorView, message: SimMessage, consumer: Consumer): void {
-    if (this.active(view)) this.reduce(consumer, message.hash);
+    if (this.#active(view)) this.#reduce(consumer, message.hash);
   }
 
   reset(): void {
-    this.entries.clear();
+    this.#entries.clear();
   }
 
   check(view: CursorView, message: SimMessage, consumer: Consumer): Verdict | null {
     if (message.hash === STICKY_KEY_HASH_NOT_SET) return null;
-    const e = this.entries.get(message.hash);
+    const e = this.#entries.get(message.hash);
     // No entry: not draining. Back at the owner: the entry is dropped, dispatch goes on.
     if (e === undefined || e.consumer === consumer) return null;
     const holding = view.messages.filter((m) => m.status === 'pending' && m.consumer === e.consumer && m.hash === message.hash).length;
@@ -102,17 +102,17 @@ export class DrainingHashesGuard implements OrderingGuard {
   }
 
   onSent(message: SimMessage, consumer: Consumer): void {
-    const e = this.entries.get(message.hash);
-    if (e !== undefined && e.consumer === consumer) this.entries.delete(message.hash);
+    const e = this.#entries.get(message.hash);
+    if (e !== undefined && e.consumer === consumer) this.#entries.delete(message.hash);
   }
 
   onBlocked(message: SimMessage): void {
-    const e = this.entries.get(message.hash);
+    const e = this.#entries.get(message.hash);
     if (e !== undefined) e.blocked++;
   }
 
   draining(view: CursorView): DrainingHash[] {
-    return [...this.entries]
+    return [...this.#entries]
       .sort((a, b) => a[0] - b[0])
       .map(([hash, e]) => ({
         hash,

@@ -13,7 +13,7 @@ export abstract class RecentlyJoinedGuard implements OrderingGuard {
   abstract readonly generation: OrderingGeneration;
   abstract readonly marker: 'readPosition' | 'lastSentPosition';
   /** Insertion-ordered, as the broker's LinkedHashMap: release walks it from the oldest. */
-  private joined: Array<{ consumer: Consumer; position: number }> = [];
+  #joined: Array<{ consumer: Consumer; position: number }> = [];
 
   /** Whether the dispatcher tracks joins at all for this subscription. */
   protected abstract tracks(view: CursorView): { yes: true } | { yes: false; why: string };
@@ -39,43 +39,43 @@ export abstract class RecentlyJoinedGuard implements OrderingGuard {
     if (view.entriesSinceFirstNotAcked() <= 1) {
       return { notHeldBecause: 'every message the cursor has read is acknowledged' };
     }
-    this.joined.push({ consumer, position });
-    this.prune(view);
-    const still = this.joined.find((j) => j.consumer === consumer);
+    this.#joined.push({ consumer, position });
+    this.#prune(view);
+    const still = this.#joined.find((j) => j.consumer === consumer);
     if (!still) return { notHeldBecause: `the mark-delete position has already reached its position (${position})` };
     return { heldAt: { consumer: consumer.id, position, marker: this.marker } };
   }
 
   onLeave(view: CursorView, consumer: Consumer, _lost: LostRanges): void {
-    this.joined = this.joined.filter((j) => j.consumer !== consumer);
+    this.#joined = this.#joined.filter((j) => j.consumer !== consumer);
     // A lone consumer cannot receive a key out of order.
-    if (view.live.length === 1) this.joined = [];
-    this.prune(view);
+    if (view.live.length === 1) this.#joined = [];
+    this.#prune(view);
   }
 
   onAck(view: CursorView): void {
-    this.prune(view);
+    this.#prune(view);
   }
 
   reset(): void {
-    this.joined = [];
+    this.#joined = [];
   }
 
   /** `removeConsumersFromRecentJoinedConsumers`: oldest first, stopping at the first one still held. */
-  private prune(view: CursorView): void {
+  #prune(view: CursorView): void {
     const mdp = view.markDeletePosition();
     let i = 0;
-    while (i < this.joined.length && this.released(this.joined[i].position, mdp)) i++;
-    if (i > 0) this.joined = this.joined.slice(i);
+    while (i < this.#joined.length && this.released(this.#joined[i].position, mdp)) i++;
+    if (i > 0) this.#joined = this.#joined.slice(i);
   }
 
   check(view: CursorView, message: SimMessage, consumer: Consumer, replay: boolean): Verdict | null {
-    const mine = this.joined.find((j) => j.consumer === consumer);
+    const mine = this.#joined.find((j) => j.consumer === consumer);
     if (!mine) return null;
     let position = mine.position;
     // A replay must not hand a recently joined consumer what older consumers may still hold: the
     // oldest recorded position applies.
-    if (replay && this.joined[0].position < position) position = this.joined[0].position;
+    if (replay && this.#joined[0].position < position) position = this.#joined[0].position;
     if (!this.beyond(message.position, position)) return null;
     return {
       kind: 'recentlyJoined',
@@ -95,6 +95,6 @@ export abstract class RecentlyJoinedGuard implements OrderingGuard {
   }
 
   recentlyJoined(): RecentlyJoined[] {
-    return this.joined.map((j) => ({ consumer: j.consumer.id, position: j.position, marker: this.marker }));
+    return this.#joined.map((j) => ({ consumer: j.consumer.id, position: j.position, marker: this.marker }));
   }
 }

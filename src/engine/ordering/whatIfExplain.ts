@@ -59,11 +59,11 @@ export function explainWhatIf(
  * every step again (each step's note depends only on the steps up to it).
  */
 export class WhatIfExplainer {
-  private readonly generation?: OrderingGeneration;
-  private assumption?: string;
-  private readonly sim?: OrderingSimulation;
-  private readonly keyCount: number;
-  private readonly messageCount: number = 0;
+  readonly #generation?: OrderingGeneration;
+  #assumption?: string;
+  readonly #sim?: OrderingSimulation;
+  readonly #keyCount: number;
+  readonly #messageCount: number = 0;
 
   /** As `explainWhatIf` takes them (`base` left unchanged). */
   constructor(
@@ -72,11 +72,11 @@ export class WhatIfExplainer {
     keys: ReadonlyArray<{ shown: string; key: MessageKey; owner: string | null }>,
     base?: KeySharedSubscription,
   ) {
-    this.keyCount = keys.length;
+    this.#keyCount = keys.length;
     if (config.system !== 'pulsar' || !config.subscription) return;
     const sub = config.subscription;
     const generation: OrderingGeneration = config.brokerVersion === '4.0' ? '4.0' : '3.0';
-    this.generation = generation;
+    this.#generation = generation;
     const messages: OrderingScenario['messages'] = [];
     const pending: Record<string, string[]> = {};
     let bytesOnly = 0;
@@ -90,9 +90,9 @@ export class WhatIfExplainer {
       messages.push({ id, key: k.key.text });
       if (k.owner !== null) (pending[k.owner] ??= []).push(id);
     });
-    this.messageCount = messages.length;
+    this.#messageCount = messages.length;
     try {
-      this.sim = new OrderingSimulation(
+      this.#sim = new OrderingSimulation(
         {
           generation,
           subscription: { keySharedMode: sub.keySharedMode, consistentHashing: sub.consistentHashing, replicaPoints: sub.replicaPoints, hashRangeSize: sub.hashRangeSize },
@@ -104,7 +104,7 @@ export class WhatIfExplainer {
       );
     } catch (e) {
       if (e instanceof ScenarioError) {
-        this.assumption = `no ordering notes: ${e.message}`;
+        this.#assumption = `no ordering notes: ${e.message}`;
         return;
       }
       throw e;
@@ -115,12 +115,12 @@ export class WhatIfExplainer {
         : `No keys given: the notes cover the moves; give keys on stdin to see which of their hashes wait; broker ${generation}.`;
     if (bytesOnly > 0) assumption += ` ${bytesOnly} byte key${bytesOnly > 1 ? 's are' : ' is'} left out of the ordering notes.`;
     if (generation === '3.0') assumption += ' (3.0 notes describe the read-position generation; brokers with PIP-282 hold a joining consumer at the last sent position instead.)';
-    this.assumption = assumption;
+    this.#assumption = assumption;
   }
 
   /** The generation and assumption the notes state (none for a topic without a Key_Shared subscription). */
   heading(): Omit<WhatIfNotes, 'steps'> {
-    return this.generation ? { generation: this.generation, assumption: this.assumption } : {};
+    return this.#generation ? { generation: this.#generation, assumption: this.#assumption } : {};
   }
 
   /**
@@ -129,21 +129,21 @@ export class WhatIfExplainer {
    */
   next(event: TopologyEvent, step: WhatIfStep, afterState?: KeySharedSubscription): WhatIfStepNote {
     // A subscription the simulation cannot model gets no notes at all (the assumption says why).
-    if (this.generation && !this.sim) return { moves: [], explain: [] };
-    if (event.kind === 'partitions') return this.partitionNote(event.count, step);
-    if (!this.sim || !this.generation) return { moves: [], explain: [`${formatEvent(event)}: refused (${step.error}); nothing changes.`] };
-    const o = this.sim.apply(event, afterState);
-    return { moves: o.moves, explain: [...eventText(this.generation, o), ...(this.messageCount > 0 ? roundText(this.sim.preview()) : [])] };
+    if (this.#generation && !this.#sim) return { moves: [], explain: [] };
+    if (event.kind === 'partitions') return this.#partitionNote(event.count, step);
+    if (!this.#sim || !this.#generation) return { moves: [], explain: [`${formatEvent(event)}: refused (${step.error}); nothing changes.`] };
+    const o = this.#sim.apply(event, afterState);
+    return { moves: o.moves, explain: [...eventText(this.#generation, o), ...(this.#messageCount > 0 ? roundText(this.#sim.preview()) : [])] };
   }
 
-  private partitionNote(count: number, step: WhatIfStep): WhatIfStepNote {
+  #partitionNote(count: number, step: WhatIfStep): WhatIfStepNote {
     if (step.error) return { moves: [], explain: [`${step.event}: refused (${step.error}); nothing changes.`] };
     const lines = [`The partition count becomes ${count}.`];
-    if (this.keyCount === 0) lines.push('Give keys on stdin to see which of them change partition.');
+    if (this.#keyCount === 0) lines.push('Give keys on stdin to see which of them change partition.');
     else {
-      const moved = Math.round(step.movedFraction * this.keyCount);
+      const moved = Math.round(step.movedFraction * this.#keyCount);
       lines.push(
-        `${moved} of the ${this.keyCount} given keys (${(step.movedFraction * 100).toFixed(1)}%) change partition. A moved key's earlier messages stay in its old ` +
+        `${moved} of the ${this.#keyCount} given keys (${(step.movedFraction * 100).toFixed(1)}%) change partition. A moved key's earlier messages stay in its old ` +
           'partition while new ones go to the new one, so consumers may see its new messages before they finish the old ones.',
       );
     }

@@ -73,11 +73,11 @@ export interface AssignRoundResult {
 }
 
 export class SharedConsumerAssignor {
-  private readonly consumers: readonly AssignorConsumer[];
+  readonly #consumers: readonly AssignorConsumer[];
   /** `currentConsumerRoundRobinIndex`. */
-  private rrIndex = 0;
+  #rrIndex = 0;
   /** uuid to consumer index; insertion order kept for reporting. */
-  private readonly pins = new Map<string, number>();
+  readonly #pins = new Map<string, number>();
 
   /** `consumers` in the dispatcher's selection order (its consumer list). */
   constructor(consumers: readonly AssignorConsumer[]) {
@@ -86,16 +86,16 @@ export class SharedConsumerAssignor {
       if (seen.has(c.consumer)) throw new Error(`duplicate consumer id ${JSON.stringify(c.consumer)}`);
       seen.add(c.consumer);
     }
-    this.consumers = consumers.map((c) => ({ ...c }));
+    this.#consumers = consumers.map((c) => ({ ...c }));
   }
 
   get roundRobinIndex(): number {
-    return this.rrIndex;
+    return this.#rrIndex;
   }
 
   /** One dispatch round; `permits` overrides the consumers' permits for this round. */
-  assign(entries: readonly ChunkEntry[], permits: readonly number[] = this.consumers.map((c) => c.availablePermits)): AssignRoundResult {
-    const n = this.consumers.length;
+  assign(entries: readonly ChunkEntry[], permits: readonly number[] = this.#consumers.map((c) => c.availablePermits)): AssignRoundResult {
+    const n = this.#consumers.length;
     const table = new Map<number, number>();
     const tableGet = (c: number): number => {
       let v = table.get(c);
@@ -107,7 +107,7 @@ export class SharedConsumerAssignor {
     };
     const getConsumer = (): number => {
       for (let i = 0; i < n; i++) {
-        const c = this.nextConsumer(permits);
+        const c = this.#nextConsumer(permits);
         if (c < 0) return -1;
         if (tableGet(c) > 0) return c;
       }
@@ -126,7 +126,7 @@ export class SharedConsumerAssignor {
     let consumer = getConsumer();
     if (consumer < 0) {
       for (const e of entries) released.push(e.id);
-      return this.result(assigned, unassigned, released);
+      return this.#result(assigned, unassigned, released);
     }
     let available = tableGet(consumer);
     let index = 0;
@@ -141,7 +141,7 @@ export class SharedConsumerAssignor {
       if (e.uuid === undefined || e.chunkId === undefined || e.numChunks === undefined) {
         give(consumer, e.id);
       } else {
-        const target = this.consumerForUuid(e.uuid, e.chunkId, e.numChunks, consumer, available, tableGet, table);
+        const target = this.#consumerForUuid(e.uuid, e.chunkId, e.numChunks, consumer, available, tableGet, table);
         if (target < 0) {
           unassigned.push(e.id);
           continue;
@@ -151,18 +151,18 @@ export class SharedConsumerAssignor {
       available--;
     }
     for (; index < entries.length; index++) unassigned.push(entries[index].id);
-    return this.result(assigned, unassigned, released);
+    return this.#result(assigned, unassigned, released);
   }
 
   /** The dispatcher's `getNextConsumer` (all priority levels 0, nobody blocked). */
-  private nextConsumer(permits: readonly number[]): number {
-    const n = this.consumers.length;
+  #nextConsumer(permits: readonly number[]): number {
+    const n = this.#consumers.length;
     if (n === 0) return -1;
-    if (this.rrIndex >= n) this.rrIndex = 0;
+    if (this.#rrIndex >= n) this.#rrIndex = 0;
     for (let k = 0; k < n; k++) {
-      const i = (this.rrIndex + k) % n;
+      const i = (this.#rrIndex + k) % n;
       if (permits[i] > 0) {
-        this.rrIndex = i + 1;
+        this.#rrIndex = i + 1;
         return i;
       }
     }
@@ -170,7 +170,7 @@ export class SharedConsumerAssignor {
   }
 
   /** `getConsumerForUuid`: the pinned consumer, or -1 for "unassigned". */
-  private consumerForUuid(
+  #consumerForUuid(
     uuid: string,
     chunkId: number,
     numChunks: number,
@@ -179,27 +179,27 @@ export class SharedConsumerAssignor {
     tableGet: (c: number) => number,
     table: Map<number, number>,
   ): number {
-    let c = this.pins.get(uuid);
+    let c = this.#pins.get(uuid);
     if (c === undefined) {
       if (chunkId !== 0) return -1;
       c = current;
-      this.pins.set(uuid, c);
+      this.#pins.set(uuid, c);
     }
     if (tableGet(c) <= 0) return -1;
     // Java int arithmetic: numChunks - 1 wraps for Integer.MIN_VALUE.
-    if (chunkId === ((numChunks - 1) | 0)) this.pins.delete(uuid);
+    if (chunkId === ((numChunks - 1) | 0)) this.#pins.delete(uuid);
     table.set(c, currentAvailable - 1);
     return c;
   }
 
-  private result(assigned: Map<number, EntryId[]>, unassigned: EntryId[], released: EntryId[]): AssignRoundResult {
+  #result(assigned: Map<number, EntryId[]>, unassigned: EntryId[], released: EntryId[]): AssignRoundResult {
     const byId = new Map<string, EntryId[]>();
-    for (let c = 0; c < this.consumers.length; c++) {
+    for (let c = 0; c < this.#consumers.length; c++) {
       const list = assigned.get(c);
-      if (list) byId.set(this.consumers[c].consumer, list);
+      if (list) byId.set(this.#consumers[c].consumer, list);
     }
     const uuidToConsumer = new Map<string, string>();
-    for (const [uuid, c] of this.pins) uuidToConsumer.set(uuid, this.consumers[c].consumer);
-    return { assigned: byId, unassigned, released, uuidToConsumer, roundRobinIndex: this.rrIndex };
+    for (const [uuid, c] of this.#pins) uuidToConsumer.set(uuid, this.#consumers[c].consumer);
+    return { assigned: byId, unassigned, released, uuidToConsumer, roundRobinIndex: this.#rrIndex };
   }
 }

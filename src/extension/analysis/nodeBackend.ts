@@ -13,12 +13,12 @@ import { runInWorker } from './workerRun';
 import { workerThread } from './workerThread';
 
 export class NodeBackend implements AnalysisBackend {
-  private readonly fallback = new HostBackend();
+  readonly #fallback = new HostBackend();
 
   constructor(private readonly workerPath: string) {}
 
   async head(uri: vscode.Uri, bytes: number): Promise<Uint8Array> {
-    if (uri.scheme !== 'file') return this.fallback.head(uri, bytes);
+    if (uri.scheme !== 'file') return this.#fallback.head(uri, bytes);
     const fh = await open(uri.fsPath, 'r');
     try {
       const buf = new Uint8Array(bytes);
@@ -30,7 +30,7 @@ export class NodeBackend implements AnalysisBackend {
   }
 
   runFile(uri: vscode.Uri, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
-    if (uri.scheme !== 'file') return this.fallback.runFile(uri, options, listener, intervals);
+    if (uri.scheme !== 'file') return this.#fallback.runFile(uri, options, listener, intervals);
     return runInWorkerThread(this.workerPath, uri.fsPath, options, listener, intervals);
   }
 

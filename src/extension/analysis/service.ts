@@ -70,13 +70,13 @@ const INTERVALS = { progressMs: 200, partialMs: 600 };
 const KEEP = 8;
 
 export class AnalysisService implements vscode.Disposable {
-  private nextId = 1;
-  private readonly runs = new Map<number, RunRecord>();
-  private active: RunRecord | undefined;
-  private partials = 0;
+  #nextId = 1;
+  readonly #runs = new Map<number, RunRecord>();
+  #active: RunRecord | undefined;
+  #partials = 0;
   /** The last state of each run the panel received, noted by the panel (for tests: nothing partial may read as complete). */
   readonly sentToPanel = new Map<number, AnalysisRunInfo['status']>();
-  private backendValue: AnalysisBackend | undefined;
+  #backendValue: AnalysisBackend | undefined;
 
   constructor(
     private readonly config: RoutingConfig,
@@ -87,11 +87,11 @@ export class AnalysisService implements vscode.Disposable {
   ) {}
 
   get backend(): AnalysisBackend {
-    return (this.backendValue ??= this.makeBackend());
+    return (this.#backendValue ??= this.makeBackend());
   }
 
   get running(): RunningAnalysis | undefined {
-    const r = this.active;
+    const r = this.#active;
     if (!r) return undefined;
     const self = this;
     return {
@@ -101,7 +101,7 @@ export class AnalysisService implements vscode.Disposable {
         return r.info.progress;
       },
       get partials() {
-        return self.partials;
+        return self.#partials;
       },
       cancel: () => this.cancel(r.info.id),
     };
@@ -109,18 +109,18 @@ export class AnalysisService implements vscode.Disposable {
 
   /** The latest base run and its what-if runs, oldest first (for a panel that (re)loads). */
   snapshot(): AnalysisRunInfo[] {
-    const all = [...this.runs.values()].map((r) => r.info);
+    const all = [...this.#runs.values()].map((r) => r.info);
     const base = all.filter((i) => !i.whatIf).pop();
     if (!base) return [];
     return all.filter((i) => i === base || i.whatIf?.baseId === base.id);
   }
 
   info(runId: number): AnalysisRunInfo | undefined {
-    return this.runs.get(runId)?.info;
+    return this.#runs.get(runId)?.info;
   }
 
   cancel(runId: number): boolean {
-    const r = this.runs.get(runId);
+    const r = this.#runs.get(runId);
     if (!r || r.info.status !== 'running') return false;
     if (r.cancelAt === undefined) r.cancelAt = Date.now();
     r.handle?.cancel();
@@ -129,8 +129,8 @@ export class AnalysisService implements vscode.Disposable {
 
   /** Starts a run (cancelling one in progress) and resolves when it has ended. */
   analyze(request: AnalyzeRequest): Promise<AnalysisOutcome> {
-    if (this.active) this.cancel(this.active.info.id);
-    const id = this.nextId++;
+    if (this.#active) this.cancel(this.#active.info.id);
+    const id = this.#nextId++;
     const info: AnalysisRunInfo = {
       id,
       source: request.source.label,
@@ -143,17 +143,17 @@ export class AnalysisService implements vscode.Disposable {
       if (request.whatIf.requestId !== undefined) info.whatIf.requestId = request.whatIf.requestId;
     }
     const record: RunRecord = { info, request, finished: undefined as unknown as Promise<AnalysisOutcome> };
-    this.runs.set(id, record);
-    this.prune();
-    this.active = record;
-    this.partials = 0;
-    record.finished = this.execute(record);
+    this.#runs.set(id, record);
+    this.#prune();
+    this.#active = record;
+    this.#partials = 0;
+    record.finished = this.#execute(record);
     return record.finished;
   }
 
   /** Analyses a finished run's input again, for one topic, under what-if steps. */
   whatIf(baseId: number, topic: string, events: TopologyEvent[], requestId?: number): Promise<AnalysisOutcome> | string {
-    const base = this.runs.get(baseId);
+    const base = this.#runs.get(baseId);
     if (!base || base.info.whatIf) return vscode.l10n.t('That analysis is no longer available: run Analyze Keys again.');
     if (base.info.status === 'running') return vscode.l10n.t('Wait until the analysis has finished (or cancel it).');
     return this.analyze({
@@ -165,16 +165,16 @@ export class AnalysisService implements vscode.Disposable {
   }
 
   /** Drops the oldest finished runs beyond KEEP; never the latest base run (what-if runs need its input). */
-  private prune(): void {
-    const ids = [...this.runs.keys()];
-    const latestBase = [...this.runs.values()].filter((r) => !r.info.whatIf).pop()?.info.id;
+  #prune(): void {
+    const ids = [...this.#runs.keys()];
+    const latestBase = [...this.#runs.values()].filter((r) => !r.info.whatIf).pop()?.info.id;
     for (const old of ids.slice(0, Math.max(0, ids.length - KEEP))) {
-      const r = this.runs.get(old)!;
-      if (r.info.status !== 'running' && old !== latestBase) this.runs.delete(old);
+      const r = this.#runs.get(old)!;
+      if (r.info.status !== 'running' && old !== latestBase) this.#runs.delete(old);
     }
   }
 
-  private options(request: AnalyzeRequest): WorkerAnalyzeOptions {
+  #options(request: AnalyzeRequest): WorkerAnalyzeOptions {
     // The settings the extension routes with (last good entries included), as plain data for the worker.
     const settings = JSON.parse(JSON.stringify(this.config.model.settings));
     const o: WorkerAnalyzeOptions = { settings, input: request.input, keyFormat: request.keyFormat };
@@ -185,12 +185,12 @@ export class AnalysisService implements vscode.Disposable {
     return o;
   }
 
-  private show(record: RunRecord, reveal = false): void {
+  #show(record: RunRecord, reveal = false): void {
     // The panel notes what it received in sentToPanel (also what it sends when it (re)loads).
     this.view()?.show(record.info, reveal);
   }
 
-  private async execute(record: RunRecord): Promise<AnalysisOutcome> {
+  async #execute(record: RunRecord): Promise<AnalysisOutcome> {
     const { info, request } = record;
     const title = request.whatIf
       ? vscode.l10n.t('Key Routing: analysing {0} under the what-if on {1}', info.source, request.whatIf.topic)
@@ -218,18 +218,18 @@ export class AnalysisService implements vscode.Disposable {
             if (info.status !== 'running') return;
             lastPartial = r;
             info.result = r;
-            this.partials++;
-            this.show(record);
+            this.#partials++;
+            this.#show(record);
           },
         };
-        const options = this.options(request);
+        const options = this.#options(request);
         const handle =
           request.source.kind === 'file'
             ? this.backend.runFile(request.source.uri, options, listener, INTERVALS)
             : this.backend.runSource(documentChunks(request.source.document, request.source.range, request.source.version), options, listener, INTERVALS);
         record.handle = handle;
         info.where = handle.where;
-        this.show(record, !request.whatIf);
+        this.#show(record, !request.whatIf);
         if (record.cancelAt !== undefined) handle.cancel();
         let outcome: AnalysisOutcome;
         try {
@@ -255,17 +255,17 @@ export class AnalysisService implements vscode.Disposable {
         }
         await handle.stopped;
         if (record.cancelAt !== undefined) outcome.stopMs = Date.now() - record.cancelAt;
-        this.show(record);
-        this.log(info, outcome);
+        this.#show(record);
+        this.#log(info, outcome);
         return outcome;
       } finally {
-        if (this.active === record) this.active = undefined;
+        if (this.#active === record) this.#active = undefined;
         for (const s of subs) s.dispose();
       }
     });
   }
 
-  private log(info: AnalysisRunInfo, outcome: AnalysisOutcome): void {
+  #log(info: AnalysisRunInfo, outcome: AnalysisOutcome): void {
     const r = outcome.result;
     const what = info.whatIf ? ` under ${info.whatIf.events.map(formatEvent).join(' ')} on ${info.whatIf.topic}` : '';
     const stop = outcome.stopMs !== undefined ? `; stopped ${outcome.stopMs} ms after the cancel` : '';
@@ -286,7 +286,7 @@ export class AnalysisService implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const r of this.runs.values()) r.handle?.cancel();
-    this.runs.clear();
+    for (const r of this.#runs.values()) r.handle?.cancel();
+    this.#runs.clear();
   }
 }

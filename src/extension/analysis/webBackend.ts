@@ -22,58 +22,58 @@ const FILE_CHUNK = 1 << 20;
 const READ_AHEAD_MS = 120_000;
 
 export class WebWorkerBackend implements AnalysisBackend {
-  private script: Promise<string> | undefined;
+  #script: Promise<string> | undefined;
   /**
    * The file last read whole for its head. workspace.fs has no ranged read, so the head costs the
    * whole file; the run that follows (same file, after the format question) takes these bytes
    * instead of reading a large file a second time. Taken once, dropped after READ_AHEAD_MS.
    */
-  private readAhead: { uri: string; data: Promise<Uint8Array>; timer: ReturnType<typeof setTimeout> } | undefined;
+  #readAhead: { uri: string; data: Promise<Uint8Array>; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
   async head(uri: vscode.Uri, bytes: number): Promise<Uint8Array> {
-    this.takeReadAhead(undefined);
+    this.#takeReadAhead(undefined);
     const data = Promise.resolve(vscode.workspace.fs.readFile(uri));
-    this.readAhead = { uri: uri.toString(), data, timer: setTimeout(() => this.takeReadAhead(undefined), READ_AHEAD_MS) };
+    this.#readAhead = { uri: uri.toString(), data, timer: setTimeout(() => this.#takeReadAhead(undefined), READ_AHEAD_MS) };
     const all = await data;
     return all.subarray(0, Math.min(bytes, all.length));
   }
 
   runFile(uri: vscode.Uri, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
-    const kept = this.takeReadAhead(uri);
-    return this.run(wholeFileSource(uri, FILE_CHUNK, kept), options, listener, intervals, 'a web worker (the file was read whole first: workspace.fs has no streaming read)');
+    const kept = this.#takeReadAhead(uri);
+    return this.#run(wholeFileSource(uri, FILE_CHUNK, kept), options, listener, intervals, 'a web worker (the file was read whole first: workspace.fs has no streaming read)');
   }
 
   /** The kept bytes if they are `uri`'s; the kept bytes are dropped either way. */
-  private takeReadAhead(uri: vscode.Uri | undefined): Promise<Uint8Array> | undefined {
-    const kept = this.readAhead;
-    this.readAhead = undefined;
+  #takeReadAhead(uri: vscode.Uri | undefined): Promise<Uint8Array> | undefined {
+    const kept = this.#readAhead;
+    this.#readAhead = undefined;
     if (!kept) return undefined;
     clearTimeout(kept.timer);
     return uri && kept.uri === uri.toString() ? kept.data.catch(() => vscode.workspace.fs.readFile(uri)) : undefined;
   }
 
   runSource(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals): RunHandle {
-    return this.run(source, options, listener, intervals, 'a web worker');
+    return this.#run(source, options, listener, intervals, 'a web worker');
   }
 
-  private run(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals, where: string): RunHandle {
+  #run(source: ChunkSource, options: WorkerAnalyzeOptions, listener: RunListener, intervals: Intervals, where: string): RunHandle {
     const start: StartMessage = { type: 'start', fed: { size: source.size }, options, progressIntervalMs: intervals.progressMs, partialIntervalMs: intervals.partialMs };
-    return runInWorker(where, webWorker(this.scriptUrl()), start, listener, source);
+    return runInWorker(where, webWorker(this.#scriptUrl()), start, listener, source);
   }
 
   /** The worker's script as a Blob URL, read once per session (again after a failed read). */
-  private scriptUrl(): Promise<string> {
+  #scriptUrl(): Promise<string> {
     const uri = vscode.Uri.joinPath(this.extensionUri, 'dist', 'extension.js');
-    this.script ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then(
+    this.#script ??= Promise.resolve(vscode.workspace.fs.readFile(uri)).then(
       (code) => URL.createObjectURL(new Blob([code as Uint8Array<ArrayBuffer>], { type: 'text/javascript' })),
       (e: unknown) => {
-        this.script = undefined;
+        this.#script = undefined;
         throw new Error(`cannot read ${uri.toString(true)}: ${e instanceof Error ? e.message : String(e)}`);
       },
     );
-    return this.script;
+    return this.#script;
   }
 }
 

@@ -117,9 +117,9 @@ export function runInWorker(where: string, connect: (events: WorkerEvents) => Wo
  * is copied once), and the source keeps its bytes for the next pass.
  */
 class Feeder {
-  private pass = 0;
-  private chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array> | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  #pass = 0;
+  #chunks: Iterator<Uint8Array> | AsyncIterator<Uint8Array> | undefined;
+  #queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly source: ChunkSource,
@@ -127,24 +127,24 @@ class Feeder {
   ) {}
 
   read(pass: number): void {
-    this.queue = this.queue.then(() => this.answer(pass));
+    this.#queue = this.#queue.then(() => this.#answer(pass));
   }
 
   close(): void {
-    void this.chunks?.return?.();
-    this.chunks = undefined;
+    void this.#chunks?.return?.();
+    this.#chunks = undefined;
   }
 
-  private async answer(pass: number): Promise<void> {
+  async #answer(pass: number): Promise<void> {
     try {
-      if (pass !== this.pass) {
+      if (pass !== this.#pass) {
         this.close();
-        this.pass = pass;
+        this.#pass = pass;
         const opened = this.source.open();
-        this.chunks = Symbol.asyncIterator in opened ? opened[Symbol.asyncIterator]() : opened[Symbol.iterator]();
+        this.#chunks = Symbol.asyncIterator in opened ? opened[Symbol.asyncIterator]() : opened[Symbol.iterator]();
       }
-      if (!this.chunks) return; // closed: the run is over
-      const r = await this.chunks.next();
+      if (!this.#chunks) return; // closed: the run is over
+      const r = await this.#chunks.next();
       const size = this.source.size;
       if (r.done) {
         this.post({ type: 'chunk', pass, size });

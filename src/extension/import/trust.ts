@@ -31,28 +31,28 @@ export class AdminCredentials {
 
   /** Whether the user confirmed sending the token to `url` (a URL the workspace proposed). */
   confirmed(url: string): boolean {
-    return this.list(CONFIRMED).includes(url);
+    return this.#list(CONFIRMED).includes(url);
   }
 
   confirm(url: string): Thenable<void> {
-    return this.add(CONFIRMED, url);
+    return this.#add(CONFIRMED, url);
   }
 
   plainHttpAllowed(url: string): boolean {
-    return this.list(PLAIN_HTTP_OK).includes(url);
+    return this.#list(PLAIN_HTTP_OK).includes(url);
   }
 
   allowPlainHttp(url: string): Thenable<void> {
-    return this.add(PLAIN_HTTP_OK, url);
+    return this.#add(PLAIN_HTTP_OK, url);
   }
 
-  private list(key: string): string[] {
+  #list(key: string): string[] {
     const v = this.state.get<unknown>(key);
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   }
 
-  private add(key: string, url: string): Thenable<void> {
-    const list = this.list(key);
+  #add(key: string, url: string): Thenable<void> {
+    const list = this.#list(key);
     return list.includes(url) ? Promise.resolve() : this.state.update(key, [...list, url]);
   }
 }

@@ -37,48 +37,48 @@ export interface PanelOptions {
 
 export class RoutingPanel implements vscode.Disposable {
   static readonly viewType = 'keyRouting.panel';
-  private static current: RoutingPanel | undefined;
+  static #current: RoutingPanel | undefined;
 
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private focus: Focus | undefined;
-  private applying = false;
-  private logWindowStart = 0;
-  private logged = 0;
-  private suppressed = 0;
+  readonly #disposables: vscode.Disposable[] = [];
+  #ready = false;
+  #focus: Focus | undefined;
+  #applying = false;
+  #logWindowStart = 0;
+  #logged = 0;
+  #suppressed = 0;
   /** An analysis run asked to be shown before the webview was ready. */
-  private revealAnalysis = false;
+  #revealAnalysis = false;
   /** What the webview shows (`panelView`): its keys, routed in every `state`, and its width. */
-  private panelKeys: KeyInput[] = [];
-  private panelWidth: number | undefined;
+  #panelKeys: KeyInput[] = [];
+  #panelWidth: number | undefined;
 
   /** Opens the panel, or reveals it; shows the last routed keys. */
   static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
     const column = vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
-    const existing = RoutingPanel.current;
+    const existing = RoutingPanel.#current;
     if (existing) {
       existing.panel.reveal(column);
-      existing.show(options);
+      existing.#show(options);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(RoutingPanel.viewType, vscode.l10n.t('Key Routing'), column, RoutingPanel.webviewOptions(extensionUri));
+    const panel = vscode.window.createWebviewPanel(RoutingPanel.viewType, vscode.l10n.t('Key Routing'), column, RoutingPanel.#webviewOptions(extensionUri));
     const p = new RoutingPanel(panel, extensionUri, s);
-    p.show(options);
+    p.#show(options);
     return p;
   }
 
   /** Takes over a panel VS Code restored after a reload; its webview keeps its own state. */
   static revive(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, s: Services): RoutingPanel {
-    panel.webview.options = RoutingPanel.webviewOptions(extensionUri);
+    panel.webview.options = RoutingPanel.#webviewOptions(extensionUri);
     return new RoutingPanel(panel, extensionUri, s);
   }
 
   /** The open panel, if any (for tests). */
   static get currentPanel(): RoutingPanel | undefined {
-    return RoutingPanel.current;
+    return RoutingPanel.#current;
   }
 
-  private static webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+  static #webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
     // Scripts for the panel's bundle; files only from media/ (its CSS) and dist/ (the bundle, dist/extension.js).
     return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media'), vscode.Uri.joinPath(extensionUri, 'dist')] };
   }
@@ -88,119 +88,119 @@ export class RoutingPanel implements vscode.Disposable {
     extensionUri: vscode.Uri,
     private readonly s: Services,
   ) {
-    RoutingPanel.current = this;
+    RoutingPanel.#current = this;
     panel.webview.html = panelHtml(panel.webview, extensionUri);
-    this.disposables.push(
+    this.#disposables.push(
       panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((raw: unknown) => this.onMessage(raw)),
-      s.config.onDidChange(() => this.postState([])),
-      s.results.onDidChange(() => this.post({ type: 'showKeys', keys: this.routedKeys() })),
+      panel.webview.onDidReceiveMessage((raw: unknown) => this.#onMessage(raw)),
+      s.config.onDidChange(() => this.#postState([])),
+      s.results.onDidChange(() => this.#post({ type: 'showKeys', keys: this.#routedKeys() })),
     );
   }
 
-  private show(options: PanelOptions): void {
-    if (options.topic) this.focus = { topic: options.topic };
+  #show(options: PanelOptions): void {
+    if (options.topic) this.#focus = { topic: options.topic };
     // Before `ready` the webview cannot receive; the answer to `ready` carries this.
-    if (this.ready) this.post({ type: 'showKeys', keys: this.routedKeys(), ...(this.focus ? { focus: this.focus } : {}) });
+    if (this.#ready) this.#post({ type: 'showKeys', keys: this.#routedKeys(), ...(this.#focus ? { focus: this.#focus } : {}) });
   }
 
-  private onMessage(raw: unknown): void {
+  #onMessage(raw: unknown): void {
     const msg = parseFromWebviewMessage(raw);
     if (isProtocolError(msg)) {
-      this.log(`panel: ignored an invalid message from the webview: ${msg.toString().slice(0, 300)}`);
+      this.#log(`panel: ignored an invalid message from the webview: ${msg.toString().slice(0, 300)}`);
       return;
     }
     switch (msg.type) {
       case 'ready': {
-        this.ready = true;
-        this.postState(this.routedKeys());
+        this.#ready = true;
+        this.#postState(this.#routedKeys());
         const runs = this.s.analysis?.snapshot() ?? [];
-        runs.forEach((run, i) => this.post({ type: 'analysis', run, ...(this.revealAnalysis && i === 0 ? { reveal: true } : {}) }));
-        this.revealAnalysis = false;
+        runs.forEach((run, i) => this.#post({ type: 'analysis', run, ...(this.#revealAnalysis && i === 0 ? { reveal: true } : {}) }));
+        this.#revealAnalysis = false;
         return;
       }
       case 'webviewError':
-        this.log(`panel: error in the webview: ${msg.message}`);
+        this.#log(`panel: error in the webview: ${msg.message}`);
         return;
       case 'applyToSettings':
       case 'applyGroupToSettings':
-        void this.apply(msg);
+        void this.#apply(msg);
         return;
       case 'exportAnalysis':
-        void this.exportAnalysis(msg);
+        void this.#exportAnalysis(msg);
         return;
       case 'analyzeWhatIf':
-        this.analyzeWhatIf(msg);
+        this.#analyzeWhatIf(msg);
         return;
       case 'cancelAnalysis':
         this.s.analysis?.cancel(msg.runId);
         return;
       case 'panelView':
-        this.panelKeys = msg.keys;
-        this.panelWidth = msg.width;
+        this.#panelKeys = msg.keys;
+        this.#panelWidth = msg.width;
         return;
     }
   }
 
   /** Shows an analysis run (its start, partial figures, its end); false if the webview cannot take it yet. */
   showAnalysis(run: AnalysisRunInfo, reveal: boolean): boolean {
-    if (!this.ready) {
-      if (reveal) this.revealAnalysis = true;
+    if (!this.#ready) {
+      if (reveal) this.#revealAnalysis = true;
       return false;
     }
-    this.post({ type: 'analysis', run, ...(reveal ? { reveal: true } : {}) });
+    this.#post({ type: 'analysis', run, ...(reveal ? { reveal: true } : {}) });
     return true;
   }
 
-  private async exportAnalysis(msg: ExportAnalysisMessage): Promise<void> {
+  async #exportAnalysis(msg: ExportAnalysisMessage): Promise<void> {
     const run = this.s.analysis?.info(msg.runId);
     const r = run ? await exportAnalysis(run, msg.format) : { outcome: 'failed' as const, message: vscode.l10n.t('That analysis is no longer available: run Analyze Keys again.') };
     if (r.outcome === 'saved' || r.outcome === 'failed') this.s.output.appendLine(`Analyze Keys: export: ${r.message}`);
-    this.post({ type: 'exportResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
+    this.#post({ type: 'exportResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
   }
 
-  private analyzeWhatIf(msg: AnalyzeWhatIfMessage): void {
+  #analyzeWhatIf(msg: AnalyzeWhatIfMessage): void {
     const r = this.s.analysis?.whatIf(msg.runId, msg.topic, msg.events, msg.requestId) ?? vscode.l10n.t('Analyze Keys is not available.');
     if (typeof r === 'string') void vscode.window.showWarningMessage(`Key Routing: ${r}`);
   }
 
-  private async apply(msg: ApplyToSettingsMessage | ApplyGroupMessage): Promise<void> {
-    if (this.applying) {
-      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: vscode.l10n.t('Not applied: another change is waiting for confirmation.') });
+  async #apply(msg: ApplyToSettingsMessage | ApplyGroupMessage): Promise<void> {
+    if (this.#applying) {
+      this.#post({ type: 'applyResult', requestId: msg.requestId, outcome: 'rejected', message: vscode.l10n.t('Not applied: another change is waiting for confirmation.') });
       return;
     }
-    this.applying = true;
+    this.#applying = true;
     try {
       const log = (line: string) => this.s.output.appendLine(line);
       const r = msg.type === 'applyToSettings' ? await applyWithConfirmation(msg, log) : await applyGroupWithConfirmation(msg, log);
-      this.post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
+      this.#post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
     } finally {
-      this.applying = false;
+      this.#applying = false;
     }
   }
 
-  private postState(keys: KeyInput[]): void {
+  #postState(keys: KeyInput[]): void {
     const model = this.s.config.model;
     const problems = model.findings.filter((f) => f.severity !== 'info').map((f) => ({ path: f.path, message: f.message }));
-    this.post({
+    this.#post({
       type: 'state',
       settings: packReportedRanges(model.settings),
       stale: [...model.stale],
       problems,
       keys,
-      ...(this.focus ? { focus: this.focus } : {}),
-      ...this.frames(keys),
-      ...this.observed(),
+      ...(this.#focus ? { focus: this.#focus } : {}),
+      ...this.#frames(keys),
+      ...this.#observed(),
     });
   }
 
   /** The broker's reports of the topics that have one (the engine's `observedView`, as the panel shows it). */
-  private observed(): { observed?: PanelObserved[] } {
+  #observed(): { observed?: PanelObserved[] } {
     try {
       const views = panelReports(this.s.config.model.topology);
       return views.length ? { observed: views } : {};
     } catch (e) {
-      this.log(`panel: the observed state could not be shown: ${(e as Error).message}`);
+      this.#log(`panel: the observed state could not be shown: ${(e as Error).message}`);
       return {};
     }
   }
@@ -209,49 +209,49 @@ export class RoutingPanel implements vscode.Disposable {
    * Every topic as the host's topology holds it, with the routes of the panel's keys and the new
    * ones: the webview draws from these at once instead of working the assignments out again.
    */
-  private frames(keys: readonly KeyInput[]): { frames?: TopicFrame[] } {
+  #frames(keys: readonly KeyInput[]): { frames?: TopicFrame[] } {
     const seen = new Set<string>();
-    const all = [...keys, ...this.panelKeys].filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
+    const all = [...keys, ...this.#panelKeys].filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
     try {
-      return { frames: buildFrames(this.s.config.model.topology, all, this.panelWidth) };
+      return { frames: buildFrames(this.s.config.model.topology, all, this.#panelWidth) };
     } catch (e) {
       // The webview works the views out itself without frames; a failure here must not stop the state.
-      this.log(`panel: the topic frames could not be built: ${(e as Error).message}`);
+      this.#log(`panel: the topic frames could not be built: ${(e as Error).message}`);
       return {};
     }
   }
 
-  private post(msg: ToWebviewMessage): void {
-    if (!this.ready) return;
+  #post(msg: ToWebviewMessage): void {
+    if (!this.#ready) return;
     void this.panel.webview.postMessage(msg);
     if (msg.type === 'analysis') this.s.analysis?.sentToPanel.set(msg.run.id, msg.run.status);
   }
 
-  private routedKeys(): KeyInput[] {
+  #routedKeys(): KeyInput[] {
     return this.s.results.routedKeys.map((k) => toKeyInput(k.key));
   }
 
   /** Logs, at most LOG_BUDGET lines a minute, so a flood of bad messages cannot flood the channel. */
-  private log(line: string): void {
+  #log(line: string): void {
     const now = Date.now();
-    if (now - this.logWindowStart > 60_000) {
-      if (this.suppressed > 0) this.s.output.appendLine(`panel: ${this.suppressed} more invalid messages were ignored without logging`);
-      this.logWindowStart = now;
-      this.logged = 0;
-      this.suppressed = 0;
+    if (now - this.#logWindowStart > 60_000) {
+      if (this.#suppressed > 0) this.s.output.appendLine(`panel: ${this.#suppressed} more invalid messages were ignored without logging`);
+      this.#logWindowStart = now;
+      this.#logged = 0;
+      this.#suppressed = 0;
     }
-    if (this.logged++ < LOG_BUDGET) this.s.output.appendLine(line);
-    else this.suppressed++;
+    if (this.#logged++ < LOG_BUDGET) this.s.output.appendLine(line);
+    else this.#suppressed++;
   }
 
-  private disposed = false;
+  #disposed = false;
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (RoutingPanel.current === this) RoutingPanel.current = undefined;
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (RoutingPanel.#current === this) RoutingPanel.#current = undefined;
     this.panel.dispose();
-    while (this.disposables.length) this.disposables.pop()?.dispose();
+    while (this.#disposables.length) this.#disposables.pop()?.dispose();
   }
 }
 

@@ -14,60 +14,60 @@ import { buildTree, findingMarkdown, walk, worst } from './tree';
 
 
 export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<TreeNode> {
-  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
-  readonly onDidChangeTreeData = this.changed.event;
-  private readonly view: vscode.TreeView<TreeNode>;
-  private readonly disposables: vscode.Disposable[] = [];
-  private rootsValue: TreeNode[] | undefined;
+  readonly #changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.#changed.event;
+  readonly #view: vscode.TreeView<TreeNode>;
+  readonly #disposables: vscode.Disposable[] = [];
+  #rootsValue: TreeNode[] | undefined;
   /** The current tree's nodes and parents by id: VS Code may still hold nodes of an earlier build. */
-  private byId = new Map<string, TreeNode>();
-  private parents = new Map<string, TreeNode>();
+  #byId = new Map<string, TreeNode>();
+  #parents = new Map<string, TreeNode>();
   /** What `keyRouting.configured` was last set to. */
   configuredContext: boolean | undefined;
 
   constructor(private readonly config: RoutingConfig) {
-    this.view = vscode.window.createTreeView(TOPOLOGY_VIEW, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view, this.changed, config.onDidChange((m) => this.update(m)));
-    this.update(config.model);
+    this.#view = vscode.window.createTreeView(TOPOLOGY_VIEW, { treeDataProvider: this, showCollapseAll: true });
+    this.#disposables.push(this.#view, this.#changed, config.onDidChange((m) => this.#update(m)));
+    this.#update(config.model);
   }
 
   /** The rows as built from the current settings (built on first use after a change). */
   get roots(): TreeNode[] {
-    if (!this.rootsValue) {
-      this.rootsValue = buildTree(this.config.model, vscode.l10n);
-      this.byId = new Map();
-      this.parents = new Map();
-      for (const n of walk(this.rootsValue)) this.add(n, n.children);
+    if (!this.#rootsValue) {
+      this.#rootsValue = buildTree(this.config.model, vscode.l10n);
+      this.#byId = new Map();
+      this.#parents = new Map();
+      for (const n of walk(this.#rootsValue)) this.#add(n, n.children);
     }
-    return this.rootsValue;
+    return this.#rootsValue;
   }
 
   /** Indexes a node and its (built) rows. */
-  private add(n: TreeNode, children: readonly TreeNode[]): void {
-    this.byId.set(n.id, n);
-    for (const c of children) this.parents.set(c.id, n);
+  #add(n: TreeNode, children: readonly TreeNode[]): void {
+    this.#byId.set(n.id, n);
+    for (const c of children) this.#parents.set(c.id, n);
   }
 
   /** The current build's rows of a node, building and indexing deferred ones on first use. */
-  private rowsOf(n: TreeNode): TreeNode[] {
+  #rowsOf(n: TreeNode): TreeNode[] {
     if (!n.later) return n.children;
     const rows = childrenOf(n);
-    for (const c of rows) this.add(c, []);
-    this.add(n, rows);
+    for (const c of rows) this.#add(c, []);
+    this.#add(n, rows);
     return rows;
   }
 
   get treeView(): vscode.TreeView<TreeNode> {
-    return this.view;
+    return this.#view;
   }
 
-  private update(model: SettingsModel): void {
-    this.rootsValue = undefined;
+  #update(model: SettingsModel): void {
+    this.#rootsValue = undefined;
     this.configuredContext = model.configured;
     void vscode.commands.executeCommand('setContext', CONFIGURED_CONTEXT, model.configured);
     const problems = model.findings.filter((f) => f.severity !== 'info').length;
-    this.view.badge = problems ? { value: problems, tooltip: problems === 1 ? vscode.l10n.t('1 settings problem') : vscode.l10n.t('{0} settings problems', problems) } : undefined;
-    this.changed.fire(undefined);
+    this.#view.badge = problems ? { value: problems, tooltip: problems === 1 ? vscode.l10n.t('1 settings problem') : vscode.l10n.t('{0} settings problems', problems) } : undefined;
+    this.#changed.fire(undefined);
   }
 
   getChildren(n?: TreeNode): TreeNode[] {
@@ -75,13 +75,13 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
     // A node of an earlier build (the settings changed while VS Code was expanding it) gets the
     // children its id has now, so the rows never mix two builds.
     if (!n) return roots;
-    const current = this.byId.get(n.id);
-    return current ? this.rowsOf(current) : [];
+    const current = this.#byId.get(n.id);
+    return current ? this.#rowsOf(current) : [];
   }
 
   getParent(n: TreeNode): TreeNode | undefined {
     void this.roots;
-    return this.parents.get(n.id);
+    return this.#parents.get(n.id);
   }
 
   getTreeItem(n: TreeNode): vscode.TreeItem {
@@ -116,7 +116,7 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
   /** Shows the row of a node id, if it exists (the tests and "reveal" use this). */
   async reveal(id: string): Promise<TreeNode | undefined> {
     const n = this.find(id);
-    if (n) await this.view.reveal(n, { select: true, focus: false, expand: true });
+    if (n) await this.#view.reveal(n, { select: true, focus: false, expand: true });
     return n;
   }
 
@@ -126,16 +126,16 @@ export class TopologyView implements vscode.Disposable, vscode.TreeDataProvider<
    */
   find(id: string): TreeNode | undefined {
     void this.roots;
-    const built = this.byId.get(id);
+    const built = this.#byId.get(id);
     if (built) return built;
     // rowsOf adds to byId, but the loop returns before it would read on.
-    for (const n of this.byId.values()) {
-      if (n.later && id.startsWith(`${n.id}/`)) return this.rowsOf(n).find((x) => x.id === id);
+    for (const n of this.#byId.values()) {
+      if (n.later && id.startsWith(`${n.id}/`)) return this.#rowsOf(n).find((x) => x.id === id);
     }
     return undefined;
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    for (const d of this.#disposables) d.dispose();
   }
 }

@@ -23,13 +23,13 @@ export interface OwnerInfo {
 
 /** Stable colours per consumer id, first come first served. Pass the same map to related views. */
 export class ColorMap {
-  private readonly map = new Map<string, number>();
-  private next = 0;
+  readonly #map = new Map<string, number>();
+  #next = 0;
   colorOf(id: string): number {
-    let c = this.map.get(id);
+    let c = this.#map.get(id);
     if (c === undefined) {
-      c = this.next++ % PALETTE_SIZE;
-      this.map.set(id, c);
+      c = this.#next++ % PALETTE_SIZE;
+      this.#map.set(id, c);
     }
     return c;
   }
@@ -40,9 +40,9 @@ export class ColorMap {
    */
   seed(owners: readonly OwnerInfo[]): void {
     for (const o of owners) {
-      if (o.ids.length !== 1 || o.color < 0 || this.map.has(o.ids[0])) continue;
-      this.map.set(o.ids[0], o.color);
-      this.next++;
+      if (o.ids.length !== 1 || o.color < 0 || this.#map.has(o.ids[0])) continue;
+      this.#map.set(o.ids[0], o.color);
+      this.#next++;
     }
   }
 }
@@ -53,14 +53,14 @@ export class ColorMap {
  */
 export class OwnerTable {
   readonly owners: OwnerInfo[] = [{ ids: [], label: 'nobody', color: -1, values: 0, share: 0 }];
-  private readonly single = new Map<Consumer, number>();
+  readonly #single = new Map<Consumer, number>();
   /**
    * Shared sets by their first two consumers (as numbers, no string keys: a 3.0 ring of 1,000
    * consumers has thousands of shared points), the rest compared element by element.
    */
-  private readonly shared = new Map<number, Array<{ list: readonly Consumer[]; index: number }>>();
+  readonly #shared = new Map<number, Array<{ list: readonly Consumer[]; index: number }>>();
   /** A number per consumer for those keys (not an owner index: that would list it as an owner). */
-  private readonly numbers = new Map<Consumer, number>();
+  readonly #numbers = new Map<Consumer, number>();
 
   constructor(private readonly colors: ColorMap) {}
 
@@ -71,27 +71,27 @@ export class OwnerTable {
 
   /** The index of one consumer (no array needed: 100,000 ring points call this). */
   indexOfOne(c: Consumer): number {
-    let i = this.single.get(c);
+    let i = this.#single.get(c);
     if (i === undefined) {
       i = this.owners.length;
       this.owners.push({ ids: [c.id], label: c.id, color: this.colors.colorOf(c.id), values: 0, share: 0 });
-      this.single.set(c, i);
+      this.#single.set(c, i);
     }
     return i;
   }
 
-  private numberOf(c: Consumer): number {
-    let n = this.numbers.get(c);
-    if (n === undefined) this.numbers.set(c, (n = this.numbers.size));
+  #numberOf(c: Consumer): number {
+    let n = this.#numbers.get(c);
+    if (n === undefined) this.#numbers.set(c, (n = this.#numbers.size));
     return n;
   }
 
   indexOf(consumers: readonly Consumer[]): number {
     if (consumers.length === 0) return 0;
     if (consumers.length === 1) return this.indexOfOne(consumers[0]);
-    const key = this.numberOf(consumers[0]) * 2 ** 26 + this.numberOf(consumers[1]);
-    let candidates = this.shared.get(key);
-    if (candidates === undefined) this.shared.set(key, (candidates = []));
+    const key = this.#numberOf(consumers[0]) * 2 ** 26 + this.#numberOf(consumers[1]);
+    let candidates = this.#shared.get(key);
+    if (candidates === undefined) this.#shared.set(key, (candidates = []));
     for (const c of candidates) if (sameList(c.list, consumers)) return c.index;
     const ids = consumers.map((c) => c.id);
     const index = this.owners.length;

@@ -38,7 +38,7 @@ export interface MemberData {
 
 export abstract class AbstractStickyAssignor {
   /** Like Java's field, it only ever grows over the assignments this (leader's) instance computes. */
-  private maxGeneration = DEFAULT_GENERATION;
+  #maxGeneration = DEFAULT_GENERATION;
   /**
    * Set by the constrained builder (partitions given to a member other than the one that dropped
    * them); null after the general builder, whose caller must work them out.
@@ -53,7 +53,7 @@ export abstract class AbstractStickyAssignor {
     const consumerToOwnedPartitions = new JavaHashMap<string, TopicPartition[]>(STRING);
     const partitionsWithMultiplePreviousOwners = new Set<TopicPartition>();
     const allTopics = new Set(partitionsPerTopic.keys());
-    if (this.allSubscriptionsEqual(allTopics, subscriptions, consumerToOwnedPartitions, partitionsWithMultiplePreviousOwners)) {
+    if (this.#allSubscriptionsEqual(allTopics, subscriptions, consumerToOwnedPartitions, partitionsWithMultiplePreviousOwners)) {
       this.partitionsTransferringOwnership = new Map();
       return new ConstrainedAssignmentBuilder(
         partitionsPerTopic,
@@ -64,7 +64,7 @@ export abstract class AbstractStickyAssignor {
       ).build();
     }
     this.partitionsTransferringOwnership = null;
-    return new GeneralAssignmentBuilder(partitionsPerTopic, partitions, consumerToOwnedPartitions, subscriptions, (s) => this.memberData(s), this.maxGeneration).build();
+    return new GeneralAssignmentBuilder(partitionsPerTopic, partitions, consumerToOwnedPartitions, subscriptions, (s) => this.memberData(s), this.#maxGeneration).build();
   }
 
   /**
@@ -72,7 +72,7 @@ export abstract class AbstractStickyAssignor {
    * still-subscribed partitions; a partition claimed twice goes to the higher generation, or to
    * nobody (and into `partitionsWithMultiplePreviousOwners`) when the generations are equal.
    */
-  private allSubscriptionsEqual(
+  #allSubscriptionsEqual(
     allTopics: ReadonlySet<string>,
     subscriptions: JavaHashMap<string, ClassicSubscription>,
     consumerToOwnedPartitions: JavaHashMap<string, TopicPartition[]>,
@@ -88,7 +88,7 @@ export abstract class AbstractStickyAssignor {
       }
       const memberData = this.memberData(subscription);
       const memberGeneration = memberData.generation ?? DEFAULT_GENERATION;
-      this.maxGeneration = Math.max(this.maxGeneration, memberGeneration);
+      this.#maxGeneration = Math.max(this.#maxGeneration, memberGeneration);
       const ownedPartitions: TopicPartition[] = [];
       consumerToOwnedPartitions.set(consumer, ownedPartitions);
       for (const tp of memberData.partitions) {
@@ -160,16 +160,16 @@ function unassignedByTwoPointers(all: readonly TopicPartition[], sortedAssigned:
 
 /** All members subscribe to the same topics. */
 class ConstrainedAssignmentBuilder {
-  private readonly maybeRevokedPartitions = new Map<TopicPartition, string>();
-  private readonly unfilledUnderMin: string[] = [];
-  private unfilledExactlyMin: string[] = [];
-  private readonly minQuota: number;
-  private readonly maxQuota: number;
-  private readonly expectedNumMembersWithOverMinQuota: number;
-  private currentNumMembersWithOverMinQuota = 0;
-  private readonly assignment = new Map<string, TopicPartition[]>();
-  private readonly assignedPartitions: TopicPartition[] = [];
-  private readonly totalPartitionsCount: number;
+  readonly #maybeRevokedPartitions = new Map<TopicPartition, string>();
+  readonly #unfilledUnderMin: string[] = [];
+  #unfilledExactlyMin: string[] = [];
+  readonly #minQuota: number;
+  readonly #maxQuota: number;
+  readonly #expectedNumMembersWithOverMinQuota: number;
+  #currentNumMembersWithOverMinQuota = 0;
+  readonly #assignment = new Map<string, TopicPartition[]>();
+  readonly #assignedPartitions: TopicPartition[] = [];
+  readonly #totalPartitionsCount: number;
 
   constructor(
     private readonly partitionsPerTopic: ReadonlyMap<string, number>,
@@ -178,58 +178,58 @@ class ConstrainedAssignmentBuilder {
     private readonly partitionsWithMultiplePreviousOwners: ReadonlySet<TopicPartition>,
     private readonly partitionsTransferringOwnership: Map<TopicPartition, string>,
   ) {
-    this.totalPartitionsCount = totalPartitions(partitionsPerTopic);
+    this.#totalPartitionsCount = totalPartitions(partitionsPerTopic);
     const members = currentAssignment.size;
-    this.minQuota = Math.floor(this.totalPartitionsCount / members);
-    this.maxQuota = Math.ceil(this.totalPartitionsCount / members);
-    this.expectedNumMembersWithOverMinQuota = this.totalPartitionsCount % members;
-    for (const c of currentAssignment.keys()) this.assignment.set(c, []);
+    this.#minQuota = Math.floor(this.#totalPartitionsCount / members);
+    this.#maxQuota = Math.ceil(this.#totalPartitionsCount / members);
+    this.#expectedNumMembersWithOverMinQuota = this.#totalPartitionsCount % members;
+    for (const c of currentAssignment.keys()) this.#assignment.set(c, []);
   }
 
   build(): ClassicAssignment {
-    this.assignOwnedPartitions();
-    const unassigned = this.unassignedPartitions();
-    this.unfilledUnderMin.sort(compareStrings);
-    this.unfilledExactlyMin.sort(compareStrings);
-    this.assignRoundRobin(unassigned);
-    this.verifyUnfilledMembers();
-    return this.assignment;
+    this.#assignOwnedPartitions();
+    const unassigned = this.#unassignedPartitions();
+    this.#unfilledUnderMin.sort(compareStrings);
+    this.#unfilledExactlyMin.sort(compareStrings);
+    this.#assignRoundRobin(unassigned);
+    this.#verifyUnfilledMembers();
+    return this.#assignment;
   }
 
   /** Previously owned partitions kept up to the quota, members visited in the HashMap's order. */
-  private assignOwnedPartitions(): void {
+  #assignOwnedPartitions(): void {
     for (const [consumer, owned] of this.currentAssignment) {
       const ownedPartitions = owned.slice().sort((a, b) => a.partition - b.partition || compareStrings(a.topic, b.topic));
-      const consumerAssignment = this.assignment.get(consumer)!;
+      const consumerAssignment = this.#assignment.get(consumer)!;
       for (const doubly of this.partitionsWithMultiplePreviousOwners) removeFirst(ownedPartitions, doubly);
-      if (ownedPartitions.length < this.minQuota) {
+      if (ownedPartitions.length < this.#minQuota) {
         consumerAssignment.push(...ownedPartitions);
-        this.assignedPartitions.push(...ownedPartitions);
-        this.unfilledUnderMin.push(consumer);
-      } else if (ownedPartitions.length >= this.maxQuota && this.currentNumMembersWithOverMinQuota < this.expectedNumMembersWithOverMinQuota) {
-        this.currentNumMembersWithOverMinQuota++;
-        if (this.currentNumMembersWithOverMinQuota === this.expectedNumMembersWithOverMinQuota) this.unfilledExactlyMin = [];
-        this.keep(consumer, ownedPartitions, this.maxQuota);
+        this.#assignedPartitions.push(...ownedPartitions);
+        this.#unfilledUnderMin.push(consumer);
+      } else if (ownedPartitions.length >= this.#maxQuota && this.#currentNumMembersWithOverMinQuota < this.#expectedNumMembersWithOverMinQuota) {
+        this.#currentNumMembersWithOverMinQuota++;
+        if (this.#currentNumMembersWithOverMinQuota === this.#expectedNumMembersWithOverMinQuota) this.#unfilledExactlyMin = [];
+        this.#keep(consumer, ownedPartitions, this.#maxQuota);
       } else {
-        this.keep(consumer, ownedPartitions, this.minQuota);
-        if (this.currentNumMembersWithOverMinQuota < this.expectedNumMembersWithOverMinQuota) this.unfilledExactlyMin.push(consumer);
+        this.#keep(consumer, ownedPartitions, this.#minQuota);
+        if (this.#currentNumMembersWithOverMinQuota < this.#expectedNumMembersWithOverMinQuota) this.#unfilledExactlyMin.push(consumer);
       }
     }
   }
 
-  private keep(consumer: string, ownedPartitions: TopicPartition[], count: number): void {
+  #keep(consumer: string, ownedPartitions: TopicPartition[], count: number): void {
     const kept = ownedPartitions.slice(0, count);
-    this.assignment.get(consumer)!.push(...kept);
-    this.assignedPartitions.push(...kept);
-    for (const tp of ownedPartitions.slice(count)) this.maybeRevokedPartitions.set(tp, consumer);
+    this.#assignment.get(consumer)!.push(...kept);
+    this.#assignedPartitions.push(...kept);
+    for (const tp of ownedPartitions.slice(count)) this.#maybeRevokedPartitions.set(tp, consumer);
   }
 
   /** Every partition not kept, topics by name, partitions by number. */
-  private unassignedPartitions(): TopicPartition[] {
+  #unassignedPartitions(): TopicPartition[] {
     const sortedAllTopics = [...this.partitionsPerTopic.keys()].sort(compareStrings);
     const all = allTopicPartitions(this.partitions, this.partitionsPerTopic, sortedAllTopics);
-    if (this.assignedPartitions.length === 0) return all;
-    const sorted = this.assignedPartitions.slice().sort((a, b) => compareStrings(a.topic, b.topic) || a.partition - b.partition);
+    if (this.#assignedPartitions.length === 0) return all;
+    const sorted = this.#assignedPartitions.slice().sort((a, b) => compareStrings(a.topic, b.topic) || a.partition - b.partition);
     return unassignedByTwoPointers(all, sorted);
   }
 
@@ -238,54 +238,54 @@ class ConstrainedAssignmentBuilder {
    * member once it reaches the minimum and starts over at the end), then the members at the
    * minimum, first come first served, for the extra partitions.
    */
-  private assignRoundRobin(unassigned: readonly TopicPartition[]): void {
-    const under = this.unfilledUnderMin;
+  #assignRoundRobin(unassigned: readonly TopicPartition[]): void {
+    const under = this.#unfilledUnderMin;
     let cursor = 0; // Java's iterator position in `under`
     for (const tp of unassigned) {
       let consumer: string;
       let fromIterator = true;
       if (cursor < under.length) consumer = under[cursor++];
-      else if (under.length === 0 && this.unfilledExactlyMin.length === 0) {
+      else if (under.length === 0 && this.#unfilledExactlyMin.length === 0) {
         throw new Error('No more unfilled consumers to be assigned.');
       } else if (under.length === 0) {
-        consumer = this.unfilledExactlyMin.shift()!;
+        consumer = this.#unfilledExactlyMin.shift()!;
         fromIterator = false;
       } else {
         cursor = 0;
         consumer = under[cursor++];
       }
-      const count = this.assignNewPartition(tp, consumer);
-      if (count === this.minQuota) {
+      const count = this.#assignNewPartition(tp, consumer);
+      if (count === this.#minQuota) {
         // Iterator.remove(): drops the member the iterator last returned (a member polled from the
         // other list already had the minimum, so it never lands here).
         if (fromIterator) {
           under.splice(cursor - 1, 1);
           cursor--;
         }
-        this.unfilledExactlyMin.push(consumer);
-      } else if (count === this.maxQuota) {
-        this.currentNumMembersWithOverMinQuota++;
+        this.#unfilledExactlyMin.push(consumer);
+      } else if (count === this.#maxQuota) {
+        this.#currentNumMembersWithOverMinQuota++;
       }
     }
   }
 
-  private assignNewPartition(tp: TopicPartition, consumer: string): number {
-    const list = this.assignment.get(consumer)!;
+  #assignNewPartition(tp: TopicPartition, consumer: string): number {
+    const list = this.#assignment.get(consumer)!;
     list.push(tp);
-    const revokedFrom = this.maybeRevokedPartitions.get(tp);
+    const revokedFrom = this.#maybeRevokedPartitions.get(tp);
     if ((revokedFrom !== undefined && revokedFrom !== consumer) || this.partitionsWithMultiplePreviousOwners.has(tp)) {
       this.partitionsTransferringOwnership.set(tp, consumer);
     }
     return list.length;
   }
 
-  private verifyUnfilledMembers(): void {
-    if (this.unfilledUnderMin.length === 0) return;
-    if (this.currentNumMembersWithOverMinQuota !== this.expectedNumMembersWithOverMinQuota) {
+  #verifyUnfilledMembers(): void {
+    if (this.#unfilledUnderMin.length === 0) return;
+    if (this.#currentNumMembersWithOverMinQuota !== this.#expectedNumMembersWithOverMinQuota) {
       throw new Error("We haven't reached the expected number of members with more than the minQuota partitions, but no more partitions to be assigned");
     }
-    for (const m of this.unfilledUnderMin) {
-      if (this.assignment.get(m)!.length !== this.minQuota) throw new Error(`Consumer: [${m}] doesn't reach minQuota partitions, and no more partitions to be assigned`);
+    for (const m of this.#unfilledUnderMin) {
+      if (this.#assignment.get(m)!.length !== this.#minQuota) throw new Error(`Consumer: [${m}] doesn't reach minQuota partitions, and no more partitions to be assigned`);
     }
   }
 }
@@ -298,24 +298,24 @@ interface ConsumerGenerationPair {
 
 /** Subscriptions differ. */
 class GeneralAssignmentBuilder {
-  private readonly topic2AllPotentialConsumers = new Map<string, string[]>();
-  private readonly consumer2AllPotentialTopics = new Map<string, string[]>();
-  private readonly currentPartitionConsumer = new Map<TopicPartition, string>();
+  readonly #topic2AllPotentialConsumers = new Map<string, string[]>();
+  readonly #consumer2AllPotentialTopics = new Map<string, string[]>();
+  readonly #currentPartitionConsumer = new Map<TopicPartition, string>();
   /** Each member's partitions; Java's lists, kept as insertion-ordered sets (only membership is read). */
-  private currentAssignment = new Map<string, Set<TopicPartition>>();
-  private sortedAllPartitions: TopicPartition[];
+  #currentAssignment = new Map<string, Set<TopicPartition>>();
+  #sortedAllPartitions: TopicPartition[];
   /** The `TreeSet` ordered by (assigned count, member id), read while consistent. */
-  private readonly sorted: string[] = [];
-  private revocationRequired = false;
-  private readonly movements = new PartitionMovements();
+  readonly #sorted: string[] = [];
+  #revocationRequired = false;
+  readonly #movements = new PartitionMovements();
   /**
    * Per topic, how many of its partitions each member (not set aside) holds; kept while partitions
    * move, so that `isBalanced` need not walk every partition.
    */
-  private topicOwners = new Map<string, Map<string, number>>();
+  #topicOwners = new Map<string, Map<string, number>>();
   /** `isBalanced()`'s answer until the next move (it reads nothing else that changes). */
-  private balancedCache: boolean | undefined;
-  private readonly totalPartitionsCount: number;
+  #balancedCache: boolean | undefined;
+  readonly #totalPartitionsCount: number;
 
   constructor(
     private readonly partitionsPerTopic: ReadonlyMap<string, number>,
@@ -325,40 +325,40 @@ class GeneralAssignmentBuilder {
     private readonly memberData: (s: ClassicSubscription) => MemberData,
     private readonly maxGeneration: number,
   ) {
-    this.totalPartitionsCount = totalPartitions(partitionsPerTopic);
-    for (const topic of partitionsPerTopic.keys()) this.topic2AllPotentialConsumers.set(topic, []);
-    for (const [consumer, owned] of consumerToOwnedPartitions) this.currentAssignment.set(consumer, new Set(owned));
+    this.#totalPartitionsCount = totalPartitions(partitionsPerTopic);
+    for (const topic of partitionsPerTopic.keys()) this.#topic2AllPotentialConsumers.set(topic, []);
+    for (const [consumer, owned] of consumerToOwnedPartitions) this.#currentAssignment.set(consumer, new Set(owned));
     for (const [consumerId, subscription] of subscriptions) {
       const topics: string[] = [];
-      this.consumer2AllPotentialTopics.set(consumerId, topics);
+      this.#consumer2AllPotentialTopics.set(consumerId, topics);
       for (const topic of subscription.topics) {
         if (!partitionsPerTopic.has(topic)) continue;
         topics.push(topic);
-        this.topic2AllPotentialConsumers.get(topic)!.push(consumerId);
+        this.#topic2AllPotentialConsumers.get(topic)!.push(consumerId);
       }
-      if (!this.currentAssignment.has(consumerId)) this.currentAssignment.set(consumerId, new Set());
+      if (!this.#currentAssignment.has(consumerId)) this.#currentAssignment.set(consumerId, new Set());
     }
-    for (const [consumer, tps] of this.currentAssignment) for (const tp of tps) this.currentPartitionConsumer.set(tp, consumer);
-    const sortedAllTopics = [...this.topic2AllPotentialConsumers.keys()].sort(
-      (a, b) => this.topic2AllPotentialConsumers.get(a)!.length - this.topic2AllPotentialConsumers.get(b)!.length || compareStrings(a, b),
+    for (const [consumer, tps] of this.#currentAssignment) for (const tp of tps) this.#currentPartitionConsumer.set(tp, consumer);
+    const sortedAllTopics = [...this.#topic2AllPotentialConsumers.keys()].sort(
+      (a, b) => this.#topic2AllPotentialConsumers.get(a)!.length - this.#topic2AllPotentialConsumers.get(b)!.length || compareStrings(a, b),
     );
-    this.sortedAllPartitions = allTopicPartitions(partitions, partitionsPerTopic, sortedAllTopics);
+    this.#sortedAllPartitions = allTopicPartitions(partitions, partitionsPerTopic, sortedAllTopics);
   }
 
   build(): ClassicAssignment {
     const prevAssignment = new Map<TopicPartition, ConsumerGenerationPair>();
-    this.prepopulateCurrentAssignments(prevAssignment);
-    const assigned = this.assignOwnedPartitions();
-    const unassigned = this.unassignedPartitions(assigned);
-    for (const c of this.currentAssignment.keys()) this.addSorted(c);
-    this.balance(prevAssignment, unassigned);
+    this.#prepopulateCurrentAssignments(prevAssignment);
+    const assigned = this.#assignOwnedPartitions();
+    const unassigned = this.#unassignedPartitions(assigned);
+    for (const c of this.#currentAssignment.keys()) this.#addSorted(c);
+    this.#balance(prevAssignment, unassigned);
     const out: ClassicAssignment = new Map();
-    for (const [c, tps] of this.currentAssignment) out.set(c, [...tps]);
+    for (const [c, tps] of this.#currentAssignment) out.set(c, [...tps]);
     return out;
   }
 
   /** Partitions claimed in older generations, the latest older generation winning. */
-  private prepopulateCurrentAssignments(prev: Map<TopicPartition, ConsumerGenerationPair>): void {
+  #prepopulateCurrentAssignments(prev: Map<TopicPartition, ConsumerGenerationPair>): void {
     for (const [consumer, subscription] of this.subscriptions) {
       const md = this.memberData(subscription);
       if (md.generation !== undefined && md.generation < this.maxGeneration) updatePrev(prev, md.partitions, consumer, md.generation);
@@ -367,22 +367,22 @@ class GeneralAssignmentBuilder {
   }
 
   /** Keeps what owners still subscribe to; a partition of a dropped topic requires a revocation. */
-  private assignOwnedPartitions(): TopicPartition[] {
+  #assignOwnedPartitions(): TopicPartition[] {
     const assigned: TopicPartition[] = [];
-    for (const [consumer, tps] of this.currentAssignment) {
+    for (const [consumer, tps] of this.#currentAssignment) {
       const subscription = this.subscriptions.get(consumer);
       if (!subscription) {
-        for (const tp of tps) this.currentPartitionConsumer.delete(tp);
-        this.currentAssignment.delete(consumer);
+        for (const tp of tps) this.#currentPartitionConsumer.delete(tp);
+        this.#currentAssignment.delete(consumer);
         continue;
       }
       for (const tp of [...tps]) {
-        if (!this.topic2AllPotentialConsumers.has(tp.topic)) {
+        if (!this.#topic2AllPotentialConsumers.has(tp.topic)) {
           tps.delete(tp);
-          this.currentPartitionConsumer.delete(tp);
+          this.#currentPartitionConsumer.delete(tp);
         } else if (!subscription.topics.includes(tp.topic)) {
           tps.delete(tp);
-          this.revocationRequired = true;
+          this.#revocationRequired = true;
         } else {
           assigned.push(tp);
         }
@@ -391,130 +391,130 @@ class GeneralAssignmentBuilder {
     return assigned;
   }
 
-  private unassignedPartitions(assigned: TopicPartition[]): TopicPartition[] {
+  #unassignedPartitions(assigned: TopicPartition[]): TopicPartition[] {
     // With nothing assigned Java hands back the very list of all partitions (aliased below).
-    if (assigned.length === 0) return this.sortedAllPartitions;
-    const consumers = (t: string) => this.topic2AllPotentialConsumers.get(t)!.length;
+    if (assigned.length === 0) return this.#sortedAllPartitions;
+    const consumers = (t: string) => this.#topic2AllPotentialConsumers.get(t)!.length;
     assigned.sort((a, b) => consumers(a.topic) - consumers(b.topic) || compareStrings(a.topic, b.topic) || a.partition - b.partition);
-    return unassignedByTwoPointers(this.sortedAllPartitions, assigned);
+    return unassignedByTwoPointers(this.#sortedAllPartitions, assigned);
   }
 
-  private size(consumer: string): number {
-    return this.currentAssignment.get(consumer)!.size;
+  #size(consumer: string): number {
+    return this.#currentAssignment.get(consumer)!.size;
   }
 
-  private compareMembers(a: string, b: string): number {
-    return this.size(a) - this.size(b) || compareStrings(a, b);
+  #compareMembers(a: string, b: string): number {
+    return this.#size(a) - this.#size(b) || compareStrings(a, b);
   }
 
-  private addSorted(c: string): void {
+  #addSorted(c: string): void {
     let lo = 0;
-    let hi = this.sorted.length;
+    let hi = this.#sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const cmp = this.compareMembers(this.sorted[mid], c);
+      const cmp = this.#compareMembers(this.#sorted[mid], c);
       if (cmp === 0) return; // a TreeSet keeps one
       if (cmp < 0) lo = mid + 1;
       else hi = mid;
     }
-    this.sorted.splice(lo, 0, c);
+    this.#sorted.splice(lo, 0, c);
   }
 
-  private removeSorted(c: string): void {
-    const i = this.sorted.indexOf(c);
-    if (i >= 0) this.sorted.splice(i, 1);
+  #removeSorted(c: string): void {
+    const i = this.#sorted.indexOf(c);
+    if (i >= 0) this.#sorted.splice(i, 1);
   }
 
-  private maxAssignmentSize(topics: readonly string[]): number {
-    if (topics.length === this.partitionsPerTopic.size) return this.totalPartitionsCount;
+  #maxAssignmentSize(topics: readonly string[]): number {
+    if (topics.length === this.partitionsPerTopic.size) return this.#totalPartitionsCount;
     let n = 0;
     for (const t of topics) n += this.partitionsPerTopic.get(t)!;
     return n;
   }
 
-  private canTopicParticipateInReassignment(topic: string): boolean {
-    return this.topic2AllPotentialConsumers.get(topic)!.length >= 2;
+  #canTopicParticipateInReassignment(topic: string): boolean {
+    return this.#topic2AllPotentialConsumers.get(topic)!.length >= 2;
   }
 
-  private canConsumerParticipateInReassignment(consumer: string): boolean {
-    const current = this.currentAssignment.get(consumer)!;
-    if (current.size < this.maxAssignmentSize(this.consumer2AllPotentialTopics.get(consumer)!)) return true;
-    for (const tp of current) if (this.canTopicParticipateInReassignment(tp.topic)) return true;
+  #canConsumerParticipateInReassignment(consumer: string): boolean {
+    const current = this.#currentAssignment.get(consumer)!;
+    if (current.size < this.#maxAssignmentSize(this.#consumer2AllPotentialTopics.get(consumer)!)) return true;
+    for (const tp of current) if (this.#canTopicParticipateInReassignment(tp.topic)) return true;
     return false;
   }
 
   /** Gives the partition to the least-loaded member (in the TreeSet's order) that subscribes to its topic. */
-  private maybeAssignPartition(tp: TopicPartition): void {
-    for (const consumer of this.sorted) {
-      if (!this.consumer2AllPotentialTopics.get(consumer)!.includes(tp.topic)) continue;
-      this.removeSorted(consumer);
-      this.currentAssignment.get(consumer)!.add(tp);
-      this.currentPartitionConsumer.set(tp, consumer);
-      this.addSorted(consumer);
+  #maybeAssignPartition(tp: TopicPartition): void {
+    for (const consumer of this.#sorted) {
+      if (!this.#consumer2AllPotentialTopics.get(consumer)!.includes(tp.topic)) continue;
+      this.#removeSorted(consumer);
+      this.#currentAssignment.get(consumer)!.add(tp);
+      this.#currentPartitionConsumer.set(tp, consumer);
+      this.#addSorted(consumer);
       return;
     }
   }
 
-  private balance(prev: Map<TopicPartition, ConsumerGenerationPair>, unassigned: TopicPartition[]): void {
-    const initializing = this.size(this.sorted[this.sorted.length - 1]) === 0;
+  #balance(prev: Map<TopicPartition, ConsumerGenerationPair>, unassigned: TopicPartition[]): void {
+    const initializing = this.#size(this.#sorted[this.#sorted.length - 1]) === 0;
     for (const tp of unassigned) {
-      if (this.topic2AllPotentialConsumers.get(tp.topic)!.length === 0) continue;
-      this.maybeAssignPartition(tp);
+      if (this.#topic2AllPotentialConsumers.get(tp.topic)!.length === 0) continue;
+      this.#maybeAssignPartition(tp);
     }
     // Only partitions of topics with two or more potential consumers can move.
     const fixedPartitions = new Set<TopicPartition>();
-    for (const topic of this.topic2AllPotentialConsumers.keys()) {
-      if (this.canTopicParticipateInReassignment(topic)) continue;
+    for (const topic of this.#topic2AllPotentialConsumers.keys()) {
+      if (this.#canTopicParticipateInReassignment(topic)) continue;
       const n = this.partitionsPerTopic.get(topic)!;
       for (let p = 0; p < n; p++) fixedPartitions.add(this.partitions.get(topic, p));
     }
-    const aliased = unassigned === this.sortedAllPartitions;
-    this.sortedAllPartitions = this.sortedAllPartitions.filter((tp) => !fixedPartitions.has(tp));
-    const reassignableUnassigned = aliased ? this.sortedAllPartitions : unassigned.filter((tp) => !fixedPartitions.has(tp));
+    const aliased = unassigned === this.#sortedAllPartitions;
+    this.#sortedAllPartitions = this.#sortedAllPartitions.filter((tp) => !fixedPartitions.has(tp));
+    const reassignableUnassigned = aliased ? this.#sortedAllPartitions : unassigned.filter((tp) => !fixedPartitions.has(tp));
     // Members that cannot take part are set aside.
     const fixedAssignments = new Map<string, Set<TopicPartition>>();
-    for (const consumer of this.consumer2AllPotentialTopics.keys()) {
-      if (this.canConsumerParticipateInReassignment(consumer)) continue;
-      this.removeSorted(consumer);
-      fixedAssignments.set(consumer, this.currentAssignment.get(consumer)!);
-      this.currentAssignment.delete(consumer);
+    for (const consumer of this.#consumer2AllPotentialTopics.keys()) {
+      if (this.#canConsumerParticipateInReassignment(consumer)) continue;
+      this.#removeSorted(consumer);
+      fixedAssignments.set(consumer, this.#currentAssignment.get(consumer)!);
+      this.#currentAssignment.delete(consumer);
     }
-    this.topicOwners = new Map();
-    for (const [consumer, tps] of this.currentAssignment) for (const tp of tps) this.countOwner(tp.topic, consumer, 1);
-    const preBalanceAssignment = deepCopy(this.currentAssignment);
-    const preBalancePartitionConsumers = new Map(this.currentPartitionConsumer);
-    if (!this.revocationRequired) this.performReassignments(reassignableUnassigned, prev);
-    const reassignmentPerformed = this.performReassignments(this.sortedAllPartitions, prev);
-    if (!initializing && reassignmentPerformed && balanceScore(this.currentAssignment) >= balanceScore(preBalanceAssignment)) {
+    this.#topicOwners = new Map();
+    for (const [consumer, tps] of this.#currentAssignment) for (const tp of tps) this.#countOwner(tp.topic, consumer, 1);
+    const preBalanceAssignment = deepCopy(this.#currentAssignment);
+    const preBalancePartitionConsumers = new Map(this.#currentPartitionConsumer);
+    if (!this.#revocationRequired) this.#performReassignments(reassignableUnassigned, prev);
+    const reassignmentPerformed = this.#performReassignments(this.#sortedAllPartitions, prev);
+    if (!initializing && reassignmentPerformed && balanceScore(this.#currentAssignment) >= balanceScore(preBalanceAssignment)) {
       // Revert. (Java's TreeSet is left unsorted here; it is not read again.)
-      this.currentAssignment = deepCopy(preBalanceAssignment);
-      this.currentPartitionConsumer.clear();
-      for (const [k, v] of preBalancePartitionConsumers) this.currentPartitionConsumer.set(k, v);
+      this.#currentAssignment = deepCopy(preBalanceAssignment);
+      this.#currentPartitionConsumer.clear();
+      for (const [k, v] of preBalancePartitionConsumers) this.#currentPartitionConsumer.set(k, v);
     }
-    for (const [consumer, tps] of fixedAssignments) this.currentAssignment.set(consumer, tps);
+    for (const [consumer, tps] of fixedAssignments) this.#currentAssignment.set(consumer, tps);
   }
 
-  private performReassignments(reassignable: readonly TopicPartition[], prev: Map<TopicPartition, ConsumerGenerationPair>): boolean {
+  #performReassignments(reassignable: readonly TopicPartition[], prev: Map<TopicPartition, ConsumerGenerationPair>): boolean {
     let reassignmentPerformed = false;
     let modified: boolean;
     do {
       modified = false;
-      for (let i = 0; i < reassignable.length && !this.isBalanced(); i++) {
+      for (let i = 0; i < reassignable.length && !this.#isBalanced(); i++) {
         const tp = reassignable[i];
-        const consumer = this.currentPartitionConsumer.get(tp);
+        const consumer = this.#currentPartitionConsumer.get(tp);
         if (consumer === undefined) throw new Error(`Expected partition '${tp.topic}-${tp.partition}' to be assigned to a consumer`);
         const previous = prev.get(tp);
         if (previous !== undefined) {
-          if (!this.currentAssignment.has(previous.consumer)) throw new Error(`NullPointerException: previous owner ${previous.consumer} of ${tp.topic}-${tp.partition} has no assignment`);
-          if (this.size(consumer) > this.size(previous.consumer) + 1) {
-            this.reassignPartition(tp, previous.consumer);
+          if (!this.#currentAssignment.has(previous.consumer)) throw new Error(`NullPointerException: previous owner ${previous.consumer} of ${tp.topic}-${tp.partition} has no assignment`);
+          if (this.#size(consumer) > this.#size(previous.consumer) + 1) {
+            this.#reassignPartition(tp, previous.consumer);
             reassignmentPerformed = modified = true;
             continue;
           }
         }
-        for (const other of this.topic2AllPotentialConsumers.get(tp.topic)!) {
-          if (this.size(consumer) > this.size(other) + 1) {
-            this.reassignPartition(tp, this.sorted.find((c) => this.consumer2AllPotentialTopics.get(c)!.includes(tp.topic))!);
+        for (const other of this.#topic2AllPotentialConsumers.get(tp.topic)!) {
+          if (this.#size(consumer) > this.#size(other) + 1) {
+            this.#reassignPartition(tp, this.#sorted.find((c) => this.#consumer2AllPotentialTopics.get(c)!.includes(tp.topic))!);
             reassignmentPerformed = modified = true;
             break;
           }
@@ -524,9 +524,9 @@ class GeneralAssignmentBuilder {
     return reassignmentPerformed;
   }
 
-  private countOwner(topic: string, consumer: string, delta: number): void {
-    let owners = this.topicOwners.get(topic);
-    if (!owners) this.topicOwners.set(topic, (owners = new Map()));
+  #countOwner(topic: string, consumer: string, delta: number): void {
+    let owners = this.#topicOwners.get(topic);
+    if (!owners) this.#topicOwners.set(topic, (owners = new Map()));
     const n = (owners.get(consumer) ?? 0) + delta;
     if (n === 0) owners.delete(consumer);
     else owners.set(consumer, n);
@@ -537,45 +537,45 @@ class GeneralAssignmentBuilder {
    * a partition of one of its topics from an owner holding 2 or more partitions more than it. (Java
    * checks every such partition; the largest owner of each topic decides the same.)
    */
-  private isBalanced(): boolean {
-    this.balancedCache ??= this.computeBalanced();
-    return this.balancedCache;
+  #isBalanced(): boolean {
+    this.#balancedCache ??= this.#computeBalanced();
+    return this.#balancedCache;
   }
 
-  private computeBalanced(): boolean {
-    const min = this.size(this.sorted[0]);
-    const max = this.size(this.sorted[this.sorted.length - 1]);
+  #computeBalanced(): boolean {
+    const min = this.#size(this.#sorted[0]);
+    const max = this.#size(this.#sorted[this.#sorted.length - 1]);
     if (min >= max - 1) return true;
     const largestOwner = new Map<string, number>();
-    for (const [topic, owners] of this.topicOwners) {
+    for (const [topic, owners] of this.#topicOwners) {
       let largest = -1;
-      for (const consumer of owners.keys()) largest = Math.max(largest, this.size(consumer));
+      for (const consumer of owners.keys()) largest = Math.max(largest, this.#size(consumer));
       largestOwner.set(topic, largest);
     }
-    for (const consumer of this.sorted) {
-      const count = this.size(consumer);
-      const topics = this.consumer2AllPotentialTopics.get(consumer)!;
-      if (count === this.maxAssignmentSize(topics)) continue;
+    for (const consumer of this.#sorted) {
+      const count = this.#size(consumer);
+      const topics = this.#consumer2AllPotentialTopics.get(consumer)!;
+      if (count === this.#maxAssignmentSize(topics)) continue;
       for (const topic of topics) if ((largestOwner.get(topic) ?? -1) > count + 1) return false;
     }
     return true;
   }
 
-  private reassignPartition(tp: TopicPartition, newConsumer: string): void {
-    const consumer = this.currentPartitionConsumer.get(tp)!;
-    const toMove = this.movements.actualPartitionToBeMoved(tp, consumer, newConsumer);
-    const oldConsumer = this.currentPartitionConsumer.get(toMove)!;
-    this.removeSorted(oldConsumer);
-    this.removeSorted(newConsumer);
-    this.movements.movePartition(toMove, oldConsumer, newConsumer);
-    this.currentAssignment.get(oldConsumer)!.delete(toMove);
-    this.currentAssignment.get(newConsumer)!.add(toMove);
-    this.countOwner(toMove.topic, oldConsumer, -1);
-    this.countOwner(toMove.topic, newConsumer, 1);
-    this.balancedCache = undefined;
-    this.currentPartitionConsumer.set(toMove, newConsumer);
-    this.addSorted(newConsumer);
-    this.addSorted(oldConsumer);
+  #reassignPartition(tp: TopicPartition, newConsumer: string): void {
+    const consumer = this.#currentPartitionConsumer.get(tp)!;
+    const toMove = this.#movements.actualPartitionToBeMoved(tp, consumer, newConsumer);
+    const oldConsumer = this.#currentPartitionConsumer.get(toMove)!;
+    this.#removeSorted(oldConsumer);
+    this.#removeSorted(newConsumer);
+    this.#movements.movePartition(toMove, oldConsumer, newConsumer);
+    this.#currentAssignment.get(oldConsumer)!.delete(toMove);
+    this.#currentAssignment.get(newConsumer)!.add(toMove);
+    this.#countOwner(toMove.topic, oldConsumer, -1);
+    this.#countOwner(toMove.topic, newConsumer, 1);
+    this.#balancedCache = undefined;
+    this.#currentPartitionConsumer.set(toMove, newConsumer);
+    this.#addSorted(newConsumer);
+    this.#addSorted(oldConsumer);
   }
 }
 
@@ -607,25 +607,25 @@ function balanceScore(a: Map<string, Set<TopicPartition>>): number {
  * `HashSet<TopicPartition>`, in Java's order.
  */
 class PartitionMovements {
-  private readonly byTopic = new Map<string, Map<string, JavaHashSet<TopicPartition>>>();
-  private readonly movements = new Map<TopicPartition, { src: string; dst: string }>();
+  readonly #byTopic = new Map<string, Map<string, JavaHashSet<TopicPartition>>>();
+  readonly #movements = new Map<TopicPartition, { src: string; dst: string }>();
 
-  private removeRecord(tp: TopicPartition): { src: string; dst: string } {
-    const pair = this.movements.get(tp)!;
-    this.movements.delete(tp);
-    const forTopic = this.byTopic.get(tp.topic)!;
+  #removeRecord(tp: TopicPartition): { src: string; dst: string } {
+    const pair = this.#movements.get(tp)!;
+    this.#movements.delete(tp);
+    const forTopic = this.#byTopic.get(tp.topic)!;
     const key = pairKey(pair.src, pair.dst);
     const set = forTopic.get(key)!;
     set.delete(tp);
     if (set.size === 0) forTopic.delete(key);
-    if (forTopic.size === 0) this.byTopic.delete(tp.topic);
+    if (forTopic.size === 0) this.#byTopic.delete(tp.topic);
     return pair;
   }
 
-  private addRecord(tp: TopicPartition, src: string, dst: string): void {
-    this.movements.set(tp, { src, dst });
-    let forTopic = this.byTopic.get(tp.topic);
-    if (!forTopic) this.byTopic.set(tp.topic, (forTopic = new Map()));
+  #addRecord(tp: TopicPartition, src: string, dst: string): void {
+    this.#movements.set(tp, { src, dst });
+    let forTopic = this.#byTopic.get(tp.topic);
+    if (!forTopic) this.#byTopic.set(tp.topic, (forTopic = new Map()));
     const key = pairKey(src, dst);
     let set = forTopic.get(key);
     if (!set) forTopic.set(key, (set = JavaHashSet.empty(TOPIC_PARTITION)));
@@ -633,18 +633,18 @@ class PartitionMovements {
   }
 
   movePartition(tp: TopicPartition, oldConsumer: string, newConsumer: string): void {
-    if (this.movements.has(tp)) {
-      const existing = this.removeRecord(tp);
-      if (existing.src !== newConsumer) this.addRecord(tp, existing.src, newConsumer);
+    if (this.#movements.has(tp)) {
+      const existing = this.#removeRecord(tp);
+      if (existing.src !== newConsumer) this.#addRecord(tp, existing.src, newConsumer);
     } else {
-      this.addRecord(tp, oldConsumer, newConsumer);
+      this.#addRecord(tp, oldConsumer, newConsumer);
     }
   }
 
   actualPartitionToBeMoved(tp: TopicPartition, oldConsumer: string, newConsumer: string): TopicPartition {
-    const forTopic = this.byTopic.get(tp.topic);
+    const forTopic = this.#byTopic.get(tp.topic);
     if (!forTopic) return tp;
-    const moved = this.movements.get(tp);
+    const moved = this.#movements.get(tp);
     if (moved) oldConsumer = moved.src;
     const reverse = forTopic.get(pairKey(newConsumer, oldConsumer));
     if (!reverse) return tp;

@@ -11,14 +11,14 @@ import type { ClassicAssignment, ClassicAssignor, ClassicAssignorInput, ClassicS
 export class CooperativeStickyAssignor extends AbstractStickyAssignor implements ClassicAssignor {
   readonly name = 'cooperative-sticky';
   readonly protocol = 'COOPERATIVE';
-  private generation = -1;
+  #generation = -1;
 
   onAssignment(_partitions: readonly TopicPartition[], generation: number): void {
-    this.generation = generation;
+    this.#generation = generation;
   }
 
   subscriptionUserData(): StickyUserData | null {
-    return { generation: this.generation };
+    return { generation: this.#generation };
   }
 
   protected memberData(subscription: ClassicSubscription): MemberData {

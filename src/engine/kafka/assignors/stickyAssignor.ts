@@ -9,16 +9,16 @@ import type { ClassicAssignment, ClassicAssignor, ClassicAssignorInput, ClassicS
 export class StickyAssignor extends AbstractStickyAssignor implements ClassicAssignor {
   readonly name = 'sticky';
   readonly protocol = 'EAGER';
-  private memberAssignment: readonly TopicPartition[] | null = null;
-  private generation = -1;
+  #memberAssignment: readonly TopicPartition[] | null = null;
+  #generation = -1;
 
   onAssignment(partitions: readonly TopicPartition[], generation: number): void {
-    this.memberAssignment = partitions.slice();
-    this.generation = generation;
+    this.#memberAssignment = partitions.slice();
+    this.#generation = generation;
   }
 
   subscriptionUserData(): StickyUserData | null {
-    return this.memberAssignment === null ? null : { partitions: this.memberAssignment, generation: this.generation };
+    return this.#memberAssignment === null ? null : { partitions: this.#memberAssignment, generation: this.#generation };
   }
 
   protected memberData(subscription: ClassicSubscription): MemberData {

@@ -19,11 +19,11 @@ export const TOPIC_PARTITION: KeyType<TopicPartition> = {
 
 /** One `TopicPartition` object per (topic, partition), so lists can be compared with `===`. */
 export class TopicPartitions {
-  private readonly byTopic = new Map<string, TopicPartition[]>();
+  readonly #byTopic = new Map<string, TopicPartition[]>();
 
   get(topic: string, partition: number): TopicPartition {
-    let list = this.byTopic.get(topic);
-    if (!list) this.byTopic.set(topic, (list = []));
+    let list = this.#byTopic.get(topic);
+    if (!list) this.#byTopic.set(topic, (list = []));
     return (list[partition] ??= { topic, partition });
   }
 

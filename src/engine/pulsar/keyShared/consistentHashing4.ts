@@ -39,12 +39,12 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
   readonly keyHashRange = KEY_HASH_RANGE;
   readonly keyValues = KEY_HASH_RANGE;
   /** Name index of each live consumer. */
-  private nameIndexes = new Map<Consumer, number>();
+  #nameIndexes = new Map<Consumer, number>();
   /** Indexes in use per consumer name. */
-  private usedIndexes = new Map<string, Set<number>>();
+  #usedIndexes = new Map<string, Set<number>>();
   /** Owner of each slot 1..65535 as an index into `slotOwners`, built lazily for fast select. */
-  private slotTable: Int32Array | null = null;
-  private slotOwners: Consumer[] = [];
+  #slotTable: Int32Array | null = null;
+  #slotOwners: Consumer[] = [];
 
   /** `[selected, ...colliding]` at each point; the selected consumer owns its segment. */
   constructor(replicaPoints: number = 100) {
@@ -61,7 +61,7 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
 
   /** The name index the consumer holds, or -1. */
   nameIndexOf(consumer: Consumer): number {
-    return this.nameIndexes.get(consumer) ?? -1;
+    return this.#nameIndexes.get(consumer) ?? -1;
   }
 
   /** The points of a name at a name index, `i` = 0 .. replicaPoints - 1 (computed once per pair). */
@@ -79,7 +79,7 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
     this.changed();
     // The tracker allocates the index on the first of the consumer's points (none for 0 points).
     if (this.replicaPoints <= 0) return;
-    this.queueJoin(consumer, this.pointHashes(consumer.name, this.allocateNameIndex(consumer)));
+    this.queueJoin(consumer, this.pointHashes(consumer.name, this.#allocateNameIndex(consumer)));
   }
 
   /**
@@ -88,44 +88,44 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
    * queue; either way every place it held goes and the others keep their order.
    */
   removeConsumer(consumer: Consumer): void {
-    const index = this.nameIndexes.get(consumer);
+    const index = this.#nameIndexes.get(consumer);
     if (index === undefined) return;
     this.changed();
     this.queueLeave(consumer, this.pointHashes(consumer.name, index));
-    this.nameIndexes.delete(consumer);
-    const used = this.usedIndexes.get(consumer.name)!;
+    this.#nameIndexes.delete(consumer);
+    const used = this.#usedIndexes.get(consumer.name)!;
     used.delete(index);
-    if (used.size === 0) this.usedIndexes.delete(consumer.name);
+    if (used.size === 0) this.#usedIndexes.delete(consumer.name);
   }
 
-  private allocateNameIndex(consumer: Consumer): number {
-    let used = this.usedIndexes.get(consumer.name);
-    if (used === undefined) this.usedIndexes.set(consumer.name, (used = new Set()));
+  #allocateNameIndex(consumer: Consumer): number {
+    let used = this.#usedIndexes.get(consumer.name);
+    if (used === undefined) this.#usedIndexes.set(consumer.name, (used = new Set()));
     let index = 0;
     while (used.has(index)) index++;
     used.add(index);
-    this.nameIndexes.set(consumer, index);
+    this.#nameIndexes.set(consumer, index);
     return index;
   }
 
   /** Selections since the last change: a few are searched, many pay for the slot table. */
-  private selects = 0;
+  #selects = 0;
 
   select(stickyKeyHash: number): Consumer | null {
-    if (this.slotTable === null) {
-      if (this.selects++ < SEARCHES_BEFORE_TABLE) {
+    if (this.#slotTable === null) {
+      if (this.#selects++ < SEARCHES_BEFORE_TABLE) {
         // The segment holding the slot, as the table would give it (none outside 1..65535).
         const t = this.segmentTable();
         const i = Number.isInteger(stickyKeyHash) ? tableIndexAt(t, stickyKeyHash) : -1;
         return i >= 0 ? t.owners[t.owner[i]][0] : null;
       }
-      this.buildSlotTable();
+      this.#buildSlotTable();
     }
-    return this.slotOwners[this.slotTable![stickyKeyHash]] ?? null;
+    return this.#slotOwners[this.#slotTable![stickyKeyHash]] ?? null;
   }
 
   /** The selection for every slot, so a bulk lookup is one array read instead of a search. */
-  private buildSlotTable(): void {
+  #buildSlotTable(): void {
     const table = new Int32Array(KEY_HASH_RANGE[1] + 1).fill(-1);
     const owners: Consumer[] = [];
     const ids = new Map<Consumer, number>();
@@ -140,14 +140,14 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
       }
       table.fill(id, t.starts[i], t.ends[i] + 1);
     }
-    this.slotTable = table;
-    this.slotOwners = owners;
+    this.#slotTable = table;
+    this.#slotOwners = owners;
   }
 
   protected changed(): void {
     super.changed();
-    this.slotTable = null;
-    this.selects = 0;
+    this.#slotTable = null;
+    this.#selects = 0;
   }
 
   /** Every point with its selected consumer and the queue behind it, ascending. */
@@ -164,11 +164,11 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
   clone(): ConsistentHashing4Selector {
     const c = new ConsistentHashing4Selector(this.replicaPoints);
     this.copyRingTo(c);
-    c.nameIndexes = new Map(this.nameIndexes);
-    c.usedIndexes = new Map([...this.usedIndexes].map(([name, used]) => [name, new Set(used)]));
+    c.#nameIndexes = new Map(this.#nameIndexes);
+    c.#usedIndexes = new Map([...this.#usedIndexes].map(([name, used]) => [name, new Set(used)]));
     // Built once and never changed: shared until either side changes and drops it.
-    c.slotTable = this.slotTable;
-    c.slotOwners = this.slotOwners;
+    c.#slotTable = this.#slotTable;
+    c.#slotOwners = this.#slotOwners;
     return c;
   }
 }

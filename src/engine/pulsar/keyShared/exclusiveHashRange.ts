@@ -25,27 +25,27 @@ import { SortedIntMap } from './sortedIntMap';
 
 export class ExclusiveHashRangeSelector extends HashRangeSelector implements StickyKeyConsumerSelector {
   readonly algorithm = 'sticky';
-  private rangeMap = new SortedIntMap<Consumer>();
+  #rangeMap = new SortedIntMap<Consumer>();
 
   addConsumer(consumer: Consumer): void {
     this.changed();
-    this.validate(consumer);
+    this.#validate(consumer);
     for (const [start, end] of consumer.ranges!) {
-      this.rangeMap.set(start, consumer);
-      this.rangeMap.set(end, consumer);
+      this.#rangeMap.set(start, consumer);
+      this.#rangeMap.set(end, consumer);
     }
   }
 
   /** `validateKeySharedMeta`, with the broker's messages; checks against existing consumers only. */
-  private validate(consumer: Consumer): void {
+  #validate(consumer: Consumer): void {
     const ranges = consumer.ranges;
     if (ranges === undefined) throw new ConsumerAssignError('Must specify key shared meta for consumer.');
     if (ranges.length === 0) throw new ConsumerAssignError('Ranges for KeyShared policy must not be empty.');
-    if (this.brokerVersion === '4.0') return this.validate4(ranges);
+    if (this.brokerVersion === '4.0') return this.#validate4(ranges);
     for (const [start, end] of ranges) {
       if (start > end) throw new ConsumerAssignError('Fixed hash range start > end');
-      const ceiling = this.rangeMap.ceiling(start);
-      const floor = this.rangeMap.floor(end);
+      const ceiling = this.#rangeMap.ceiling(start);
+      const floor = this.#rangeMap.floor(end);
       if (floor && floor[0] >= start) throw conflict(floor[1]);
       if (ceiling && ceiling[0] <= end) throw conflict(ceiling[1]);
       // Inside the span of one consumer: a conflict only if it overlaps one of its ranges.
@@ -58,7 +58,7 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
   }
 
   /** The 4.x checks: its own ranges in start order (a stable sort, as Java's), then the existing consumers'. */
-  private validate4(ranges: ReadonlyArray<readonly [number, number]>): void {
+  #validate4(ranges: ReadonlyArray<readonly [number, number]>): void {
     const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
     sorted.forEach(([start, end], i) => {
       if (start > end) throw new ConsumerAssignError(`Fixed hash range start > end for range: [${start},${end}]`);
@@ -68,31 +68,31 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
     });
     // The existing range holding `start`, else the first that starts in [start, end].
     for (const [start, end] of ranges) {
-      const ceiling = this.rangeMap.ceiling(start);
+      const ceiling = this.#rangeMap.ceiling(start);
       if (ceiling && (ceiling[0] <= end || covers(ceiling[1], start))) throw conflict(ceiling[1]);
     }
   }
 
   removeConsumer(consumer: Consumer): void {
     this.changed();
-    const keys = this.rangeMap.keys();
-    const owners = this.rangeMap.values();
+    const keys = this.#rangeMap.keys();
+    const owners = this.#rangeMap.values();
     // The arrays are a snapshot of the order: deleting from the map does not change them.
-    for (let i = 0; i < keys.length; i++) if (owners[i] === consumer) this.rangeMap.delete(keys[i]);
+    for (let i = 0; i < keys.length; i++) if (owners[i] === consumer) this.#rangeMap.delete(keys[i]);
   }
 
   select(stickyKeyHash: number): Consumer | null {
-    if (this.rangeMap.size === 0) return null;
+    if (this.#rangeMap.size === 0) return null;
     const slot = this.slotOf(stickyKeyHash);
-    const floor = this.rangeMap.floor(slot);
-    const ceiling = this.rangeMap.ceiling(slot);
-    return floor && ceiling && floor[1] === ceiling[1] && this.owns(floor[1], slot) ? floor[1] : null;
+    const floor = this.#rangeMap.floor(slot);
+    const ceiling = this.#rangeMap.ceiling(slot);
+    return floor && ceiling && floor[1] === ceiling[1] && this.#owns(floor[1], slot) ? floor[1] : null;
   }
 
   protected computeSegmentTable(): SegmentTable {
     const [lo, hi] = this.keyHashRange;
-    const keys = this.rangeMap.keys();
-    const owners = this.rangeMap.values();
+    const keys = this.#rangeMap.keys();
+    const owners = this.#rangeMap.values();
     const b = new SegmentTableBuilder([], keys.length * 2 + 1);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -100,7 +100,7 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
       // The gap before this key: its consumer's where the previous key is the same consumer's
       // (and on 4.x, inside one of its ranges: then the whole gap is).
       const gapStart = i > 0 ? keys[i - 1] + 1 : Number.NEGATIVE_INFINITY;
-      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c && this.owns(c, gapStart) ? only(c) : NOBODY);
+      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c && this.#owns(c, gapStart) ? only(c) : NOBODY);
       if (key >= lo && key <= hi) b.pushList(key, key, only(c));
     }
     b.pushList(keys.length > 0 ? Math.max(keys[keys.length - 1] + 1, lo) : lo, hi, NOBODY);
@@ -108,13 +108,13 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
   }
 
   /** Whether `slot`, between two keys of `c`, is `c`'s: always on 3.x, inside one of its ranges on 4.x. */
-  private owns(c: Consumer, slot: number): boolean {
+  #owns(c: Consumer, slot: number): boolean {
     return this.brokerVersion !== '4.0' || covers(c, slot);
   }
 
   clone(): ExclusiveHashRangeSelector {
     const c = new ExclusiveHashRangeSelector(this.brokerVersion, this.rangeSize);
-    c.rangeMap = this.rangeMap.clone();
+    c.#rangeMap = this.#rangeMap.clone();
     this.shareMemosWith(c);
     return c;
   }

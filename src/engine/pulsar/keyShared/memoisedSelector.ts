@@ -9,10 +9,10 @@
 import { segmentsOfTable, type Segment, type SegmentTable } from './selector';
 
 export abstract class MemoisedSelector {
-  private segmentTableMemo: SegmentTable | null = null;
-  private snapshotTableMemo: SegmentTable | null = null;
-  private segmentsMemo: Segment[] | null = null;
-  private snapshotMemo: Segment[] | null = null;
+  #segmentTableMemo: SegmentTable | null = null;
+  #snapshotTableMemo: SegmentTable | null = null;
+  #segmentsMemo: Segment[] | null = null;
+  #snapshotMemo: Segment[] | null = null;
 
   /** `segments()` as columns, computed from the selector's current state. */
   protected abstract computeSegmentTable(): SegmentTable;
@@ -24,33 +24,33 @@ export abstract class MemoisedSelector {
 
   /** Drops the memos: call after every change of the assignment. */
   protected changed(): void {
-    this.segmentTableMemo = null;
-    this.snapshotTableMemo = null;
-    this.segmentsMemo = null;
-    this.snapshotMemo = null;
+    this.#segmentTableMemo = null;
+    this.#snapshotTableMemo = null;
+    this.#segmentsMemo = null;
+    this.#snapshotMemo = null;
   }
 
   /** Lets `clone` share the memos of this state (they are never changed in place). */
   protected shareMemosWith(clone: MemoisedSelector): void {
-    clone.segmentTableMemo = this.segmentTableMemo;
-    clone.snapshotTableMemo = this.snapshotTableMemo;
-    clone.segmentsMemo = this.segmentsMemo;
-    clone.snapshotMemo = this.snapshotMemo;
+    clone.#segmentTableMemo = this.#segmentTableMemo;
+    clone.#snapshotTableMemo = this.#snapshotTableMemo;
+    clone.#segmentsMemo = this.#segmentsMemo;
+    clone.#snapshotMemo = this.#snapshotMemo;
   }
 
   segmentTable(): SegmentTable {
-    return (this.segmentTableMemo ??= this.computeSegmentTable());
+    return (this.#segmentTableMemo ??= this.computeSegmentTable());
   }
 
   snapshotTable(): SegmentTable {
-    return (this.snapshotTableMemo ??= this.computeSnapshotTable());
+    return (this.#snapshotTableMemo ??= this.computeSnapshotTable());
   }
 
   segments(): Segment[] {
-    return (this.segmentsMemo ??= segmentsOfTable(this.segmentTable()));
+    return (this.#segmentsMemo ??= segmentsOfTable(this.segmentTable()));
   }
 
   snapshot(): Segment[] {
-    return (this.snapshotMemo ??= segmentsOfTable(this.snapshotTable()));
+    return (this.#snapshotMemo ??= segmentsOfTable(this.snapshotTable()));
   }
 }

@@ -32,40 +32,40 @@ export function leadAt(ring: RingColumns, i: number): number {
 
 /** Numbers for the consumers a selector has seen, in the order it first saw them. */
 export class Members {
-  private readonly consumers: Consumer[] = [];
+  readonly #consumers: Consumer[] = [];
   /** `only(consumers[i])`, the shared one-consumer list. */
-  private readonly singleLists: Array<readonly Consumer[]> = [];
-  private readonly numbers = new Map<Consumer, number>();
+  readonly #singleLists: Array<readonly Consumer[]> = [];
+  readonly #numbers = new Map<Consumer, number>();
 
   get count(): number {
-    return this.consumers.length;
+    return this.#consumers.length;
   }
 
   numberOf(c: Consumer): number {
-    let n = this.numbers.get(c);
+    let n = this.#numbers.get(c);
     if (n === undefined) {
-      n = this.consumers.length;
-      this.consumers.push(c);
-      this.singleLists.push(only(c));
-      this.numbers.set(c, n);
+      n = this.#consumers.length;
+      this.#consumers.push(c);
+      this.#singleLists.push(only(c));
+      this.#numbers.set(c, n);
     }
     return n;
   }
 
   consumer(n: number): Consumer {
-    return this.consumers[n];
+    return this.#consumers[n];
   }
 
   /** The one-consumer lists, by number (shared: do not change). */
   get singles(): ReadonlyArray<readonly Consumer[]> {
-    return this.singleLists;
+    return this.#singleLists;
   }
 
   clone(): Members {
     const m = new Members();
-    m.consumers.push(...this.consumers);
-    m.singleLists.push(...this.singleLists);
-    for (const [c, n] of this.numbers) m.numbers.set(c, n);
+    m.#consumers.push(...this.#consumers);
+    m.#singleLists.push(...this.#singleLists);
+    for (const [c, n] of this.#numbers) m.#numbers.set(c, n);
     return m;
   }
 }

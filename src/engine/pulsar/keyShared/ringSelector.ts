@@ -18,11 +18,11 @@ export abstract class RingSelector extends MemoisedSelector {
   protected ring: RingColumns = EMPTY_RING;
   protected members = new Members();
   /** Changes not yet on `ring`, in order and all of one kind: applied as one batch when next read. */
-  private joins: RingChange[] = [];
-  private leaves: RingChange[] = [];
+  #joins: RingChange[] = [];
+  #leaves: RingChange[] = [];
   /** Point hashes per name (a pure function of it, so clones share them). */
   protected pointHashCache = new Map<string, Int32Array>();
-  private columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
+  #columnsMemo: { ring: RingColumns; cols: PointColumns } | null = null;
 
   constructor(
     readonly replicaPoints: number,
@@ -35,25 +35,25 @@ export abstract class RingSelector extends MemoisedSelector {
 
   /** Queues `consumer`'s points to go on the ring. */
   protected queueJoin(consumer: Consumer, hashes: Int32Array): void {
-    if (this.leaves.length > 0 || this.joins.length >= MAX_BATCH) this.current();
-    this.joins.push({ consumer, number: this.members.numberOf(consumer), hashes });
+    if (this.#leaves.length > 0 || this.#joins.length >= MAX_BATCH) this.current();
+    this.#joins.push({ consumer, number: this.members.numberOf(consumer), hashes });
   }
 
   /** Queues `consumer`'s points to leave the ring. */
   protected queueLeave(consumer: Consumer, hashes: Int32Array): void {
-    if (this.joins.length > 0) this.current();
-    this.leaves.push({ consumer, number: this.members.numberOf(consumer), hashes });
+    if (this.#joins.length > 0) this.current();
+    this.#leaves.push({ consumer, number: this.members.numberOf(consumer), hashes });
   }
 
   /** The ring with every change applied. */
   protected current(): RingColumns {
-    if (this.joins.length > 0) {
-      this.ring = addPoints(this.ring, this.members, this.joins, this.join);
-      this.joins = [];
+    if (this.#joins.length > 0) {
+      this.ring = addPoints(this.ring, this.members, this.#joins, this.join);
+      this.#joins = [];
     }
-    if (this.leaves.length > 0) {
-      this.ring = removePoints(this.ring, this.members, this.leaves);
-      this.leaves = [];
+    if (this.#leaves.length > 0) {
+      this.ring = removePoints(this.ring, this.members, this.#leaves);
+      this.#leaves = [];
     }
     return this.ring;
   }
@@ -66,16 +66,16 @@ export abstract class RingSelector extends MemoisedSelector {
   /** The points and their consumer lists, without an object per point (see `PointColumns`). */
   pointColumns(): PointColumns {
     const ring = this.current();
-    if (this.columnsMemo?.ring !== ring) this.columnsMemo = { ring, cols: pointColumns(ring, this.members, this.owners) };
-    return this.columnsMemo.cols;
+    if (this.#columnsMemo?.ring !== ring) this.#columnsMemo = { ring, cols: pointColumns(ring, this.members, this.owners) };
+    return this.#columnsMemo.cols;
   }
 
   /** Gives `c`, a new selector of the same kind, this one's ring, members and queued changes. */
   protected copyRingTo(c: RingSelector): void {
     c.ring = this.ring;
     c.members = this.members.clone();
-    c.joins = this.joins.slice();
-    c.leaves = this.leaves.slice();
+    c.#joins = this.#joins.slice();
+    c.#leaves = this.#leaves.slice();
     c.pointHashCache = this.pointHashCache;
     this.shareMemosWith(c);
   }

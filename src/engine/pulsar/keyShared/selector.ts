@@ -110,29 +110,29 @@ export function consumersAt(t: SegmentTable, i: number): readonly Consumer[] {
  * element by element.
  */
 export class SegmentTableBuilder {
-  private starts: Float64Array;
-  private ends: Float64Array;
-  private owner: Int32Array;
-  private n = 0;
+  #starts: Float64Array;
+  #ends: Float64Array;
+  #owner: Int32Array;
+  #n = 0;
 
   constructor(
     private readonly owners: Array<readonly Consumer[]> = [],
     capacity = 16,
     private readonly distinctBelow = 0,
   ) {
-    this.starts = new Float64Array(Math.max(1, capacity));
-    this.ends = new Float64Array(Math.max(1, capacity));
-    this.owner = new Int32Array(Math.max(1, capacity));
+    this.#starts = new Float64Array(Math.max(1, capacity));
+    this.#ends = new Float64Array(Math.max(1, capacity));
+    this.#owner = new Int32Array(Math.max(1, capacity));
   }
 
   /** The code of a list (by identity: a list added twice gets two codes, compared when merging). */
-  private readonly codes = new Map<readonly Consumer[], number>();
+  readonly #codes = new Map<readonly Consumer[], number>();
   code(list: readonly Consumer[]): number {
-    let c = this.codes.get(list);
+    let c = this.#codes.get(list);
     if (c === undefined) {
       c = this.owners.length;
       this.owners.push(list);
-      this.codes.set(list, c);
+      this.#codes.set(list, c);
     }
     return c;
   }
@@ -144,41 +144,41 @@ export class SegmentTableBuilder {
 
   push(start: number, end: number, code: number): void {
     if (start > end) return;
-    const n = this.n;
-    if (n > 0 && this.ends[n - 1] + 1 === start) {
-      const last = this.owner[n - 1];
+    const n = this.#n;
+    if (n > 0 && this.#ends[n - 1] + 1 === start) {
+      const last = this.#owner[n - 1];
       if (last === code || (last >= this.distinctBelow && code >= this.distinctBelow && sameConsumers(this.owners[last], this.owners[code]))) {
-        this.ends[n - 1] = end;
+        this.#ends[n - 1] = end;
         return;
       }
     }
-    if (n === this.starts.length) this.grow();
-    this.starts[n] = start;
-    this.ends[n] = end;
-    this.owner[n] = code;
-    this.n = n + 1;
+    if (n === this.#starts.length) this.#grow();
+    this.#starts[n] = start;
+    this.#ends[n] = end;
+    this.#owner[n] = code;
+    this.#n = n + 1;
   }
 
-  private grow(): void {
-    const n = this.n;
+  #grow(): void {
+    const n = this.#n;
     const s = new Float64Array(n * 2);
-    s.set(this.starts);
-    this.starts = s;
+    s.set(this.#starts);
+    this.#starts = s;
     const e = new Float64Array(n * 2);
-    e.set(this.ends);
-    this.ends = e;
+    e.set(this.#ends);
+    this.#ends = e;
     const o = new Int32Array(n * 2);
-    o.set(this.owner);
-    this.owner = o;
+    o.set(this.#owner);
+    this.#owner = o;
   }
 
   build(): SegmentTable {
-    const n = this.n;
+    const n = this.#n;
     return Object.freeze({
       count: n,
-      starts: this.starts.slice(0, n),
-      ends: this.ends.slice(0, n),
-      owner: this.owner.slice(0, n),
+      starts: this.#starts.slice(0, n),
+      ends: this.#ends.slice(0, n),
+      owner: this.#owner.slice(0, n),
       owners: Object.freeze(this.owners),
     });
   }

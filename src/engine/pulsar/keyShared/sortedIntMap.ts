@@ -9,29 +9,29 @@
  * value with `set` rather than change it in place (the ring selectors keep theirs immutable).
  */
 export class SortedIntMap<V> {
-  private map: Map<number, V>;
+  #map: Map<number, V>;
   /** Keys ascending, or null until asked for (then the order is built from the map). */
-  private sortedKeys: Float64Array | null = null;
-  private sortedValues: V[] | null = null;
+  #sortedKeys: Float64Array | null = null;
+  #sortedValues: V[] | null = null;
   /** Keys added since `sortedKeys` was built, in no order (may repeat). */
-  private added: number[] = [];
+  #added: number[] = [];
   /** A key of `sortedKeys` was deleted since it was built. */
-  private deleted = false;
+  #deleted = false;
   /** A value of a key already in `sortedKeys` was replaced since `sortedValues` was built. */
-  private replaced = false;
+  #replaced = false;
 
   constructor(from?: SortedIntMap<V>) {
     if (from === undefined) {
-      this.map = new Map();
+      this.#map = new Map();
       return;
     }
-    this.map = new Map(from.map);
+    this.#map = new Map(from.#map);
     // The arrays are never changed in place once built, so both maps can hold them.
-    this.sortedKeys = from.sortedKeys;
-    this.sortedValues = from.sortedValues;
-    this.added = from.added.slice();
-    this.deleted = from.deleted;
-    this.replaced = from.replaced;
+    this.#sortedKeys = from.#sortedKeys;
+    this.#sortedValues = from.#sortedValues;
+    this.#added = from.#added.slice();
+    this.#deleted = from.#deleted;
+    this.#replaced = from.#replaced;
   }
 
   /** An independent copy: changes to either map do not show in the other. Values are shared. */
@@ -40,62 +40,62 @@ export class SortedIntMap<V> {
   }
 
   get size(): number {
-    return this.map.size;
+    return this.#map.size;
   }
 
   get(key: number): V | undefined {
-    return this.map.get(key);
+    return this.#map.get(key);
   }
 
   has(key: number): boolean {
-    return this.map.has(key);
+    return this.#map.has(key);
   }
 
   set(key: number, value: V): void {
-    if (this.map.has(key)) this.replaced = true;
-    else if (this.sortedKeys !== null) this.added.push(key);
-    this.map.set(key, value);
+    if (this.#map.has(key)) this.#replaced = true;
+    else if (this.#sortedKeys !== null) this.#added.push(key);
+    this.#map.set(key, value);
   }
 
   delete(key: number): void {
-    if (this.map.delete(key) && this.sortedKeys !== null) this.deleted = true;
+    if (this.#map.delete(key) && this.#sortedKeys !== null) this.#deleted = true;
   }
 
   /** Keys ascending. The array is shared: do not change it. */
   keys(): Float64Array {
-    this.order();
-    return this.sortedKeys!;
+    this.#order();
+    return this.#sortedKeys!;
   }
 
   /** The values in key order (`values()[i]` belongs to `keys()[i]`). The array is shared: do not change it. */
   values(): readonly V[] {
-    this.order();
-    return this.sortedValues!;
+    this.#order();
+    return this.#sortedValues!;
   }
 
   /** Brings the sorted arrays up to date with the map. */
-  private order(): void {
-    const keys = this.sortedKeys;
-    if (keys !== null && this.added.length === 0 && !this.deleted && !this.replaced && this.sortedValues !== null) return;
-    if (keys === null || this.added.length * 8 > keys.length) {
+  #order(): void {
+    const keys = this.#sortedKeys;
+    if (keys !== null && this.#added.length === 0 && !this.#deleted && !this.#replaced && this.#sortedValues !== null) return;
+    if (keys === null || this.#added.length * 8 > keys.length) {
       // Many changes (or the first order): sort all keys. A typed array sorts numbers natively.
-      const all = new Float64Array(this.map.size);
+      const all = new Float64Array(this.#map.size);
       let i = 0;
-      for (const k of this.map.keys()) all[i++] = k;
+      for (const k of this.#map.keys()) all[i++] = k;
       all.sort();
-      this.setOrder(all, this.valuesOf(all));
+      this.#setOrder(all, this.#valuesOf(all));
       return;
     }
     // Few changes: drop the deleted keys and merge the added ones (sorted, each once) in.
     let base = keys;
-    if (this.deleted) {
+    if (this.#deleted) {
       const kept = new Float64Array(keys.length);
       let n = 0;
-      for (let i = 0; i < keys.length; i++) if (this.map.has(keys[i])) kept[n++] = keys[i];
+      for (let i = 0; i < keys.length; i++) if (this.#map.has(keys[i])) kept[n++] = keys[i];
       base = kept.subarray(0, n);
     }
-    const adds = Float64Array.from(this.added).sort();
-    const merged = new Float64Array(this.map.size);
+    const adds = Float64Array.from(this.#added).sort();
+    const merged = new Float64Array(this.#map.size);
     let n = 0;
     let a = 0;
     let prev = NaN;
@@ -104,28 +104,28 @@ export class SortedIntMap<V> {
       while (a < adds.length && adds[a] < next) {
         const k = adds[a++];
         // An added key may repeat (added, deleted, added) or be gone again.
-        if (k !== prev && this.map.has(k)) merged[n++] = prev = k;
+        if (k !== prev && this.#map.has(k)) merged[n++] = prev = k;
       }
       // An added key equal to a kept one (deleted and added back) is that key.
       while (a < adds.length && adds[a] === next) a++;
       if (b < base.length) merged[n++] = prev = next;
     }
     const sorted = n === merged.length ? merged : merged.slice(0, n);
-    this.setOrder(sorted, this.valuesOf(sorted));
+    this.#setOrder(sorted, this.#valuesOf(sorted));
   }
 
-  private valuesOf(keys: Float64Array): V[] {
+  #valuesOf(keys: Float64Array): V[] {
     const values = new Array<V>(keys.length);
-    for (let i = 0; i < keys.length; i++) values[i] = this.map.get(keys[i])!;
+    for (let i = 0; i < keys.length; i++) values[i] = this.#map.get(keys[i])!;
     return values;
   }
 
-  private setOrder(keys: Float64Array, values: V[]): void {
-    this.sortedKeys = keys;
-    this.sortedValues = values;
-    this.added = [];
-    this.deleted = false;
-    this.replaced = false;
+  #setOrder(keys: Float64Array, values: V[]): void {
+    this.#sortedKeys = keys;
+    this.#sortedValues = values;
+    this.#added = [];
+    this.#deleted = false;
+    this.#replaced = false;
   }
 
   /** The index in `keys()` of the least key >= `key`, or `size` when there is none. */
@@ -144,24 +144,24 @@ export class SortedIntMap<V> {
   /** The entry with the least key >= `key`, or undefined. */
   ceiling(key: number): [number, V] | undefined {
     const i = this.ceilingIndex(key);
-    return i < this.sortedKeys!.length ? [this.sortedKeys![i], this.sortedValues![i]] : undefined;
+    return i < this.#sortedKeys!.length ? [this.#sortedKeys![i], this.#sortedValues![i]] : undefined;
   }
 
   /** The entry with the greatest key <= `key` (the keys are integers: the one before the ceiling of key + 1), or undefined. */
   floor(key: number): [number, V] | undefined {
     const i = this.ceilingIndex(key + 1) - 1;
-    return i >= 0 ? [this.sortedKeys![i], this.sortedValues![i]] : undefined;
+    return i >= 0 ? [this.#sortedKeys![i], this.#sortedValues![i]] : undefined;
   }
 
   first(): [number, V] | undefined {
     const keys = this.keys();
-    return keys.length > 0 ? [keys[0], this.sortedValues![0]] : undefined;
+    return keys.length > 0 ? [keys[0], this.#sortedValues![0]] : undefined;
   }
 
   /** Entries ascending (a copy of the current order: the map may change while iterating). */
   *entries(): IterableIterator<[number, V]> {
     const keys = this.keys();
-    const values = this.sortedValues!;
+    const values = this.#sortedValues!;
     for (let i = 0; i < keys.length; i++) yield [keys[i], values[i]];
   }
 }

@@ -35,14 +35,14 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
 
 export class KeySharedSubscription {
   /** Live consumers in connection order. */
-  private live: Consumer[] = [];
+  #live: Consumer[] = [];
   /** How many consumers of each name ever connected (refused ones not counted). */
-  private nameCounts = new Map<string, number>();
+  #nameCounts = new Map<string, number>();
   /** Selectors that follow this subscription (one per group of partitions, see Topology). */
-  private selectors: StickyKeyConsumerSelector[];
+  #selectors: StickyKeyConsumerSelector[];
 
   constructor(readonly config: SelectorConfig) {
-    this.selectors = [createSelector(config)];
+    this.#selectors = [createSelector(config)];
   }
 
   /**
@@ -52,9 +52,9 @@ export class KeySharedSubscription {
    */
   clone(): KeySharedSubscription {
     const c = new KeySharedSubscription(this.config);
-    c.live = this.live.slice();
-    c.nameCounts = new Map(this.nameCounts);
-    c.selectors = this.selectors.map((s) => s.clone());
+    c.#live = this.#live.slice();
+    c.#nameCounts = new Map(this.#nameCounts);
+    c.#selectors = this.#selectors.map((s) => s.clone());
     return c;
   }
 
@@ -65,25 +65,25 @@ export class KeySharedSubscription {
    */
   static withState(config: SelectorConfig, consumers: readonly Consumer[], selectors: StickyKeyConsumerSelector[]): KeySharedSubscription {
     const s = new KeySharedSubscription(config);
-    s.live = consumers.slice();
-    for (const c of consumers) s.nameCounts.set(c.name, (s.nameCounts.get(c.name) ?? 0) + 1);
-    s.selectors = selectors;
+    s.#live = consumers.slice();
+    for (const c of consumers) s.#nameCounts.set(c.name, (s.#nameCounts.get(c.name) ?? 0) + 1);
+    s.#selectors = selectors;
     return s;
   }
 
   get consumers(): readonly Consumer[] {
-    return this.live;
+    return this.#live;
   }
 
   /** The selector of the subscription's first partition group (what `ranges` describes). */
   get selector(): StickyKeyConsumerSelector {
-    return this.selectors[0];
+    return this.#selectors[0];
   }
 
   /** A new selector fed with the consumers connected now, in connection order. */
   addSelectorForNewPartitions(): StickyKeyConsumerSelector {
     const s = createSelector(this.config);
-    for (const c of this.live) {
+    for (const c of this.#live) {
       try {
         s.addConsumer(c);
       } catch (e) {
@@ -92,21 +92,21 @@ export class KeySharedSubscription {
         if (!(e instanceof ConsumerAssignError)) throw e;
       }
     }
-    this.selectors.push(s);
+    this.#selectors.push(s);
     return s;
   }
 
   selectorAt(group: number): StickyKeyConsumerSelector {
-    return this.selectors[group];
+    return this.#selectors[group];
   }
 
   /** Connects a consumer; refused (and not counted for ids) where any selector refuses it. */
   connect(name: string, ranges?: readonly HashRange[]): Outcome<Consumer> {
-    const k = (this.nameCounts.get(name) ?? 0) + 1;
+    const k = (this.#nameCounts.get(name) ?? 0) + 1;
     const consumer: Consumer = { id: k === 1 ? name : `${name}#${k}`, name, ranges };
     const added: StickyKeyConsumerSelector[] = [];
     try {
-      for (const s of this.selectors) {
+      for (const s of this.#selectors) {
         s.addConsumer(consumer);
         added.push(s);
       }
@@ -115,16 +115,16 @@ export class KeySharedSubscription {
       for (const s of added) s.removeConsumer(consumer);
       return { ok: false, error: e.message };
     }
-    this.nameCounts.set(name, k);
-    this.live.push(consumer);
+    this.#nameCounts.set(name, k);
+    this.#live.push(consumer);
     return { ok: true, value: consumer };
   }
 
   disconnect(id: string): Outcome<Consumer> {
-    const consumer = this.live.find((c) => c.id === id);
+    const consumer = this.#live.find((c) => c.id === id);
     if (consumer === undefined) return { ok: false, error: `no connected consumer has the id ${JSON.stringify(id)}` };
-    for (const s of this.selectors) s.removeConsumer(consumer);
-    this.live = this.live.filter((c) => c !== consumer);
+    for (const s of this.#selectors) s.removeConsumer(consumer);
+    this.#live = this.#live.filter((c) => c !== consumer);
     return { ok: true, value: consumer };
   }
 }
