@@ -43,9 +43,15 @@ export interface ProblemInfo {
   message: string;
 }
 
-/** What the panel should show first. */
+/** What the panel should show first (once: a later state keeps the topic the user chose). */
 export interface Focus {
   topic?: string;
+  /**
+   * A what-if notification's Open Panel: the panel shows the topic's what-if with this consumer
+   * (or, with `group`, this member of the topic's group) gone, as the notification counted it.
+   */
+  leave?: string;
+  group?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import type { TopologyEvent } from '../engine/events';
 import type { TopicConfig } from '../engine/settings';
 import { javaLongDecode } from '../engine/pulsar/namespaceBundles';
 import { stockSpareColumn } from '../engine/spareColumns';
-import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
+import type { AnalysisRunInfo, ApplyGroupMessage, ApplyToSettingsMessage, Focus, FromWebviewMessage, KeyInput, ProblemInfo, ToWebviewMessage } from '../shared/protocol';
 import { clampWindow, type ZoomWindow } from '../shared/view/segments';
 import type { TopicViewModel } from '../shared/view/topicView';
 import type { PanelObserved } from '../shared/view/observedPanel';
@@ -137,11 +137,11 @@ export class App {
         this.#groupEditors.clear();
         this.#observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
         this.#addKeys(msg.keys);
-        if (msg.focus?.topic) this.#state.topic = msg.focus.topic;
+        this.#focusOn(msg.focus);
         break;
       case 'showKeys':
         this.#addKeys(msg.keys);
-        if (msg.focus?.topic) this.#state.topic = msg.focus.topic;
+        this.#focusOn(msg.focus);
         break;
       case 'applyResult': {
         const topic = this.#pendingApply.get(msg.requestId);
@@ -164,6 +164,23 @@ export class App {
     }
     this.#save();
     this.render();
+  }
+
+  /**
+   * The topic the host asks for and, from a what-if notification, that what-if in place of the
+   * topic's steps: the one step from the settings, as the notification counted it.
+   */
+  #focusOn({ topic, leave: id, group }: Focus = {}): void {
+    const st = this.#state;
+    if (typeof topic !== 'string') return;
+    st.topic = topic;
+    if (typeof id !== 'string') return;
+    st.views[topic] = 'whatif';
+    if (typeof group !== 'string') st.whatIf[topic] = { events: [{ kind: 'disconnect', id }], cursor: 1 };
+    else {
+      (st.groups ??= {})[topic] = group;
+      (st.groupWhatIf ??= {})[`${topic}|${group}`] = { events: ['-' + id], cursor: 1 };
+    }
   }
 
   /** Keeps the run; true where the page must be drawn again (the Analysis view shows, or is revealed). */

@@ -55,6 +55,14 @@ export default async function sidebarScenarios({ wb, scenario }) {
       await fn();
     });
 
+  const panel = () => wb.webview();
+  const panelTab = (topic) => panel().locator(`.topic-tabs [role="tab"][data-topic="${topic}"]`);
+  /** Waits until the routing panel shows `topic` in `view`. */
+  const panelShows = async (topic, view = 'whatif') => {
+    await panel().locator(`.topic-tabs [role="tab"][data-topic="${topic}"][aria-selected="true"]`).waitFor();
+    await panel().locator(`.view-tabs [role="tab"][data-view="${view}"][aria-selected="true"]`).waitFor();
+  };
+
   /** Opens the Key Routing side bar from its activity bar icon, as a user does (a second click would close it). */
   async function openSideBar() {
     const icon = wb.keyRoutingIcon();
@@ -129,10 +137,18 @@ export default async function sidebarScenarios({ wb, scenario }) {
     const after = state.subscription.selector;
     let moved = 0;
     for (let v = before.keyValues[0]; v <= before.keyValues[1]; v++) if (before.select(v)?.id !== after.select(v)?.id) moved++;
+    const total = before.keyValues[1] - before.keyValues[0] + 1;
     const shown = /, ([\d.]+%) of the key hashes move/.exec(text);
     if (!shown) throw new Error(`the what-if reads ${JSON.stringify(text)}`);
-    assertShare(shown[1], moved, before.keyValues[1] - before.keyValues[0] + 1, 'the moved share');
+    assertShare(shown[1], moved, total, 'the moved share');
     await wb.screenshot('sidebar-what-if');
+    // Its Open Panel shows that what-if: payments' What-if view with the one step -C2, the same share.
+    await wb.notificationButton(/if C2 leaves/, 'Open Panel');
+    await panelShows(PAYMENTS);
+    await panel().locator(`#whatif-steps li.step[data-fraction="${moved / total}"]`, { hasText: '-C2' }).waitFor();
+    const steps = await panel().locator('#whatif-steps li').allInnerTexts();
+    if (steps.length !== 1) throw new Error(`the panel's what-if has the steps ${JSON.stringify(steps)}, want -C2 alone`);
+    await panel().locator(`#whatif-moved-share[data-fraction="${moved / total}"]`).waitFor();
   });
 
   await sideBarScenario('a group member\'s context menu: What If It Leaves, the partitions its group\'s rebalance moves', async () => {
@@ -146,6 +162,39 @@ export default async function sidebarScenarios({ wb, scenario }) {
     if (moved === 0) throw new Error(`nothing moves when ${id} leaves: the scenario would prove nothing`);
     assertContains(text, [`${moved.toLocaleString('en-US')} of its ${total.toLocaleString('en-US')} partitions change member: ${gains}.`], 'the notification');
     await wb.screenshot('sidebar-what-if-member');
+    // Its Open Panel shows that rebalance on the group's first topic: the step -ID, and the
+    // partitions of that topic whose member changes, as the engine has them.
+    const topic = g.config.topics[0];
+    const after = g.clone();
+    after.apply({ kind: 'leave', id });
+    const changed = Array.from({ length: t.topic(topic).partitions }, (_, p) => p).filter((p) => g.ownerOf(topic, p) !== after.ownerOf(topic, p));
+    await wb.notificationButton(`if ${id} leaves group ${g.name},`, 'Open Panel');
+    await panelShows(topic);
+    await panel().locator('#group-whatif-steps li', { hasText: `-${id}` }).waitFor();
+    const shownChanged = await panel().locator('#group-whatif-moved-partitions').getAttribute('data-partitions');
+    if (shownChanged !== changed.join(',')) throw new Error(`the panel moves partitions ${shownChanged} of ${topic}, the engine ${changed.join(',')}`);
+    await wb.palette('View: Close All Editors');
+  });
+
+  await sideBarScenario('the panel opened on a topic from the side bar stays on the topic chosen in it when the settings change', async () => {
+    await wb.contextMenu(row('payments'), 'Open in Routing Panel');
+    await panelShows(PAYMENTS, 'ranges');
+    await panelTab('orders').click();
+    await panelShows('orders', 'partitions');
+    // A settings change sends the panel a new state: a topic more, whose tab shows that it came.
+    const examples = readFileSync(join(root, 'examples/.vscode/settings.json'), 'utf8');
+    const more = JSON.parse(examples);
+    more['keyRouting.topics'].push({ name: 'orders-eu', system: 'kafka', partitions: 3 });
+    await wb.writeSettings(JSON.stringify(more));
+    try {
+      await panelTab('orders-eu').waitFor();
+      if ((await panelTab('orders').getAttribute('aria-selected')) !== 'true') {
+        throw new Error(`after the settings change the panel shows ${await panel().locator('.topic-tabs [role="tab"][aria-selected="true"]').getAttribute('data-topic')}, not orders`);
+      }
+    } finally {
+      await wb.writeSettings(examples);
+      await wb.palette('View: Close All Editors');
+    }
   });
 
   await sideBarScenario('What If It Leaves on a ring of 300 consumers: a toast with the five largest gains, the rest counted', async () => {

@@ -30,10 +30,8 @@ import { panelHtml } from './html';
 /** Invalid messages logged per minute; the rest are counted and summarised. */
 const LOG_BUDGET = 20;
 
-export interface PanelOptions {
-  /** Show this topic first. */
-  topic?: string;
-}
+/** What to show first: a topic, and maybe a what-if of one of its consumers leaving (see `Focus`). */
+export type PanelOptions = Focus;
 
 export class RoutingPanel implements vscode.Disposable {
   static readonly viewType = 'keyRouting.panel';
@@ -99,9 +97,20 @@ export class RoutingPanel implements vscode.Disposable {
   }
 
   #show(options: PanelOptions): void {
-    if (options.topic) this.#focus = { topic: options.topic };
+    if (options.topic) this.#focus = options;
     // Before `ready` the webview cannot receive; the answer to `ready` carries this.
-    if (this.#ready) this.#post({ type: 'showKeys', keys: this.#routedKeys(), ...(this.#focus ? { focus: this.#focus } : {}) });
+    this.#post({ type: 'showKeys', keys: this.#routedKeys(), focus: this.#takeFocus() });
+  }
+
+  /**
+   * The focus, once the webview can take it, and only once: the state each settings change sends
+   * must not take the panel back to it from the topic the user went on to, nor undo the what-if
+   * steps taken since.
+   */
+  #takeFocus(): Focus | undefined {
+    const focus = this.#focus;
+    if (this.#ready) this.#focus = undefined;
+    return focus;
   }
 
   #onMessage(raw: unknown): void {
@@ -188,7 +197,7 @@ export class RoutingPanel implements vscode.Disposable {
       stale: [...model.stale],
       problems,
       keys,
-      ...(this.#focus ? { focus: this.#focus } : {}),
+      focus: this.#takeFocus(),
       ...this.#frames(keys),
       ...this.#observed(),
     });

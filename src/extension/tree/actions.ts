@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { routeKey } from '../commands/routeKey';
+import type { PanelOptions } from '../panel/routingPanel';
 import { requireTopics, type Services } from '../present';
 import type { KeyRoutes } from '../routeFormat';
 import { TREE_COMMANDS } from './commandIds';
@@ -65,12 +66,12 @@ function largestGains(gains: readonly string[]): string {
   return gains.slice(0, MAX_GAINS_SHOWN).join(', ') + (more > 0 ? ` ${vscode.l10n.t('(and {0} more; see the Key Routing output)', more)}` : '');
 }
 
-/** The what-if's summary, offering the panel (on `topic`) and the output's details. */
-function showSummary(s: Services, message: string, topic: string | undefined): void {
+/** The what-if's summary, offering the panel (on that what-if: `focus`) and the output's details. */
+function showSummary(s: Services, message: string, focus: PanelOptions): void {
   const openPanel = vscode.l10n.t('Open Panel');
   const showOutput = vscode.l10n.t('Show Output');
   void vscode.window.showInformationMessage(message, openPanel, showOutput).then((choice) => {
-    if (choice === openPanel) void vscode.commands.executeCommand('keyRouting.openPanel', { topic });
+    if (choice === openPanel) void vscode.commands.executeCommand('keyRouting.openPanel', focus);
     else if (choice === showOutput) s.output.show(true);
   });
 }
@@ -93,7 +94,7 @@ async function whatIfRemove(s: Services, n: unknown): Promise<Removal | GroupRem
   s.output.appendLine('');
   s.output.appendLine(vscode.l10n.t('What if {0} leaves {1} (-{0}): {2} of {3} key hash values change owner.', r.id, topic, r.moved.toLocaleString('en-US'), r.total.toLocaleString('en-US')));
   for (const g of r.gains) s.output.appendLine(`  ${g.id} +${g.values.toLocaleString('en-US')} (${percent(g.values, r.total)}): ${g.ranges.map(([a, b]) => `${a}-${b}`).join(', ')}`);
-  showSummary(s, message, topic);
+  showSummary(s, message, { topic, leave: r.id });
   return r;
 }
 
@@ -124,6 +125,6 @@ async function memberLeaves(s: Services, group: string, id: string | undefined):
     s.output.appendLine(`  ${who(gain)} +${gain.partitions.length}: ${[...byTopic].map(([t, ps]) => `${t} ${partitionRuns(ps)}`).join('; ')}`);
   }
   if (r.rebalance) s.output.appendLine(`  ${r.rebalance}`);
-  showSummary(s, message, g.config.topics[0]);
+  showSummary(s, message, { topic: g.config.topics[0], leave: id, group });
   return r;
 }
