@@ -651,10 +651,10 @@ export class App {
     const analysed = figures.sparsePartitions ? null : analysedKeysPerMember(group, figures.partitionKeys);
     this.#main.append(
       this.#groupHeader(topic.name, chosen.name, chosen.names),
-      h('h3', {}, `Analysed keys per member of ${group.group}`),
+      h('h3', {}, l10n.t('Analysed keys per member of {0}', group.group)),
       analysed
         ? membersTable(group, analysed, 'analysis-members-table')
-        : h('p', { class: 'muted' }, `Not counted per member: ${figures.sparsePartitions ? 'the analysis lists only the partitions that received keys' : 'the group has too many partitions to list its owners'}.`),
+        : h('p', { class: 'muted' }, figures.sparsePartitions ? l10n.t('Not counted per member: the analysis lists only the partitions that received keys.') : l10n.t('Not counted per member: the group has too many partitions to list its owners.')),
     );
   }
 
@@ -745,7 +745,7 @@ export class App {
         const run = this.#analysis.base?.result?.topics.find((t) => t.topic === v.name);
         const analysed = run?.partitionKeys && !run.sparsePartitions ? analysedKeysPerMember(group, run.partitionKeys) : null;
         const keys = groupKeysTable(group);
-        return [h('h3', {}, `Members of ${group.group}`), membersTable(group, analysed), ...(keys ? [keys] : [])];
+        return [h('h3', {}, l10n.t('Members of {0}', group.group)), membersTable(group, analysed), ...(keys ? [keys] : [])];
       });
     }
     this.#keysTableLater(v);
@@ -1059,11 +1059,11 @@ export class App {
     const r = this.models.groupWhatIf(topic.name, chosen.name, applied);
     if (!r) return;
     if (!afterEditor) {
-      part.setAttribute('aria-label', `what-if for group ${base.group}`);
+      part.setAttribute('aria-label', l10n.t('what-if for group {0}', base.group));
       part.append(this.#groupHeader(topic.name, chosen.name, chosen.names));
     }
     if ('error' in r) {
-      part.append(h('p', { class: 'error', role: 'alert' }, `The group what-if failed: ${r.error}`));
+      part.append(h('p', { class: 'error', role: 'alert' }, l10n.t('The group what-if failed: {0}', r.error)));
       return;
     }
     const update = (next: { events: string[]; cursor: number }) => {
@@ -1091,7 +1091,7 @@ export class App {
           msg.partitions = r.after.partitions;
         }
         this.#pendingApply.set(requestId, key);
-        this.#applyStatus.set(key, 'Waiting for your confirmation…');
+        this.#applyStatus.set(key, l10n.t('Waiting for your confirmation…'));
         this.#post(msg);
         this.render();
       },
@@ -1099,11 +1099,11 @@ export class App {
     let editor = this.#groupEditors.get(key);
     if (editor) editor.sync(spec);
     else this.#groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
-    if (!afterEditor) part.append(h('h3', {}, `Rebalance what-if: group ${base.group}`), editor.element);
+    if (!afterEditor) part.append(h('h3', {}, l10n.t('Rebalance what-if: group {0}', base.group)), editor.element);
     part.append(
       renderGroupWhatIf(spec),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.#applyStatus.get(key) ?? ''),
-      h('h4', {}, 'Members after the what-if'),
+      h('h4', {}, l10n.t('Members after the what-if')),
       membersTable(r.after, null, 'members-after-table'),
     );
   }

@@ -87,5 +87,20 @@ export default async function l10nScenarios({ wb, scenario }) {
     const text = await wb.notification(`${id} `);
     assertContains(text, [want], 'the notification');
     await wb.screenshot('zh-cn-what-if-member');
+    // Its Open Panel: the group's what-if in the panel, its editor and its figures in Chinese.
+    await wb.notificationButton(`${id} `, zh['Open Panel']);
+    const frame = wb.webview();
+    const zhOf = (en) => {
+      if (!zh[en]) throw new Error(`the zh-cn bundle does not translate ${JSON.stringify(en)}`);
+      return zh[en];
+    };
+    await frame.locator('#group-whatif-add', { hasText: zhOf('Member joins') }).waitFor();
+    await frame.locator('#group-whatif-remove', { hasText: zhOf('Member leaves') }).waitFor();
+    await frame.locator('#group-whatif-steps li', { hasText: `-${id}` }).waitFor();
+    const topic = g.config.topics[0];
+    const line = zhOf('of {0} partitions of {1} change member.').replace('{0}', t.topic(topic).partitions.toLocaleString('en-US')).replace('{1}', topic);
+    await frame.locator('#group-whatif-moved-partitions', { hasText: line }).waitFor();
+    await frame.locator('h3', { hasText: zhOf('Rebalance what-if: group {0}').replace('{0}', g.name) }).waitFor();
+    await wb.screenshot('zh-cn-group-what-if', { of: wb.webviewElement() });
   });
 }

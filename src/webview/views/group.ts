@@ -11,22 +11,23 @@ import { h } from '../dom';
 import { choiceInput } from './choiceInput';
 import { pagedTable } from './pagedTable';
 import { keyText, pct, thousands } from '../format';
+import { l10n } from '../l10n';
 
 export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {
-  const select = h('select', { id: 'group-choice', 'aria-label': 'consumer group' }, ...groups.map((g) => h('option', { value: g, ...(g === chosen ? { selected: 'selected' } : {}) }, g)));
+  const select = h('select', { id: 'group-choice', 'aria-label': l10n.t('consumer group') }, ...groups.map((g) => h('option', { value: g, ...(g === chosen ? { selected: 'selected' } : {}) }, g)));
   select.addEventListener('change', () => onChoose((select as HTMLSelectElement).value));
-  return h('div', { class: 'row' }, h('label', { for: 'group-choice' }, 'Consumer group'), select);
+  return h('div', { class: 'row' }, h('label', { for: 'group-choice' }, l10n.t('Consumer group')), select);
 }
 
 /** The line under the chooser: assignor, members, whether the owners were reported by the broker. */
 export function groupNote(v: GroupViewModel): HTMLElement {
-  const parts = [`Partitions coloured by the member of group ${v.group} that owns them (${v.assignor} assignor, ${v.members.length} member${v.members.length === 1 ? '' : 's'}).`];
-  if (v.unowned) parts.push(`${thousands(v.unowned)} partition${v.unowned === 1 ? '' : 's'} with no member.`);
-  if (!v.owner) parts.push(`${thousands(v.partitions)} partitions are too many to colour one by one; the keys' members are listed below.`);
+  const parts = [l10n.t('Partitions coloured by the member of group {0} that owns them (assignor {1}, members: {2}).', v.group, v.assignor, v.members.length)];
+  if (v.unowned) parts.push(l10n.t('Partitions with no member: {0}.', thousands(v.unowned)));
+  if (!v.owner) parts.push(l10n.t("{0} partitions are too many to colour one by one; the keys' members are listed below.", thousands(v.partitions)));
   return h(
     'div',
     { class: 'group-note' },
-    v.observedAt !== null ? h('span', { class: 'badge observed-badge', 'data-observed': v.observedAt }, v.observedAt ? `observed at ${v.observedAt}` : 'observed') : null,
+    v.observedAt !== null ? h('span', { class: 'badge observed-badge', 'data-observed': v.observedAt }, v.observedAt ? l10n.t('observed at {0}', v.observedAt) : l10n.t('observed')) : null,
     h('p', { class: 'view-note' }, parts.join(' ')),
     ...v.notes.map((n) => h('p', { class: 'warning' }, n)),
   );
@@ -34,8 +35,8 @@ export function groupNote(v: GroupViewModel): HTMLElement {
 
 export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id = 'members-table'): HTMLElement {
   const shownKeys = v.keys.filter((k) => k.member !== null).length;
-  const head = ['member', 'partitions', 'share of partitions', 'shown keys', ...(analysed ? ['analysed keys', 'share of analysed keys'] : [])];
-  const label = `members of group ${v.group} with their partitions and keys`;
+  const head = [l10n.t('member'), l10n.t('partitions'), l10n.t('share of partitions'), l10n.t('shown keys'), ...(analysed ? [l10n.t('analysed keys'), l10n.t('share of analysed keys')] : [])];
+  const label = l10n.t('members of group {0} with their partitions and keys', v.group);
   const cells = (i: number): Array<string | Node[]> => {
     const m = v.members[i];
     return [
@@ -55,7 +56,7 @@ export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id 
     {},
     table,
     analysed?.skew
-      ? h('p', { class: 'muted', id: `${id}-skew`, 'data-max-over-mean': analysed.skew.maxOverMean ?? '' }, `Analysed keys per member: busiest ${analysed.skew.maxOverMean === null ? '–' : analysed.skew.maxOverMean.toFixed(2)} x the mean, coefficient of variation ${analysed.skew.cv === null ? '–' : analysed.skew.cv.toFixed(3)}${analysed.unowned ? `; ${thousands(analysed.unowned)} keys on partitions with no member` : ''}.`)
+      ? h('p', { class: 'muted', id: `${id}-skew`, 'data-max-over-mean': analysed.skew.maxOverMean ?? '' }, l10n.t('Analysed keys per member: busiest {0} x the mean, coefficient of variation {1}.', analysed.skew.maxOverMean?.toFixed(2) ?? '–', analysed.skew.cv?.toFixed(3) ?? '–') + (analysed.unowned ? ` ${l10n.t('Keys on partitions with no member: {0}.', thousands(analysed.unowned))}` : ''))
       : null,
   );
 }
@@ -67,8 +68,8 @@ export function groupKeysTable(v: GroupViewModel): HTMLElement | null {
   if (v.keys.length === 0) return null;
   return h(
     'table',
-    { class: 'group-keys-table', 'aria-label': `keys with their partition and member of group ${v.group}` },
-    h('thead', {}, h('tr', {}, ...['#', 'key', 'partition', 'member'].map((t) => h('th', { scope: 'col' }, t)))),
+    { class: 'group-keys-table', 'aria-label': l10n.t('keys with their partition and member of group {0}', v.group) },
+    h('thead', {}, h('tr', {}, ...['#', l10n.t('key'), l10n.t('partition'), l10n.t('member')].map((t) => h('th', { scope: 'col' }, t)))),
     h(
       'tbody',
       {},
@@ -79,7 +80,7 @@ export function groupKeysTable(v: GroupViewModel): HTMLElement | null {
           h('td', {}, h('span', { class: 'badge' }, String(k.n))),
           h('td', { class: 'key', title: k.label }, keyText(k.label)),
           h('td', { class: 'partition' }, k.partition === null ? `– (${k.why ?? ''})` : String(k.partition)),
-          h('td', { class: 'member' }, k.member ?? (k.partition === null ? '–' : 'nobody')),
+          h('td', { class: 'member' }, k.member ?? (k.partition === null ? '–' : l10n.t('nobody'))),
         ),
       ),
     ),
@@ -132,50 +133,50 @@ export interface GroupWhatIfEditor {
 
 export function groupWhatIfEditor(first: GroupWhatIfSpec): GroupWhatIfEditor {
   let spec = first;
-  const member = h('input', { id: 'group-whatif-member', type: 'text', maxlength: 200, placeholder: 'member id', 'aria-label': 'member id to add' });
-  const topics = h('input', { id: 'group-whatif-topics', type: 'text', maxlength: 2000, placeholder: 'topics (optional, comma-separated)', 'aria-label': 'its subscription: topics, comma-separated' });
-  const add = h('button', { id: 'group-whatif-add', type: 'button' }, 'Member joins');
+  const member = h('input', { id: 'group-whatif-member', type: 'text', maxlength: 200, placeholder: l10n.t('member id'), 'aria-label': l10n.t('member id to add') });
+  const topics = h('input', { id: 'group-whatif-topics', type: 'text', maxlength: 2000, placeholder: l10n.t('topics (optional, comma-separated)'), 'aria-label': l10n.t('its subscription: topics, comma-separated') });
+  const add = h('button', { id: 'group-whatif-add', type: 'button' }, l10n.t('Member joins'));
   add.addEventListener('click', () => {
     const id = member.value.trim();
     const subs = topics.value.split(',').map((t) => t.trim()).filter((t) => t !== '');
-    if (id === '' || id.startsWith('+') || id.startsWith('-')) return spec.onError('Give the new member an id (not starting with + or -).');
+    if (id === '' || id.startsWith('+') || id.startsWith('-')) return spec.onError(l10n.t('Give the new member an id (not starting with + or -).'));
     // Taken: the fields are ready for the next member.
     member.value = '';
     topics.value = '';
     spec.onStep(subs.length ? `+${id}:${subs.join(',')}` : `+${id}`);
   });
   const remove = choiceInput('group-whatif-remove-id', {
-    label: 'member to remove',
-    placeholder: 'member id',
-    missing: 'Type or pick the member that leaves.',
-    unknown: (id) => `No member ${id} is in the group after these steps.`,
+    label: l10n.t('member to remove'),
+    placeholder: l10n.t('member id'),
+    missing: l10n.t('Type or pick the member that leaves.'),
+    unknown: (id) => l10n.t('No member {0} is in the group after these steps.', id),
   });
-  const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button' }, 'Member leaves');
+  const removeBtn = h('button', { id: 'group-whatif-remove', type: 'button' }, l10n.t('Member leaves'));
   removeBtn.addEventListener('click', () => {
     const c = remove.chosen();
     if ('error' in c) return spec.onError(c.error);
     remove.input.value = '';
     spec.onStep(`-${c.id}`);
   });
-  const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, 'aria-label': 'new partition count of the topic' });
-  const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, 'Set partitions');
+  const count = h('input', { id: 'group-whatif-partitions', type: 'number', min: 1, 'aria-label': l10n.t('new partition count of the topic') });
+  const grow = h('button', { id: 'group-whatif-set-partitions', type: 'button' }, l10n.t('Set partitions'));
   grow.addEventListener('click', () => {
     const n = Number(count.value);
-    if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(`The partition count must be an integer from 1 to ${MAX_PARTITIONS}.`);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PARTITIONS) return spec.onError(l10n.t('The partition count must be an integer from 1 to {0}.', MAX_PARTITIONS));
     spec.onStep(`partitions=${n}`);
   });
-  const undo = h('button', { id: 'group-whatif-undo', type: 'button' }, 'Undo');
+  const undo = h('button', { id: 'group-whatif-undo', type: 'button' }, l10n.t('Undo'));
   undo.addEventListener('click', () => spec.onUndo());
-  const redo = h('button', { id: 'group-whatif-redo', type: 'button' }, 'Redo');
+  const redo = h('button', { id: 'group-whatif-redo', type: 'button' }, l10n.t('Redo'));
   redo.addEventListener('click', () => spec.onRedo());
-  const apply = h('button', { id: 'group-whatif-apply', type: 'button' }, 'Apply to settings');
+  const apply = h('button', { id: 'group-whatif-apply', type: 'button' }, l10n.t('Apply to settings…'));
   apply.addEventListener('click', () => spec.onApply());
   const element = h(
     'div',
     { class: 'group-whatif-editor' },
-    h('div', { class: 'row' }, h('label', { for: 'group-whatif-member' }, 'Add'), member, topics, add),
-    h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, 'Remove'), remove.input, remove.list, removeBtn),
-    h('div', { class: 'row' }, h('label', { for: 'group-whatif-partitions' }, 'Partitions'), count, grow),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-member' }, l10n.t('Add')), member, topics, add),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-remove-id' }, l10n.t('Remove')), remove.input, remove.list, removeBtn),
+    h('div', { class: 'row' }, h('label', { for: 'group-whatif-partitions' }, l10n.t('Partitions')), count, grow),
     h('div', { class: 'row' }, undo, redo, apply),
   );
   const sync = (next: GroupWhatIfSpec): void => {
@@ -199,23 +200,23 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
   box.append(
     h(
       'ol',
-      { id: 'group-whatif-steps', 'aria-label': 'applied steps' },
-      ...result.steps.map((s) => h('li', { class: s.error ? 'error' : '' }, s.event, s.error ? ` — refused: ${s.error}` : ` — ${s.moved.length} partition${s.moved.length === 1 ? '' : 's'} change member${s.added.length ? `, ${s.added.length} new` : ''}`)),
+      { id: 'group-whatif-steps', 'aria-label': l10n.t('applied steps') },
+      ...result.steps.map((s) => h('li', { class: s.error ? 'error' : '' }, s.event, ' — ' + (s.error ? l10n.t('refused: {0}', s.error) : l10n.t('partitions that change member: {0}', s.moved.length) + (s.added.length ? l10n.t(', new: {0}', s.added.length) : '')))),
     ),
   );
 
   const moved = movedPartitions(base, after);
   box.append(
-    h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.subarray(0, 2000).join(',') }, h('strong', {}, thousands(moved.length)), ` of ${thousands(base.partitions)} partitions of ${base.topic} change member.`),
+    h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.subarray(0, 2000).join(',') }, h('strong', {}, thousands(moved.length)), ' ' + l10n.t('of {0} partitions of {1} change member.', thousands(base.partitions), base.topic)),
   );
   if (moved.length) {
     // Thousands of partitions can move (a member joining a range group shifts every range): a page at a time.
     const rows = pagedTable({
       id: 'group-whatif-moved-table',
-      label: 'partitions that change member',
-      columns: ['partition', 'from', 'to'],
+      label: l10n.t('partitions that change member'),
+      columns: [l10n.t('partition'), l10n.t('from'), l10n.t('to')],
       count: moved.length,
-      row: (i) => [String(moved[i]), ownerId(base, moved[i]) ?? 'nobody', ownerId(after, moved[i]) ?? 'nobody'],
+      row: (i) => [String(moved[i]), ownerId(base, moved[i]) ?? l10n.t('nobody'), ownerId(after, moved[i]) ?? l10n.t('nobody')],
       rowAttrs: (i) => ({ 'data-partition': moved[i] }),
       cellClass: ['num'],
       className: 'moved-partitions',
@@ -224,19 +225,19 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
   }
   const keys = result.keys.filter((k) => k.topic === base.topic && k.moved);
   box.append(
-    h('h4', {}, 'Keys that move'),
+    h('h4', {}, l10n.t('Keys that move')),
     keys.length
       ? h(
           'ul',
           { id: 'group-whatif-moved-keys', class: 'moved-keys' },
-          ...keys.map((k) => h('li', { class: 'moved-key', 'data-key': k.key }, `${keyText(k.key)}: partition ${k.before.partition ?? '–'}, ${k.before.member ?? 'nobody'} → partition ${k.after.partition ?? '–'}, ${k.after.member ?? 'nobody'}`)),
+          ...keys.map((k) => h('li', { class: 'moved-key', 'data-key': k.key }, `${keyText(k.key)}: ${l10n.t('partition {0}, {1} → partition {2}, {3}', k.before.partition ?? '–', k.before.member ?? l10n.t('nobody'), k.after.partition ?? '–', k.after.member ?? l10n.t('nobody'))}`)),
         )
-      : h('p', { id: 'group-whatif-moved-keys', class: 'muted' }, 'None of the shown keys changes member.'),
+      : h('p', { id: 'group-whatif-moved-keys', class: 'muted' }, l10n.t('None of the shown keys changes member.')),
   );
   const last = [...result.steps].reverse().find((s) => s.rebalance);
   if (last?.rebalance) {
     box.append(
-      h('h4', {}, `What the rebalance does (${last.rebalance.protocol})`),
+      h('h4', {}, l10n.t('What the rebalance does ({0})', last.rebalance.protocol)),
       h('p', { id: 'group-whatif-rebalance', 'data-protocol': last.rebalance.protocol }, last.rebalance.summary),
       h('ul', { class: 'key-order' }, ...last.rebalance.keyOrder.map((t) => h('li', {}, t))),
     );
