@@ -16,6 +16,11 @@ export default async function l10nScenarios({ wb, scenario }) {
   const zh = read('l10n/bundle.l10n.zh-cn.json');
   const nls = read('package.nls.zh-cn.json');
   const category = nls.category;
+  /** The translation of an English string, which the zh-cn bundle must have. */
+  const zhOf = (en) => {
+    if (!zh[en]) throw new Error(`the zh-cn bundle does not translate ${JSON.stringify(en)}`);
+    return zh[en];
+  };
   const routeKeyTitle = `${category}: ${nls['command.routeKey.title']}`;
 
   await scenario('zh-cn: the command palette lists the commands with their Chinese titles', async () => {
@@ -90,10 +95,6 @@ export default async function l10nScenarios({ wb, scenario }) {
     // Its Open Panel: the group's what-if in the panel, its editor and its figures in Chinese.
     await wb.notificationButton(`${id} `, zh['Open Panel']);
     const frame = wb.webview();
-    const zhOf = (en) => {
-      if (!zh[en]) throw new Error(`the zh-cn bundle does not translate ${JSON.stringify(en)}`);
-      return zh[en];
-    };
     await frame.locator('#group-whatif-add', { hasText: zhOf('Member joins') }).waitFor();
     await frame.locator('#group-whatif-remove', { hasText: zhOf('Member leaves') }).waitFor();
     await frame.locator('#group-whatif-steps li', { hasText: `-${id}` }).waitFor();
@@ -102,5 +103,24 @@ export default async function l10nScenarios({ wb, scenario }) {
     await frame.locator('#group-whatif-moved-partitions', { hasText: line }).waitFor();
     await frame.locator('h3', { hasText: zhOf('Rebalance what-if: group {0}').replace('{0}', g.name) }).waitFor();
     await wb.screenshot('zh-cn-group-what-if', { of: wb.webviewElement() });
+  });
+
+  await scenario('zh-cn: Analyze Keys on keys.txt, its figures in Chinese in the Analysis view', async () => {
+    await wb.clearNotifications();
+    await wb.palette('View: Close All Editors');
+    await wb.openFile('keys.txt');
+    await wb.editorContextMenu('user-3', nls['command.analyzeKeys.title']);
+    // The format quick pick's guess first.
+    await page.locator('.quick-input-list .monaco-list-row:visible').first().waitFor();
+    await page.keyboard.press('Enter');
+    const frame = wb.webview();
+    await frame.locator('#analysis-status[data-status="complete"]').waitFor();
+    const keys = readFileSync(join(workspace, 'keys.txt'), 'utf8').replace(/\n$/, '').split('\n').length;
+    const every = zhOf('Every line gave a key ({0} lines, {1} keys).').replace('{0}', keys.toLocaleString('en-US')).replace('{1}', keys.toLocaleString('en-US'));
+    await frame.locator('#analysis-problems p', { hasText: every }).waitFor();
+    await frame.locator('.topic-tabs [role="tab"][data-topic="orders"]').click();
+    await frame.locator('#before-partition-skew', { hasText: zhOf('Skew: max over mean {0}, coefficient of variation {1}').split('{0}')[0] }).waitFor();
+    await frame.locator('.share-legend', { hasText: zhOf('share of keys') }).waitFor();
+    await wb.screenshot('zh-cn-analysis', { of: wb.webviewElement() });
   });
 }

@@ -33,13 +33,17 @@ const count = (n: number): string => thousands(Math.round(n));
 const ratio = (v: number | null | undefined, digits = 2): string => (v === null || v === undefined ? '–' : v.toFixed(digits));
 
 const UNIT_TITLES = { partition: l10n.t('Keys per partition'), consumer: l10n.t('Keys per consumer'), bundle: l10n.t('Keys per namespace bundle') } as const;
+const UNIT_NAMES = { partition: l10n.t('partition'), consumer: l10n.t('consumer'), bundle: l10n.t('bundle') } as const;
+/** A count of a chart's units ("6 partitions"). */
+const units = (kind: keyof typeof UNIT_NAMES, n: number | string): string =>
+  kind === 'partition' ? l10n.t('{0} partitions', n) : kind === 'consumer' ? l10n.t('{0} consumers', n) : l10n.t('{0} bundles', n);
 
 export function renderAnalysis(spec: AnalysisSpec): HTMLElement {
   const root = h('section', { class: 'analysis', 'aria-label': l10n.t('analysis of a key population') });
   const base = spec.base;
   if (!base) {
     root.append(
-      h('p', { id: 'analysis-empty' }, 'No analysis yet. Run ', h('strong', {}, 'Key Routing: Analyze Keys'), ' on a file of keys (from the editor or explorer context menu, or the command palette): the figures of every topic appear here.'),
+      h('p', { id: 'analysis-empty' }, l10n.t('No analysis yet: run Key Routing: Analyze Keys on a file of keys (editor or explorer context menu, or the command palette).')),
     );
     return root;
   }
@@ -49,7 +53,7 @@ export function renderAnalysis(spec: AnalysisSpec): HTMLElement {
   root.append(problemsBox(base));
   const v = analysisTopicView(r, spec.topic);
   if (!v) {
-    root.append(h('p', { class: 'muted' }, `${spec.topic} was not configured when these keys were analysed; run Analyze Keys again to include it.`));
+    root.append(h('p', { class: 'muted' }, l10n.t('{0} was not configured when these keys were analysed; run Analyze Keys again to include it.', spec.topic)));
     return root;
   }
   root.append(chartsOf(v.before, v, spec, 'before'));
@@ -62,7 +66,9 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
   const busy = run.status === 'running';
   const box = h('div', { class: 'analysis-head' });
   if (id === 'analysis') {
-    box.append(h('h2', {}, 'Analysis of ', h('span', { class: 'key' }, run.source)), h('p', { class: 'muted' }, `Keys read as ${run.inputLabel}; run in ${run.where || '…'}.`));
+    // The source is marked up inside the heading's sentence, wherever the translation puts it.
+    const [before, after = ''] = l10n.t('Analysis of {0}').split('{0}');
+    box.append(h('h2', {}, before, h('span', { class: 'key' }, run.source), after), h('p', { class: 'muted' }, l10n.t('Keys read as {0}; run in {1}.', run.inputLabel, run.where || '…')));
   }
   box.append(h('p', { id: `${id}-status`, class: `run-status ${run.status}`, role: 'status', 'aria-live': 'polite', 'data-status': run.status, 'data-result-status': run.result?.status ?? '' }, runStatusText(run)));
   const row = h('div', { class: 'row' });
@@ -89,18 +95,18 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
 function problemsBox(run: AnalysisRunInfo): HTMLElement {
   const r = run.result!;
   const box = h('div', { id: 'analysis-problems', class: 'analysis-problems', 'data-count': r.problems.count });
-  const blank = r.input.blankLines > 0 ? ` ${count(r.input.blankLines)} empty line${r.input.blankLines === 1 ? ' was' : 's were'} skipped.` : '';
+  const blank = r.input.blankLines > 0 ? ' ' + l10n.t('Empty lines skipped: {0}.', count(r.input.blankLines)) : '';
   if (r.problems.count === 0) {
-    box.append(h('p', { class: 'muted' }, `Every line${r.status === 'complete' ? '' : ' read so far'} gave a key (${count(r.input.lines)} lines, ${count(r.input.keys)} keys).${blank}`));
+    box.append(h('p', { class: 'muted' }, (r.status === 'complete' ? l10n.t('Every line gave a key ({0} lines, {1} keys).', count(r.input.lines), count(r.input.keys)) : l10n.t('Every line read so far gave a key ({0} lines, {1} keys).', count(r.input.lines), count(r.input.keys))) + blank));
   } else {
     const shown = r.problems.first.slice(0, 10);
     box.append(
-      h('p', { class: 'warning' }, `${count(r.problems.count)} line${r.problems.count === 1 ? '' : 's'} gave no key and ${r.problems.count === 1 ? 'was' : 'were'} skipped${r.problems.count > shown.length ? `; the first ${shown.length}` : ''}:${blank}`),
-      h('ul', { class: 'problem-lines', 'aria-label': l10n.t('lines that gave no key') }, ...shown.map((p) => h('li', { 'data-line': p.line }, h('span', { class: 'line-no' }, `line ${p.line}`), `: ${p.message}`))),
+      h('p', { class: 'warning' }, l10n.t('Lines that gave no key, skipped: {0}', count(r.problems.count)) + (r.problems.count > shown.length ? l10n.t('; the first {0}', shown.length) : '') + ':' + blank),
+      h('ul', { class: 'problem-lines', 'aria-label': l10n.t('lines that gave no key') }, ...shown.map((p) => h('li', { 'data-line': p.line }, h('span', { class: 'line-no' }, l10n.t('line {0}', p.line)), `: ${p.message}`))),
     );
   }
   if (r.configProblems.length) {
-    box.append(h('p', { class: 'warning' }, `Left out, as the broker would refuse them: ${r.configProblems.map((p) => `${p.path} (${p.message})`).join('; ')}.`));
+    box.append(h('p', { class: 'warning' }, l10n.t('Left out, as the broker would refuse them: {0}.', r.configProblems.map((p) => `${p.path} (${p.message})`).join('; '))));
   }
   return box;
 }
@@ -108,19 +114,19 @@ function problemsBox(run: AnalysisRunInfo): HTMLElement {
 function chartsOf(c: TopologyCharts, v: AnalysisTopicView, spec: AnalysisSpec, side: 'before' | 'after'): HTMLElement {
   const box = h('div', { class: 'analysis-charts', 'data-side': side });
   const charts: ShareChart[] = [c.partitions, c.consumers, c.bundles].filter((x): x is ShareChart => x !== undefined);
-  if (charts.length === 0) box.append(h('p', { class: 'muted' }, `${v.topic} has no partitions, consumers or bundles to count keys on.`));
+  if (charts.length === 0) box.append(h('p', { class: 'muted' }, l10n.t('{0} has no partitions, consumers or bundles to count keys on.', v.topic)));
   if (c.producers) {
     const d = c.producers;
-    box.append(h('p', { class: d.disagreeKeys ? 'warning' : 'muted', id: `${side}-producers`, 'data-keys': d.disagreeKeys, 'data-share': d.disagreeShare }, d.disagreeKeys ? `The producers (${d.names.join(', ')}) disagree on ${count(d.disagreeKeys)} keys (${pct(d.disagreeShare)}): they put them on different partitions.` : `The producers (${d.names.join(', ')}) agree on every key.`));
+    box.append(h('p', { class: d.disagreeKeys ? 'warning' : 'muted', id: `${side}-producers`, 'data-keys': d.disagreeKeys, 'data-share': d.disagreeShare }, d.disagreeKeys ? l10n.t('The producers ({0}) disagree on {1} keys ({2}): they put them on different partitions.', d.names.join(', '), count(d.disagreeKeys), pct(d.disagreeShare)) : l10n.t('The producers ({0}) agree on every key.', d.names.join(', '))));
   }
-  if (c.randomKeys) box.append(h('p', { class: 'muted', id: `${side}-random` }, `${count(c.randomKeys)} keys go to no fixed partition (the client picks at random or ignores the key) and are not in the partition figures.`));
-  if (c.keyErrors) box.append(h('p', { class: 'warning', id: `${side}-key-errors` }, `${count(c.keyErrors)} keys cannot be serialized with the topic's key serializer and are left out.`));
+  if (c.randomKeys) box.append(h('p', { class: 'muted', id: `${side}-random` }, l10n.t('{0} keys go to no fixed partition (the client picks at random or ignores the key) and are not in the partition figures.', count(c.randomKeys))));
+  if (c.keyErrors) box.append(h('p', { class: 'warning', id: `${side}-key-errors` }, l10n.t("{0} keys cannot be serialized with the topic's key serializer and are left out.", count(c.keyErrors))));
   for (const chart of charts) {
     const id = `${side}-${chart.kind}`;
-    const section = h('section', { class: 'share-section', 'data-section': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, `${UNIT_TITLES[chart.kind]}${side === 'after' ? ' after the what-if' : ''}`));
+    const section = h('section', { class: 'share-section', 'data-section': id, 'aria-labelledby': `${id}-title` }, h('h3', { id: `${id}-title` }, side === 'after' ? l10n.t('{0} after the what-if', UNIT_TITLES[chart.kind]) : UNIT_TITLES[chart.kind]));
     section.append(renderShareChart(chart, id, spec.width, spec.ui), skewLine(chart, id));
     if (chart.kind === 'consumer' && c.unowned && c.unowned.keys > 0) {
-      section.append(h('p', { class: 'warning', id: `${id}-unowned`, 'data-keys': c.unowned.keys }, `${count(c.unowned.keys)} keys (${pct(c.unowned.share)}) have a hash no consumer owns: the broker would not deliver them until one does.`));
+      section.append(h('p', { class: 'warning', id: `${id}-unowned`, 'data-keys': c.unowned.keys }, l10n.t('{0} keys ({1}) have a hash no consumer owns: the broker would not deliver them until one does.', count(c.unowned.keys), pct(c.unowned.share))));
     }
     section.append(shareTable(chart, id));
     box.append(section);
@@ -182,10 +188,10 @@ export function renderShareChart(chart: ShareChart, id: string, width: number, u
   const legend = h(
     'ul',
     { class: 'legend share-legend', 'aria-hidden': 'true' },
-    h('li', { class: 'legend-item' }, h('span', { class: 'swatch key-swatch' }), 'share of keys'),
-    hasHash ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch hash-swatch' }), 'share of the hash space') : null,
-    chart.grouping === 'none' ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch even-swatch' }), 'even share') : null,
-    chart.grouping !== 'none' ? h('li', { class: 'legend-item muted' }, chart.grouping === 'top' ? `the ${chart.bars.length - 1} busiest of ${count(chart.units)}, the rest as one bar` : `${count(chart.units)} ${chart.kind}s, ${Math.ceil(chart.units / chart.bars.length)} per bar`) : null,
+    h('li', { class: 'legend-item' }, h('span', { class: 'swatch key-swatch' }), l10n.t('share of keys')),
+    hasHash ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch hash-swatch' }), l10n.t('share of the hash space')) : null,
+    chart.grouping === 'none' ? h('li', { class: 'legend-item' }, h('span', { class: 'swatch even-swatch' }), l10n.t('even share')) : null,
+    chart.grouping !== 'none' ? h('li', { class: 'legend-item muted' }, chart.grouping === 'top' ? l10n.t('the {0} busiest of {1}, the rest as one bar', chart.bars.length - 1, count(chart.units)) : l10n.t('{0}, {1} per bar', units(chart.kind, count(chart.units)), Math.ceil(chart.units / chart.bars.length))) : null,
   );
   return h('div', { class: 'chart', 'data-chart': id, tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: chart', UNIT_TITLES[chart.kind]) }, svgEl, legend);
 }
@@ -196,19 +202,19 @@ function shortLabel(label: string, max: number): string {
 
 function tipLines(chart: ShareChart, b: ShareBar): string[] {
   return [
-    b.units > 1 ? `${b.label} (${b.units} ${chart.kind}s)` : `${chart.kind} ${b.label}`,
-    `${count(b.keys)} keys: ${pct(b.keyShare)} of the keys`,
-    ...(b.hashShare !== null ? [`${pct(b.hashShare)} of the hash space${b.ratio !== null ? `; ${ratio(b.ratio)}× its share` : ''}`] : []),
-    ...(b.hottest ? ['the busiest'] : []),
+    b.units > 1 ? `${b.label} (${units(chart.kind, b.units)})` : `${UNIT_NAMES[chart.kind]} ${b.label}`,
+    l10n.t('{0} keys: {1} of the keys', count(b.keys), pct(b.keyShare)),
+    ...(b.hashShare !== null ? [l10n.t('{0} of the hash space', pct(b.hashShare)) + (b.ratio !== null ? l10n.t('; {0}× its share', ratio(b.ratio)) : '')] : []),
+    ...(b.hottest ? [l10n.t('the busiest')] : []),
   ];
 }
 
 function chartLabel(chart: ShareChart): string {
   const s = chart.skew;
-  const head = `${UNIT_TITLES[chart.kind]}: ${count(chart.units)} ${chart.kind}s`;
-  const hot = chart.hottest ? `; busiest ${chart.hottest.label} with ${count(chart.hottest.keys)} keys (${pct(chart.hottest.keyShare)})` : '';
-  const sk = s ? `; max over mean ${ratio(s.maxOverMean)}, coefficient of variation ${ratio(s.cv, 3)}` : '';
-  return `${head}${hot}${sk}. The table below lists every figure.`;
+  const head = `${UNIT_TITLES[chart.kind]}: ${units(chart.kind, count(chart.units))}`;
+  const hot = chart.hottest ? l10n.t('; busiest {0} with {1} keys ({2})', chart.hottest.label, count(chart.hottest.keys), pct(chart.hottest.keyShare)) : '';
+  const sk = s ? l10n.t('; max over mean {0}, coefficient of variation {1}', ratio(s.maxOverMean), ratio(s.cv, 3)) : '';
+  return `${head}${hot}${sk}. ${l10n.t('The table below lists every figure.')}`;
 }
 
 function skewLine(chart: ShareChart, id: string): HTMLElement {
@@ -217,11 +223,8 @@ function skewLine(chart: ShareChart, id: string): HTMLElement {
   return h(
     'p',
     { class: 'skew', id: `${id}-skew`, 'data-max-over-mean': s.maxOverMean ?? '', 'data-cv': s.cv ?? '', 'data-max': s.max, 'data-min': s.min },
-    'Skew: max over mean ',
-    h('strong', {}, ratio(s.maxOverMean)),
-    ', coefficient of variation ',
-    h('strong', {}, ratio(s.cv, 3)),
-    ` · keys per ${chart.kind}: min ${count(s.min)}, mean ${s.mean.toFixed(1)}, max ${count(s.max)}${chart.hottest ? ` (${chart.hottest.label})` : ''}.`,
+    l10n.t('Skew: max over mean {0}, coefficient of variation {1}', ratio(s.maxOverMean), ratio(s.cv, 3)),
+    ' · ' + l10n.t('keys per {0}: min {1}, mean {2}, max {3}', UNIT_NAMES[chart.kind], count(s.min), s.mean.toFixed(1), count(s.max)) + (chart.hottest ? ` (${chart.hottest.label})` : '') + '.',
   );
 }
 
@@ -235,7 +238,7 @@ function shareTable(chart: ShareChart, id: string): HTMLElement {
     h(
       'table',
       { class: 'share-table', id: `${id}-table`, 'aria-label': l10n.t('{0}: figures', UNIT_TITLES[chart.kind]) },
-      h('thead', {}, h('tr', {}, ...[chart.kind, 'keys', 'share of keys', ...(hasHash ? ['share of the hash space', 'keys / hash share'] : [])].map((t) => h('th', { scope: 'col' }, t)))),
+      h('thead', {}, h('tr', {}, ...[UNIT_NAMES[chart.kind], l10n.t('keys'), l10n.t('share of keys'), ...(hasHash ? [l10n.t('share of the hash space'), l10n.t('keys / hash share')] : [])].map((t) => h('th', { scope: 'col' }, t)))),
       h(
         'tbody',
         {},
@@ -266,25 +269,27 @@ function heavyTable(v: AnalysisTopicView, status: AnalysisRunInfo['status'], id 
   const hasConsumer = hv.rows.some((r) => r.consumer !== undefined);
   const hasAfter = hv.rows.some((r) => r.after !== undefined);
   const note = hv.exact
-    ? `Exact counts${status === 'complete' ? '' : ' of the part read'}.`
+    ? status === 'complete'
+      ? l10n.t('Exact counts.')
+      : l10n.t('Exact counts of the part read.')
     : l10n.t('Counts are lower bounds (one pass over input that cannot be read twice, or stopped early); the upper bound is given where it differs.');
   const complete = !hv.complete
-    ? ' Keys left out may occur as often as those listed.'
+    ? l10n.t('Keys left out may occur as often as those listed.')
     : hv.unlistedMax === 0
-      ? ' Every key that occurs is listed.'
-      : ` No key left out occurs more than ${count(hv.unlistedMax)} time${hv.unlistedMax === 1 ? '' : 's'}.`;
-  box.append(h('p', { class: 'muted' }, note + complete));
-  const head = ['#', 'key', 'count', 'share', ...(pulsar || v.before.partitions ? ['partition'] : []), ...(hasConsumer ? ['consumer'] : []), ...(hasAfter ? ['after the what-if'] : [])];
+      ? l10n.t('Every key that occurs is listed.')
+      : l10n.t('No key left out occurs more often than this: {0}.', count(hv.unlistedMax));
+  box.append(h('p', { class: 'muted' }, `${note} ${complete}`));
+  const head = ['#', l10n.t('key'), l10n.t('count'), l10n.t('share'), ...(pulsar || v.before.partitions ? [l10n.t('partition')] : []), ...(hasConsumer ? [l10n.t('consumer')] : []), ...(hasAfter ? [l10n.t('after the what-if')] : [])];
   const row = (r: HeavyRow) =>
     h(
       'tr',
       { class: 'heavy-row', 'data-key': r.key, 'data-count': r.count },
       h('td', {}, String(r.rank)),
-      h('td', { class: 'key', title: r.key }, keyText(r.format === 'hex' ? `0x${r.key}` : r.key), r.truncated ? h('span', { class: 'muted' }, ' (cut)') : null),
+      h('td', { class: 'key', title: r.key }, keyText(r.format === 'hex' ? `0x${r.key}` : r.key), r.truncated ? h('span', { class: 'muted' }, ' ' + l10n.t('(cut)')) : null),
       h('td', { class: 'num' }, r.exact ? count(r.count) : `≥ ${count(r.count)}${r.maxCount !== undefined ? ` (≤ ${count(r.maxCount)})` : ''}`),
       h('td', { class: 'num' }, pct(r.keyShare)),
       pulsar || v.before.partitions ? h('td', { class: 'partition' }, r.partition === undefined || r.partition === null ? '–' : String(r.partition)) : null,
-      hasConsumer ? h('td', { class: 'consumer' }, r.consumer === undefined ? '–' : (r.consumer ?? 'nobody')) : null,
+      hasConsumer ? h('td', { class: 'consumer' }, r.consumer === undefined ? '–' : (r.consumer ?? l10n.t('nobody'))) : null,
       hasAfter ? h('td', {}, r.after ? describeAfter(r) : '–') : null,
     );
   box.append(
@@ -302,9 +307,9 @@ function describeAfter(r: HeavyRow): string {
   const a = r.after!;
   const parts: string[] = [];
   if (a.partition !== null) parts.push(`p${a.partition}`);
-  if (a.consumer !== undefined) parts.push(a.consumer ?? 'nobody');
+  if (a.consumer !== undefined) parts.push(a.consumer ?? l10n.t('nobody'));
   const moved = a.partition !== (r.partition ?? null) || (a.consumer !== undefined && a.consumer !== r.consumer);
-  return `${parts.join(' ') || '–'}${moved ? ' (moves)' : ''}`;
+  return `${parts.join(' ') || '–'}${moved ? ` ${l10n.t('(moves)')}` : ''}`;
 }
 
 function sameSteps(a: readonly TopologyEvent[], b: readonly TopologyEvent[]): boolean {
@@ -323,18 +328,18 @@ function whatIfSection(spec: AnalysisSpec, base: AnalysisRunInfo): HTMLElement {
   if (steps.length > 0) {
     const go = h('button', { id: 'analysis-whatif-run', type: 'button', disabled: base.status !== 'complete' }, l10n.t('Analyse these keys under {0}', stepsText));
     go.addEventListener('click', spec.onWhatIf);
-    const changed = run?.whatIf && !sameSteps(run.whatIf.events, steps) ? h('span', { class: 'warning' }, ' The What-if view’s steps changed since the figures below.') : null;
-    box.append(h('div', { class: 'row' }, go, changed, base.status !== 'complete' ? h('span', { class: 'muted' }, ' (once the analysis has finished)') : null));
+    const changed = run?.whatIf && !sameSteps(run.whatIf.events, steps) ? h('span', { class: 'warning' }, ' ' + l10n.t('The What-if view’s steps changed since the figures below.')) : null;
+    box.append(h('div', { class: 'row' }, go, changed, base.status !== 'complete' ? h('span', { class: 'muted' }, ' ' + l10n.t('(once the analysis has finished)')) : null));
   }
   if (!run) return box;
-  box.append(h('p', { class: 'muted' }, `Steps: ${run.whatIf!.events.map(formatEvent).join(' ')}`), runHeader(run, spec, 'whatif'));
+  box.append(h('p', { class: 'muted' }, l10n.t('Steps: {0}', run.whatIf!.events.map(formatEvent).join(' '))), runHeader(run, spec, 'whatif'));
   const r = run.result;
   const v = r ? analysisTopicView(r, spec.topic) : undefined;
   if (!r || !v?.after) return box;
   const refused = (r.whatIf?.events ?? []).filter((e) => e.error !== undefined);
   if (refused.length) box.append(h('p', { class: 'error' }, ...refused.map((e) => `${e.event}: ${e.error}. `)));
   box.append(
-    h('p', { id: 'whatif-moved-keys-share', 'data-moved': v.after.movedKeys, 'data-share': v.after.movedShare }, h('strong', {}, pct(v.after.movedShare)), ` of the keys (${count(v.after.movedKeys)} of ${count(v.keys)}) change ${v.system === 'kafka' ? 'partition' : 'partition or consumer'}.`),
+    h('p', { id: 'whatif-moved-keys-share', 'data-moved': v.after.movedKeys, 'data-share': v.after.movedShare }, h('strong', {}, pct(v.after.movedShare)), ' ' + (v.system === 'kafka' ? l10n.t('of the keys ({0} of {1}) change partition.', count(v.after.movedKeys), count(v.keys)) : l10n.t('of the keys ({0} of {1}) change partition or consumer.', count(v.after.movedKeys), count(v.keys)))),
     skewComparison(v),
     chartsOf(v.after, v, spec, 'after'),
     heavyTable(v, run.status, 'whatif-heavy'),
