@@ -117,29 +117,35 @@ export function murmur3OfString(s: string): number {
  * The rest of `murmur3OfString` from unit `i`, all ASCII before it and hashed into `h` (so `i` bytes
  * so far, a multiple of 4): each unit's UTF-8 bytes (`utf8Sequence`) are gathered into blocks. The
  * length, which MurmurHash3 takes only at the end, is counted on the way. Going on from the hashed
- * blocks instead of encoding the key again: the nonAscii10 set 33.5 -> 31.1 ns a key.
+ * blocks instead of encoding the key again: the nonAscii10 set 33.5 -> 31.1 ns a key. A unit's
+ * bytes go into the block at once, the ones that do not fit starting the next block (rather than
+ * byte by byte, a branch each): its non-ASCII keys 77 -> 68 ns, the set 30.9 -> 30.0.
  */
 function murmur3FromUnit(s: string, i: number, h: number): number {
   const n = s.length;
   let length = i;
-  // The bytes of the block being gathered, and how far into it (in bits).
+  // The bytes of the block being gathered, and how far into it (in bits: 0, 8, 16 or 24).
   let block = 0;
   let shift = 0;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
-    let w = c < 0x80 ? c : utf8Sequence(s, i, c);
-    if (isPairSequence(w)) i++;
-    do {
-      block |= (w & 0xff) << shift;
-      shift += 8;
-      if (shift === 32) {
-        h = mixBlock(h, block);
-        block = 0;
-        shift = 0;
-      }
-      length++;
-      w >>>= 8;
-    } while (w !== 0);
+    // The unit's bytes, packed first byte lowest, and how many bits they take.
+    let w = c;
+    let bits = 8;
+    if (c >= 0x80) {
+      w = utf8Sequence(s, i, c);
+      bits = c < 0x800 ? 16 : isPairSequence(w) ? 32 : w === 0x3f ? 8 : 24;
+      if (bits === 32) i++;
+    }
+    block |= w << shift;
+    shift += bits;
+    length += bits >> 3;
+    if (shift >= 32) {
+      h = mixBlock(h, block);
+      shift -= 32;
+      // The bytes that did not fit (a shift by 32 would leave w whole in JavaScript).
+      block = shift === 0 ? 0 : w >>> (bits - shift);
+    }
   }
   return fmix(shift === 0 ? h : mixTail(h, block), length);
 }
