@@ -1,4 +1,5 @@
-// The strings to translate, as the localisation tooling collects them: every `l10n.t('...')` in
+// The strings to translate, as the localisation tooling collects them: every `l10n.t('...')` (and the
+// webview's `l10n.parts('...')`, `t` with marked-up arguments) in
 // src/ (the extension host calls vscode.l10n.t; pure modules and the webview take an `l10n` with
 // the same `t`), and every `%key%` of package.json. Used by `npm run l10n` (writes
 // l10n/bundle.l10n.json) and by test/unit/l10n.test.ts (nothing missing from a bundle).
@@ -6,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** `l10n.t(` then one string literal ('..', ".." or `..` without `${`), possibly on the next line. */
-const CALL = /\bl10n\.t\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.|\$(?!\{))*)`)\s*[,)]/g;
+const CALL = /\bl10n\.(?:t|parts)\(\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.|\$(?!\{))*)`)\s*[,)]/g;
 /** A call whose message is not a literal (a name, or a template with ${...}): the tooling cannot collect it. */
-const ANY_CALL = /\bl10n\.t\(\s*(?:[^'"`\s]|`(?:[^`\\$]|\\.|\$(?!\{))*\$\{)/g;
+const ANY_CALL = /\bl10n\.(?:t|parts)\(\s*(?:[^'"`\s]|`(?:[^`\\$]|\\.|\$(?!\{))*\$\{)/g;
 /**
  * `l10n.t` taken under another name (`const t = vscode.l10n?.t`, `const { t } = l10n`): the
  * alias's calls are invisible to the tooling, so their strings would never be translated.

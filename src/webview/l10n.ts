@@ -21,4 +21,8 @@ export const l10n = {
     const s = typeof strings[message] === 'string' ? strings[message] : message;
     return s.replace(/\{(\d+)\}/g, (m, i: string) => (Number(i) < args.length ? String(args[Number(i)]) : m));
   },
+  /** `t` with marked-up arguments: the sentence's parts, its {n} replaced by `nodes[n]` wherever the translation puts them. */
+  parts(message: string, ...nodes: Node[]): Array<string | Node> {
+    return this.t(message).split(/\{(\d+)\}/).map((p, i) => (i % 2 ? nodes[Number(p)] : p));
+  },
 };

@@ -66,9 +66,7 @@ function runHeader(run: AnalysisRunInfo, spec: AnalysisSpec, id: string): HTMLEl
   const busy = run.status === 'running';
   const box = h('div', { class: 'analysis-head' });
   if (id === 'analysis') {
-    // The source is marked up inside the heading's sentence, wherever the translation puts it.
-    const [before, after = ''] = l10n.t('Analysis of {0}').split('{0}');
-    box.append(h('h2', {}, before, h('span', { class: 'key' }, run.source), after), h('p', { class: 'muted' }, l10n.t('Keys read as {0}; run in {1}.', run.inputLabel, run.where || '…')));
+    box.append(h('h2', {}, ...l10n.parts('Analysis of {0}', h('span', { class: 'key' }, run.source))), h('p', { class: 'muted' }, l10n.t('Keys read as {0}; run in {1}.', run.inputLabel, run.where || '…')));
   }
   box.append(h('p', { id: `${id}-status`, class: `run-status ${run.status}`, role: 'status', 'aria-live': 'polite', 'data-status': run.status, 'data-result-status': run.result?.status ?? '' }, runStatusText(run)));
   const row = h('div', { class: 'row' });
@@ -223,7 +221,7 @@ function skewLine(chart: ShareChart, id: string): HTMLElement {
   return h(
     'p',
     { class: 'skew', id: `${id}-skew`, 'data-max-over-mean': s.maxOverMean ?? '', 'data-cv': s.cv ?? '', 'data-max': s.max, 'data-min': s.min },
-    l10n.t('Skew: max over mean {0}, coefficient of variation {1}', ratio(s.maxOverMean), ratio(s.cv, 3)),
+    ...l10n.parts('Skew: max over mean {0}, coefficient of variation {1}', h('strong', {}, ratio(s.maxOverMean)), h('strong', {}, ratio(s.cv, 3))),
     ' · ' + l10n.t('keys per {0}: min {1}, mean {2}, max {3}', UNIT_NAMES[chart.kind], count(s.min), s.mean.toFixed(1), count(s.max)) + (chart.hottest ? ` (${chart.hottest.label})` : '') + '.',
   );
 }
