@@ -54,12 +54,12 @@
 //                     a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
-// `--case FILE` times a topology of your own instead of the six: a JSON object with `settings` (as
+// `--case FILE` times a topology of your own instead of the seven: a JSON object with `settings` (as
 // in .vscode/settings.json), `topic` (the one the panel opens on) and optionally `label`, `view`
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

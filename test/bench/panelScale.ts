@@ -69,6 +69,26 @@ export function scaleCases(): ScaleCase[] {
       consumers: false,
       group: true,
     },
+    // A workspace holding all of it (the host builds every topic's frame for each state message),
+    // with the two Kafka topics under one cooperative-sticky group; opened on the 3.0 ring.
+    {
+      id: 'all',
+      label: 'every case in one workspace, on the 3.0 ring',
+      settings: {
+        'keyRouting.topics': [
+          pulsar('persistent://public/default/ring30', 1000, '3.0', true),
+          pulsar('persistent://public/default/ring40', 1000, '4.0', true),
+          pulsar('persistent://public/default/split', 2000, '4.0', false),
+          pulsar('persistent://public/default/split30', 2000, '3.0', false),
+          { name: 'kafka-big', system: 'kafka', partitions: 10_000 },
+          { name: 'kafka-big2', system: 'kafka', partitions: 10_000, partitioner: 'librdkafka' },
+        ],
+        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'cooperative-sticky', topics: ['kafka-big', 'kafka-big2'], members: Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` })) }],
+      },
+      topic: 'persistent://public/default/ring30',
+      view: 'ring',
+      consumers: true,
+    },
   ];
 }
 
