@@ -14,7 +14,7 @@ import type { PanelObserved } from '../shared/view/observedPanel';
 import { h, keepUnchanged, svg } from './dom';
 import { hex8, keyText, pct, shortTopic, thousands } from './format';
 import { Models, spareColumnLength } from './model';
-import { isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
+import { groupWhatIfKey, isKeyInput, MAX_KEYS, MAX_STEPS, sameKey, sanitizeState, type PanelState, type ViewKind } from './state';
 import { LIMITS } from '../shared/protocol';
 import { l10n } from './l10n';
 import { observedBadge, renderKafkaObserved, renderPulsarObserved } from './views/observed';
@@ -179,7 +179,7 @@ export class App {
     if (typeof group !== 'string') st.whatIf[topic] = { events: [{ kind: 'disconnect', id }], cursor: 1 };
     else {
       (st.groups ??= {})[topic] = group;
-      (st.groupWhatIf ??= {})[`${topic}|${group}`] = { events: ['-' + id], cursor: 1 };
+      (st.groupWhatIf ??= {})[groupWhatIfKey(topic, group)] = { events: ['-' + id], cursor: 1 };
     }
   }
 
@@ -1053,7 +1053,7 @@ export class App {
     if (!chosen) return;
     const base = this.models.group(topic.name, chosen.name);
     if (!base) return;
-    const key = `${topic.name}|${chosen.name}`;
+    const key = groupWhatIfKey(topic.name, chosen.name);
     const ws = this.#state.groupWhatIf?.[key] ?? { events: [], cursor: 0 };
     const applied = ws.events.slice(0, ws.cursor);
     const r = this.models.groupWhatIf(topic.name, chosen.name, applied);

@@ -22,6 +22,11 @@ export interface GroupWhatIfState {
   cursor: number;
 }
 
+/** The key of a group's what-if in `PanelState.groupWhatIf`: the topic it is shown on, and the group. */
+export function groupWhatIfKey(topic: string, group: string): string {
+  return `${topic}|${group}`;
+}
+
 /** A group event as the panel's editor writes it (the engine parses it again and may refuse it). */
 export function isGroupEvent(v: unknown): v is string {
   return typeof v === 'string' && v.length >= 2 && v.length <= 2400 && /^(\+|-|partitions=\d{1,10}$)/.test(v);
