@@ -49,7 +49,8 @@ function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', c
 
 export function scaleCases(): ScaleCase[] {
   const one = (t: unknown) => ({ 'keyRouting.topics': [t] });
-  return [
+  const members = Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` }));
+  const cases: ScaleCase[] = [
     { id: 'ring30', label: 'ring 3.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30', 1000, '3.0', true)), topic: 'persistent://public/default/ring30', view: 'ring', consumers: true },
     { id: 'ring40', label: 'ring 4.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring40', 1000, '4.0', true)), topic: 'persistent://public/default/ring40', view: 'ring', consumers: true },
     { id: 'split', label: 'AUTO_SPLIT 4.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split', 2000, '4.0', false)), topic: 'persistent://public/default/split', view: 'ranges', consumers: true },
@@ -62,34 +63,30 @@ export function scaleCases(): ScaleCase[] {
       label: 'Kafka, 10,000 partitions, a 500-member group',
       settings: {
         'keyRouting.topics': [{ name: 'kafka-big', system: 'kafka', partitions: 10_000 }],
-        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'range', topics: ['kafka-big'], members: Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` })) }],
+        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'range', topics: ['kafka-big'], members }],
       },
       topic: 'kafka-big',
       view: 'partitions',
       consumers: false,
       group: true,
     },
-    // A workspace holding all of it (the host builds every topic's frame for each state message),
-    // with the two Kafka topics under one cooperative-sticky group; opened on the 3.0 ring.
-    {
-      id: 'all',
-      label: 'every case in one workspace, on the 3.0 ring',
-      settings: {
-        'keyRouting.topics': [
-          pulsar('persistent://public/default/ring30', 1000, '3.0', true),
-          pulsar('persistent://public/default/ring40', 1000, '4.0', true),
-          pulsar('persistent://public/default/split', 2000, '4.0', false),
-          pulsar('persistent://public/default/split30', 2000, '3.0', false),
-          { name: 'kafka-big', system: 'kafka', partitions: 10_000 },
-          { name: 'kafka-big2', system: 'kafka', partitions: 10_000, partitioner: 'librdkafka' },
-        ],
-        'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'cooperative-sticky', topics: ['kafka-big', 'kafka-big2'], members: Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` })) }],
-      },
-      topic: 'persistent://public/default/ring30',
-      view: 'ring',
-      consumers: true,
-    },
   ];
+  // A workspace holding all of it (the host builds every topic's frame for each state message):
+  // the four large subscriptions, and the Kafka topic twice under one cooperative-sticky group.
+  const topicsOf = (id: string) => (cases.find((c) => c.id === id)!.settings as { 'keyRouting.topics': unknown[] })['keyRouting.topics'];
+  const kafka = topicsOf('kafka')[0] as { name: string };
+  cases.push({
+    id: 'all',
+    label: 'every case in one workspace, on the 3.0 ring',
+    settings: {
+      'keyRouting.topics': [...['ring30', 'ring40', 'split', 'split30'].flatMap(topicsOf), kafka, { ...kafka, name: 'kafka-big2', partitioner: 'librdkafka' }],
+      'keyRouting.kafkaGroups': [{ name: 'big', assignor: 'cooperative-sticky', topics: ['kafka-big', 'kafka-big2'], members }],
+    },
+    topic: 'persistent://public/default/ring30',
+    view: 'ring',
+    consumers: true,
+  });
+  return cases;
 }
 
 /** The 100 marked keys. */
