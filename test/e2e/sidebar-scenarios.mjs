@@ -52,7 +52,12 @@ export default async function sidebarScenarios({ wb, scenario }) {
   const sideBarScenario = (name, fn) =>
     scenario(name, async () => {
       await wb.clearNotifications();
-      await fn();
+      try {
+        await fn();
+      } finally {
+        // A panel left open by a failed scenario would be the webview the next one reads.
+        if (await wb.webviewElement().count()) await wb.palette('View: Close All Editors');
+      }
     });
 
   const panel = () => wb.webview();
@@ -291,8 +296,9 @@ export default async function sidebarScenarios({ wb, scenario }) {
 
   await sideBarScenario('activation in the real extension host (Developer: Show Running Extensions)', async () => {
     await wb.palette('Developer: Show Running Extensions');
-    const entry = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: 'Key Routing Inspector' }).first();
-    await entry.waitFor({ timeout: 30_000 });
+    // The list is ordered by activation time: where ours falls varies, and past the rows in view
+    // it is not drawn.
+    const entry = await wb.listRow('.runtime-extensions-editor', 'Key Routing Inspector');
     const text = (await entry.innerText()).replace(/\s+/g, ' ');
     const time = /(\d+)\s*ms/.exec(text);
     if (!time) throw new Error(`no activation time in ${JSON.stringify(text)}`);

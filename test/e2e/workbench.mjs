@@ -422,6 +422,25 @@ export class Workbench {
     await this.contextMenu(this.explorerRow(name), item);
   }
 
+  /**
+   * The row of the list under `container` (a selector) that holds `text`, focused. A list draws
+   * only the rows in its view, so a row below them is not in the page until it is scrolled to: the
+   * list is walked down with the keyboard from its first row, each step waiting for the focus to
+   * move, until the focused row holds `text` or is the last.
+   */
+  async listRow(container, text) {
+    const rows = this.page.locator(`${container} .monaco-list-row`);
+    await rows.first().click();
+    const focused = this.page.locator(`${container} .monaco-list-row.focused`);
+    for (;;) {
+      const at = await focused.getAttribute('data-index');
+      if (await focused.filter({ hasText: text }).count()) return focused;
+      if ((await focused.getAttribute('data-last-element')) === 'true') throw new Error(`no row of the list ${container} holds ${JSON.stringify(text)}`);
+      await this.page.keyboard.press('ArrowDown');
+      await this.page.locator(`${container} .monaco-list-row.focused:not([data-index="${at}"])`).waitFor();
+    }
+  }
+
   // ---- notifications ----------------------------------------------------------------------
 
   /** The toast whose message matches `re`. */
