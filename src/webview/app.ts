@@ -94,6 +94,8 @@ export class App {
   #deferred: Array<() => void> = [];
   /** The group what-if's part of the What-if view last drawn, which a group step draws again. */
   #groupPart: HTMLElement | undefined;
+  /** A group what-if the host asked for (`#focusOn`), scrolled to once it is drawn. */
+  #revealGroup = false;
   /** Each group what-if's editor (by topic and group), kept as the topics' are. */
   readonly #groupEditors = new Map<string, GroupWhatIfEditor>();
   #saveQueued = false;
@@ -180,6 +182,7 @@ export class App {
     else {
       (st.groups ??= {})[topic] = group;
       (st.groupWhatIf ??= {})[groupWhatIfKey(topic, group)] = { events: ['-' + id], cursor: 1 };
+      this.#revealGroup = true;
     }
   }
 
@@ -258,6 +261,11 @@ export class App {
   render(): void {
     this.#whatIfBars.clear();
     this.#redraw(() => this.#drawPage());
+    // Under the topic's own what-if, the group's would be out of sight (`#redraw` keeps the scroll).
+    if (this.#revealGroup && this.#groupPart?.firstChild) {
+      this.#revealGroup = false;
+      this.#groupPart.scrollIntoView();
+    }
   }
 
   /**
