@@ -733,7 +733,15 @@ export class App {
     const group = chosen ? this.models.group(v.name, chosen.name) : undefined;
     if (chosen && group) this.#main.append(this.#groupHeader(v.name, chosen.name, chosen.names), groupNote(group));
     this.#main.append(
-      h('p', { class: 'view-note' }, `${thousands(p.count)} partitions. ${v.system === 'kafka' ? `A keyed message goes where the topic's partitioner puts it: ${p.scheme}${p.hash ? `, from the ${p.hash} hash of the serialized key` : ', whatever the key'}.` : `A keyed message goes by the producer's ${p.scheme} hash of the key modulo the partitions.`}`),
+      h(
+        'p',
+        { class: 'view-note' },
+        v.system !== 'kafka'
+          ? l10n.t("{0} partitions. A keyed message goes by the producer's {1} hash of the key modulo the partitions.", thousands(p.count), p.scheme)
+          : p.hash
+            ? l10n.t("{0} partitions. A keyed message goes where the topic's partitioner puts it: {1}, from the {2} hash of the serialized key.", thousands(p.count), p.scheme, p.hash)
+            : l10n.t("{0} partitions. A keyed message goes where the topic's partitioner puts it: {1}, whatever the key.", thousands(p.count), p.scheme),
+      ),
       this.#partitionsChart({
         id: 'partitions',
         label: `${v.name}: partitions`,

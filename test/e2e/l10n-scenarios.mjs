@@ -56,6 +56,13 @@ export default async function l10nScenarios({ wb, scenario }) {
     await frame.locator('.keys h2', { hasText: zh.Keys }).waitFor();
     await frame.locator('#key-add', { hasText: zh['Add key'] }).waitFor();
     await frame.locator('.view-tabs [role="tab"]', { hasText: zh.Partitions }).first().waitFor();
+    // The Partitions view's note: its words in Chinese around the count, the partitioner and its hash.
+    const orders = topology(workspace).topic('orders');
+    const note = zhOf("{0} partitions. A keyed message goes where the topic's partitioner puts it: {1}, from the {2} hash of the serialized key.");
+    const parts = note.replace('{0}', String(orders.partitions)).split(/\{[12]\}/);
+    // Under the group's note (the partitions coloured by member), which is also a view note.
+    const notes = await frame.locator('p.view-note').allInnerTexts();
+    assertContains(notes.find((n) => n.startsWith(parts[0])) ?? notes.join(' | '), parts, 'the Partitions view note');
     const csp = await (await wb.webviewFrame()).evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
     if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
     await wb.screenshot('zh-cn-panel');
