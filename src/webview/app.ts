@@ -897,7 +897,10 @@ export class App {
       h(
         'p',
         { class: 'view-note' },
-        `Namespace ${model.namespace}: ${model.layout.size} bundle${model.layout.size === 1 ? '' : 's'}${model.configured ? '' : ' (not in keyRouting.pulsarNamespaces: the broker default defaultNumberOfNamespaceBundles = 4 is shown)'}. ` +
+        (model.configured
+          ? l10n.t('Namespace {0}, bundles: {1}.', model.namespace, model.layout.size)
+          : l10n.t('Namespace {0}, bundles: {1} (not in keyRouting.pulsarNamespaces: the broker default defaultNumberOfNamespaceBundles = 4 is shown).', model.namespace, model.layout.size)) +
+          ' ' +
           l10n.t('The broker hashes each topic’s full name (each partition is a topic of its own) with CRC-32 and serves it from the bundle holding that hash.'),
       ),
       renderNamespace(model, size, width, this.#ui),
@@ -907,7 +910,7 @@ export class App {
       h(
         'table',
         { class: 'ns-table', 'aria-label': l10n.t('partition topics and their bundles') },
-        h('thead', {}, h('tr', {}, ...['topic', 'hash', 'bundle', 'keys'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ...[l10n.t('topic'), l10n.t('hash'), l10n.t('bundle'), l10n.t('keys')].map((t) => h('th', { scope: 'col' }, t)))),
         h(
           'tbody',
           {},
@@ -925,7 +928,7 @@ export class App {
       ),
     );
     if (model.marks.length > marks.length || model.unmarked) {
-      this.#main.append(h('p', { class: 'muted' }, `${model.marks.length - marks.length + model.unmarked} more partitions not listed.`));
+      this.#main.append(h('p', { class: 'muted' }, l10n.t('{0} more partitions not listed.', model.marks.length - marks.length + model.unmarked)));
     }
     const posInput = h('input', { id: 'split-positions', type: 'text', value: text, placeholder: 'e.g. 0x20000000, 0x30000000', 'aria-label': 'positions for specified_positions_divide', maxlength: 2000 });
     const setPos = h('button', { type: 'button', id: 'split-positions-set' }, l10n.t('Preview'));

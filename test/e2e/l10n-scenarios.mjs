@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root } from './codeServer.mjs';
-import { assertContains, memberLeaves, routes, topology } from './engine.mjs';
+import { assertContains, engine, memberLeaves, readSettings, routes, topology } from './engine.mjs';
 
 const read = (f) => JSON.parse(readFileSync(join(root, f), 'utf8'));
 
@@ -63,6 +63,13 @@ export default async function l10nScenarios({ wb, scenario }) {
     // Under the group's note (the partitions coloured by member), which is also a view note.
     const notes = await frame.locator('p.view-note').allInnerTexts();
     assertContains(notes.find((n) => n.startsWith(parts[0])) ?? notes.join(' | '), parts, 'the Partitions view note');
+    // payments' Namespace view: the namespace's bundles as the settings give them, and the table's heads.
+    await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/payments"]').click();
+    await frame.locator('.view-tabs [role="tab"][data-view="namespace"]').click();
+    const { bundles } = engine().parseSettings(readSettings(workspace)).settings.namespaces.find((n) => n.name === 'public/default');
+    assertContains(await frame.locator('p.view-note').first().innerText(), [zhOf('Namespace {0}, bundles: {1}.').replace('{0}', 'public/default').replace('{1}', String(bundles))], 'the Namespace view note');
+    const heads = await frame.locator('.ns-table thead th').allInnerTexts();
+    if (heads.join('|') !== ['topic', 'hash', 'bundle', 'keys'].map(zhOf).join('|')) throw new Error(`the partition topics' table heads read ${heads.join(', ')}`);
     const csp = await (await wb.webviewFrame()).evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
     if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
     await wb.screenshot('zh-cn-panel');
