@@ -63,6 +63,9 @@ export default async function l10nScenarios({ wb, scenario }) {
     // Under the group's note (the partitions coloured by member), which is also a view note.
     const notes = await frame.locator('p.view-note').allInnerTexts();
     assertContains(notes.find((n) => n.startsWith(parts[0])) ?? notes.join(' | '), parts, 'the Partitions view note');
+    const csp = await (await wb.webviewFrame()).evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+    if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
+    await wb.screenshot('zh-cn-panel');
     // payments' Namespace view: the namespace's bundles as the settings give them, and the table's heads.
     await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/payments"]').click();
     await frame.locator('.view-tabs [role="tab"][data-view="namespace"]').click();
@@ -70,9 +73,37 @@ export default async function l10nScenarios({ wb, scenario }) {
     assertContains(await frame.locator('p.view-note').first().innerText(), [zhOf('Namespace {0}, bundles: {1}.').replace('{0}', 'public/default').replace('{1}', String(bundles))], 'the Namespace view note');
     const heads = await frame.locator('.ns-table thead th').allInnerTexts();
     if (heads.join('|') !== ['topic', 'hash', 'bundle', 'keys'].map(zhOf).join('|')) throw new Error(`the partition topics' table heads read ${heads.join(', ')}`);
-    const csp = await (await wb.webviewFrame()).evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
-    if (/unsafe-inline|unsafe-eval|connect-src/.test(csp) || !/default-src 'none'/.test(csp)) throw new Error(`the panel's CSP is ${csp}`);
-    await wb.screenshot('zh-cn-panel');
+  });
+
+  await scenario('zh-cn: the panel\'s consumers legend and producers table in Chinese', async () => {
+    const frame = wb.webview();
+    // invoices' STICKY ranges leave hashes to no consumer: the legend names them.
+    await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/invoices"]').click();
+    await frame.locator('.view-tabs [role="tab"][data-view="ranges"]').click();
+    await frame.locator('.legend .legend-name', { hasText: zhOf('unowned') }).waitFor();
+    // The keys table's heads (a Pulsar topic's: the sticky key hash, its slot, consumer and range).
+    const heads = await frame.locator('.keys-table thead th').allInnerTexts();
+    const want = ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range'].map(zhOf)];
+    if (heads.join('|') !== want.join('|')) throw new Error(`the keys table's heads read ${heads.join(', ')}, want ${want.join(', ')}`);
+    // orders with two producer clients: the table's heading, its note and each key's verdict.
+    const examples = readFileSync(wb.settingsFile, 'utf8');
+    const settings = JSON.parse(examples);
+    settings['keyRouting.topics'].find((t) => t.name === 'orders').producers = ['java', 'librdkafka'];
+    await wb.writeSettings(JSON.stringify(settings));
+    try {
+      await frame.locator('.topic-tabs [role="tab"][data-topic="orders"]').click();
+      await frame.locator('.view-tabs [role="tab"][data-view="partitions"]').click();
+      await frame.locator('.producers h3', { hasText: zhOf('Producer clients') }).waitFor();
+      const r = topology(workspace).topic('orders').route(engine().stringKey('user-1'));
+      const verdict = await frame.locator('.producers-table tr.producer-row', { hasText: 'user-1' }).first().locator('td.verdict').innerText();
+      if (verdict !== zhOf(r.disagree ? 'disagree' : 'agree')) throw new Error(`user-1's producers verdict reads ${verdict}; the engine says ${r.disagree ? 'disagree' : 'agree'}`);
+      const note = await frame.locator('.producers p').innerText();
+      const want = r.disagree ? zhOf('Keys the producers disagree on: {0} of {1}. The same key lands on different partitions, so per-key order and co-location break between them.').split(/\{[01]\}/) : [zhOf('The producers agree on every key shown.')];
+      assertContains(note, want, 'the producers note');
+      await wb.screenshot('zh-cn-producers');
+    } finally {
+      await wb.writeSettings(examples);
+    }
   });
 
   await scenario('zh-cn: Import Topology asks in Chinese, and says so when cancelled', async () => {

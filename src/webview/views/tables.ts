@@ -16,13 +16,13 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
   const showBytes = v.markers.some((m) => m.route.keyHex !== undefined);
   const head = [
     '#',
-    'key',
-    ...(showBytes ? ['serialized key'] : []),
-    ...(v.partitions ? ['partition'] : []),
-    ...(showClientHash ? [`${clientHash} hash`] : []),
-    ...(pulsar ? ['sticky key hash'] : []),
-    ...(pulsar && sel ? ['slot', 'consumer', 'range'] : []),
-    ...(sel?.ring ? ['ring point', 'arc'] : []),
+    l10n.t('key'),
+    ...(showBytes ? [l10n.t('serialized key')] : []),
+    ...(v.partitions ? [l10n.t('partition')] : []),
+    ...(showClientHash ? [l10n.t('{0} hash', clientHash)] : []),
+    ...(pulsar ? [l10n.t('sticky key hash')] : []),
+    ...(pulsar && sel ? [l10n.t('slot'), l10n.t('consumer'), l10n.t('range')] : []),
+    ...(sel?.ring ? [l10n.t('ring point'), l10n.t('arc')] : []),
   ];
   const row = (m: KeyMarker) => {
     const r = m.route;
@@ -79,16 +79,22 @@ export function producersTable(v: TopicViewModel): HTMLElement | null {
   for (const m of v.markers) for (const p of Object.keys(m.route.byProducer ?? {})) if (!names.includes(p)) names.push(p);
   if (names.length === 0) return null;
   const disagreeing = v.markers.filter((m) => m.route.disagree).length;
-  const cell = (p: number | null | undefined) => (p === undefined ? '–' : p === null ? 'none fixed' : String(p));
+  const cell = (p: number | null | undefined) => (p === undefined ? '–' : p === null ? l10n.t('none fixed') : String(p));
   return h(
     'section',
     { class: 'producers', 'aria-label': 'the key under each producer client' },
-    h('h3', {}, 'Producer clients'),
-    h('p', { class: disagreeing ? 'warning' : 'muted', 'data-disagree': disagreeing }, disagreeing ? `The producers disagree on ${disagreeing} of ${v.markers.length} key${v.markers.length === 1 ? '' : 's'}: the same key lands on different partitions, so per-key order and co-location break between them.` : 'The producers agree on every key shown.'),
+    h('h3', {}, l10n.t('Producer clients')),
+    h(
+      'p',
+      { class: disagreeing ? 'warning' : 'muted', 'data-disagree': disagreeing },
+      disagreeing
+        ? l10n.t('Keys the producers disagree on: {0} of {1}. The same key lands on different partitions, so per-key order and co-location break between them.', disagreeing, v.markers.length)
+        : l10n.t('The producers agree on every key shown.'),
+    ),
     h(
       'table',
       { class: 'producers-table', 'aria-label': 'partition of each key under each configured producer' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'key'), ...names.map((n) => h('th', { scope: 'col' }, n)), h('th', { scope: 'col' }, 'producers'))),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, l10n.t('key')), ...names.map((n) => h('th', { scope: 'col' }, n)), h('th', { scope: 'col' }, l10n.t('producers')))),
       h(
         'tbody',
         {},
@@ -99,7 +105,7 @@ export function producersTable(v: TopicViewModel): HTMLElement | null {
             h('td', {}, h('span', { class: 'badge' }, String(m.n))),
             h('td', { class: 'key', title: m.label }, keyText(m.label)),
             ...names.map((n) => h('td', { class: 'partition', 'data-producer': n }, m.route.error !== undefined ? '–' : cell(m.route.byProducer?.[n]))),
-            h('td', { class: 'verdict' }, m.route.error !== undefined ? m.route.error : m.route.disagree ? 'disagree' : 'agree'),
+            h('td', { class: 'verdict' }, m.route.error !== undefined ? m.route.error : m.route.disagree ? l10n.t('disagree') : l10n.t('agree')),
           ),
         ),
       ),
@@ -118,10 +124,10 @@ export function consumersLegend(m: SegmentsModel, max = 40): HTMLElement {
         'li',
         { class: 'legend-item', 'data-owner': o.label },
         h('span', { class: `swatch ${colourClass(o.color)}`, 'aria-hidden': 'true' }),
-        h('span', { class: 'legend-name' }, o.ids.length ? o.label : 'unowned'),
+        h('span', { class: 'legend-name' }, o.ids.length ? o.label : l10n.t('unowned')),
         h('span', { class: 'legend-share' }, pct(o.share)),
       ),
     ),
-    owners.length > max ? h('li', { class: 'legend-item muted' }, `and ${owners.length - max} more`) : null,
+    owners.length > max ? h('li', { class: 'legend-item muted' }, l10n.t('and {0} more', owners.length - max)) : null,
   );
 }
