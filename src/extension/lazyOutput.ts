@@ -10,11 +10,6 @@ export class LazyOutputChannel implements vscode.OutputChannel {
 
   constructor(readonly name: string) {}
 
-  /** Whether the real channel exists (for tests). */
-  get created(): boolean {
-    return this.#channel !== undefined;
-  }
-
   get #real(): vscode.OutputChannel | undefined {
     if (!this.#channel && !this.#disposed) this.#channel = vscode.window.createOutputChannel(this.name);
     return this.#channel;

@@ -43,10 +43,6 @@ export class LastRoute implements vscode.Disposable {
     return this.#keys;
   }
 
-  get routes(): KeyRoutes[] {
-    return this.#routesValue;
-  }
-
   set(keys: KeyInput[]): KeyRoutes[] {
     this.#keys = keys;
     this.#routesValue = routeKeys(this.config.model, keys);

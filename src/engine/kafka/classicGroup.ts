@@ -63,16 +63,8 @@ export class ClassicGroup {
     this.#members = new JavaHashMap(STRING);
   }
 
-  get memberIds(): string[] {
-    return [...this.#members.keys()];
-  }
-
   has(id: string): boolean {
     return this.#members.has(id);
-  }
-
-  topicsOf(id: string): readonly string[] | undefined {
-    return this.#members.get(id)?.topics;
   }
 
   /** A member joins (no rebalance yet). */

@@ -52,17 +52,8 @@ export class ConsumerProtocolGroup {
     this.#assignor = assignorName === 'uniform' ? new UniformAssignor() : new ServerRangeAssignor();
   }
 
-  get memberIds(): string[] {
-    return [...this.#members.keys()];
-  }
-
   has(id: string): boolean {
     return this.#members.has(id);
-  }
-
-  topicsOf(id: string): string[] | undefined {
-    const m = this.#members.get(id);
-    return m ? [...m.subscribedTopicNames] : undefined;
   }
 
   /** Members already in the group (in this order), without computing a target. */
@@ -90,11 +81,6 @@ export class ConsumerProtocolGroup {
     const m = this.#subscription(id, topics);
     this.#computeTarget(m);
     this.#store(this.#replayed(m));
-  }
-
-  /** A member's heartbeat with a new subscription. */
-  resubscribe(id: string, topics: readonly string[]): void {
-    this.join(id, topics);
   }
 
   /** A member leaves (or is fenced); the next heartbeat of any other member computes the target. */

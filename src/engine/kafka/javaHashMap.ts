@@ -102,11 +102,6 @@ export class JavaHashMap<K, V> {
     return this.#count;
   }
 
-  /** The table length (0 before the first insert), for tests. */
-  get capacity(): number {
-    return this.#table ? this.#table.length : 0;
-  }
-
   has(key: K): boolean {
     return this.#index.has(this.type.id(key));
   }
@@ -179,12 +174,6 @@ export class JavaHashMap<K, V> {
   /** `Iterator.remove()` during iteration: like `remove`, but a tree bin's root is not moved. */
   deleteWhileIterating(key: K): boolean {
     return this.#removeNode(key, false);
-  }
-
-  clear(): void {
-    if (this.#table && this.#count > 0) this.#table.fill(null);
-    this.#count = 0;
-    this.#index.clear();
   }
 
   /** Iteration order: buckets in index order, each bucket's list from its head. */

@@ -14,7 +14,7 @@
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, type Consumer, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, type Consumer, type Segment, type SegmentTable } from '../pulsar/keyShared/selector';
 import { ringChangeWindows, ringPointsOf } from '../pulsar/keyShared/ringChange';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
@@ -169,10 +169,6 @@ export class OrderingSimulation {
 
   #liveIds(): string[] {
     return this.#sub.consumers.map((c) => c.id);
-  }
-
-  get selector(): StickyKeyConsumerSelector {
-    return this.#sub.selector;
   }
 
   get consumers(): readonly Consumer[] {

@@ -89,10 +89,6 @@ export class SharedConsumerAssignor {
     this.#consumers = consumers.map((c) => ({ ...c }));
   }
 
-  get roundRobinIndex(): number {
-    return this.#rrIndex;
-  }
-
   /** One dispatch round; `permits` overrides the consumers' permits for this round. */
   assign(entries: readonly ChunkEntry[], permits: readonly number[] = this.#consumers.map((c) => c.availablePermits)): AssignRoundResult {
     const n = this.#consumers.length;

@@ -27,12 +27,6 @@ export class TopicPartitions {
     return (list[partition] ??= { topic, partition });
   }
 
-  /** Partitions 0..count-1 of a topic. */
-  range(topic: string, count: number): TopicPartition[] {
-    const out: TopicPartition[] = new Array(count);
-    for (let p = 0; p < count; p++) out[p] = this.get(topic, p);
-    return out;
-  }
 }
 
 /** Java's `String.compareTo`: UTF-16 code units, which is what JavaScript's `<` compares. */

@@ -52,10 +52,6 @@ export class Members {
     return n;
   }
 
-  consumer(n: number): Consumer {
-    return this.#consumers[n];
-  }
-
   /** The one-consumer lists, by number (shared: do not change). */
   get singles(): ReadonlyArray<readonly Consumer[]> {
     return this.#singleLists;

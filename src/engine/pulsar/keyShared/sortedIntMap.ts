@@ -43,14 +43,6 @@ export class SortedIntMap<V> {
     return this.#map.size;
   }
 
-  get(key: number): V | undefined {
-    return this.#map.get(key);
-  }
-
-  has(key: number): boolean {
-    return this.#map.has(key);
-  }
-
   set(key: number, value: V): void {
     if (this.#map.has(key)) this.#replaced = true;
     else if (this.#sortedKeys !== null) this.#added.push(key);
@@ -151,11 +143,6 @@ export class SortedIntMap<V> {
   floor(key: number): [number, V] | undefined {
     const i = this.ceilingIndex(key + 1) - 1;
     return i >= 0 ? [this.#sortedKeys![i], this.#sortedValues![i]] : undefined;
-  }
-
-  first(): [number, V] | undefined {
-    const keys = this.keys();
-    return keys.length > 0 ? [keys[0], this.#sortedValues![0]] : undefined;
   }
 
   /** Entries ascending (a copy of the current order: the map may change while iterating). */
