@@ -85,10 +85,26 @@ export default async function l10nScenarios({ wb, scenario }) {
     const heads = await frame.locator('.keys-table thead th').allInnerTexts();
     const want = ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range'].map(zhOf)];
     if (heads.join('|') !== want.join('|')) throw new Error(`the keys table's heads read ${heads.join(', ')}, want ${want.join(', ')}`);
-    // orders with two producer clients: the table's heading, its note and each key's verdict.
+    // orders with two producer clients: the table's heading, its note and each key's verdict; and
+    // with 600 partitions, and a ring of 1,600 points, charts dense enough for a canvas, whose
+    // data tables (for screen readers) have heads of their own.
     const examples = readFileSync(wb.settingsFile, 'utf8');
     const settings = JSON.parse(examples);
-    settings['keyRouting.topics'].find((t) => t.name === 'orders').producers = ['java', 'librdkafka'];
+    const orders = settings['keyRouting.topics'].find((t) => t.name === 'orders');
+    orders.producers = ['java', 'librdkafka'];
+    orders.partitions = 600;
+    const consumers = Array.from({ length: 16 }, (_, i) => ({ name: `ring-${i}-x` }));
+    const sub = { name: 'd', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers };
+    settings['keyRouting.topics'].push({ name: 'persistent://public/default/dense', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub });
+    /** Opens the data table whose summary says `what` and returns its heads. */
+    const dataHeads = async (what) => {
+      const data = frame.locator('details.data-table', { hasText: what }).first();
+      await data.locator('summary').click();
+      return data.locator('thead th').allInnerTexts();
+    };
+    const expectHeads = (got, want, what) => {
+      if (got.join('|') !== want.join('|')) throw new Error(`${what}'s heads read ${got.join(', ')}, want ${want.join(', ')}`);
+    };
     await wb.writeSettings(JSON.stringify(settings));
     try {
       await frame.locator('.topic-tabs [role="tab"][data-topic="orders"]').click();
@@ -101,6 +117,11 @@ export default async function l10nScenarios({ wb, scenario }) {
       const want = r.disagree ? zhOf('Keys the producers disagree on: {0} of {1}. The same key lands on different partitions, so per-key order and co-location break between them.').split(/\{[01]\}/) : [zhOf('The producers agree on every key shown.')];
       assertContains(note, want, 'the producers note');
       await wb.screenshot('zh-cn-producers');
+      expectHeads(await dataHeads('partitions as a table'), ['partition', 'member', 'keys'].map(zhOf), 'the partitions data table');
+      await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/dense"]').click();
+      await frame.locator('.view-tabs [role="tab"][data-view="ranges"]').click();
+      expectHeads(await dataHeads('segments as a table'), ['#', ...['first hash', 'last hash', 'owner', 'share of key hashes', 'keys'].map(zhOf)], 'the segments data table');
+      expectHeads(await frame.locator('.keys-table thead th').allInnerTexts(), ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range', 'ring point', 'arc'].map(zhOf)], 'the keys table on a ring');
     } finally {
       await wb.writeSettings(examples);
     }

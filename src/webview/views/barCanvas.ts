@@ -11,6 +11,7 @@ import { register, requestDraw, Surface, warmLater } from '../canvas/surface';
 import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme';
 import { h } from '../dom';
 import { pct, range, thousands } from '../format';
+import { l10n } from '../l10n';
 import {
   arcSpans,
   BAR_H,
@@ -374,12 +375,12 @@ function segmentsTable(spec: BarSpec, current: () => ZoomWindow): HTMLElement {
     return pagedTable({
       id: `${spec.id}-segments`,
       label: `${spec.label}: segments`,
-      columns: ['#', 'from', 'to', 'owner', 'share of key hashes', 'keys'],
+      columns: ['#', l10n.t('first hash'), l10n.t('last hash'), l10n.t('owner'), l10n.t('share of key hashes'), l10n.t('keys')],
       count: m.count,
       start: Math.max(0, segmentIndexAt(m, w.from)),
       row: (i) => {
         const info = segmentInfo(m, i);
-        return [i + 1, info.range[0], info.range[1], info.owner.ids.length ? info.owner.label : 'nobody', pct(info.share), (keysAt.get(i) ?? []).map((n) => `#${n}`).join(' ')];
+        return [i + 1, info.range[0], info.range[1], info.owner.ids.length ? info.owner.label : l10n.t('nobody'), pct(info.share), (keysAt.get(i) ?? []).map((n) => `#${n}`).join(' ')];
       },
       rowClass: (i) => (keysAt.has(i) ? 'hit' : ''),
     }).element;

@@ -10,6 +10,7 @@ import { register, Surface } from '../canvas/surface';
 import { paletteColour, theme } from '../canvas/theme';
 import { h } from '../dom';
 import { thousands } from '../format';
+import { l10n } from '../l10n';
 import type { ChartHandle } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
 import { cellOwners, cellTip, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
@@ -154,14 +155,14 @@ function partitionsTable(spec: PartitionsSpec): HTMLElement {
       pagedTable({
         id: `${spec.id}-table`,
         label: `${spec.label}: partitions and their keys`,
-        columns: spec.owners ? ['partition', 'member', 'keys'] : ['partition', 'keys'],
+        columns: spec.owners ? [l10n.t('partition'), l10n.t('member'), l10n.t('keys')] : [l10n.t('partition'), l10n.t('keys')],
         count: spec.count,
         start: withKeys[0] ?? 0,
         row: (p) => {
           const keys = (keysIn.get(p) ?? []).map((k) => `#${k.n} ${k.label}`).join(', ');
           if (!spec.owners) return [p, keys];
           const o = spec.owners.of[p];
-          return [p, o >= 0 ? spec.owners.names[o] : 'nobody', keys];
+          return [p, o >= 0 ? spec.owners.names[o] : l10n.t('nobody'), keys];
         },
         rowClass: (p) => (keysIn.has(p) ? 'hit' : ''),
       }).element,

@@ -40,7 +40,7 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
       { 'data-n': m.n, class: 'key-row' },
       ...cells,
       showBytes ? h('td', { class: 'bytes' }, r.keyHex ?? '–') : null,
-      v.partitions ? h('td', { class: 'partition', title: r.note ?? '' }, r.partition === null ? `– (${r.note ?? 'no fixed partition'})` : String(r.partition)) : null,
+      v.partitions ? h('td', { class: 'partition', title: r.note ?? '' }, r.partition === null ? `– (${r.note ?? l10n.t('no fixed partition')})` : String(r.partition)) : null,
       showClientHash ? h('td', { class: 'client-hash' }, r.hash === undefined ? '–' : String(r.hash)) : null,
       pulsar ? h('td', { class: 'hash' }, r.stickyKeyHash === undefined ? '–' : String(r.stickyKeyHash)) : null,
       pulsar && sel ? h('td', { class: 'slot' }, m.slot === null ? '–' : String(m.slot)) : null,
@@ -64,7 +64,7 @@ function consumerCell(r: KeyMarker['route'] & { observed?: true; draining?: { co
   return h(
     'td',
     { class: `consumer${d ? ' draining' : ''}`, ...(d ? { 'data-draining': d.consumer } : {}), ...(r.observed ? { 'data-observed': 'true' } : {}) },
-    r.consumer ?? 'nobody',
+    r.consumer ?? l10n.t('nobody'),
     d ? h('span', { class: 'warning' }, ` (draining at ${d.consumer}: ${d.unackMsgs} unacknowledged)`) : null,
   );
 }
