@@ -803,16 +803,20 @@ export class App {
   #selectorNote(v: TopicViewModel, topic: TopicConfig): string {
     const s = v.selector!;
     const sub = topic.system === 'pulsar' ? topic.subscription : undefined;
+    const size = sub?.hashRangeSize ?? 65536;
     const hash =
       s.brokerVersion === '4.0'
-        ? s.algorithm === 'consistentHashing'
-          ? 'the key hash is murmur3 % 65535 + 1'
-          : `the key hash is murmur3 % ${sub?.hashRangeSize ?? 65536} (0 becomes 1)`
+        ? l10n.t('the key hash is {0}', s.algorithm === 'consistentHashing' ? 'murmur3 % 65535 + 1' : `murmur3 % ${size}${l10n.t(' (0 becomes 1)')}`)
         : s.algorithm === 'consistentHashing'
-          ? 'the key hash is the 31-bit murmur3 itself'
-          : `the slot is murmur3 % ${sub?.hashRangeSize ?? 65536}`;
-    const algo = s.algorithm === 'consistentHashing' ? `consistent hashing, ${sub?.replicaPoints ?? 100} points per consumer` : s.algorithm === 'autoSplit' ? 'AUTO_SPLIT hash ranges' : 'STICKY hash ranges';
-    return `${algo}, broker ${s.brokerVersion}: ${hash}. ${s.consumers.length} consumer${s.consumers.length === 1 ? '' : 's'} connected.`;
+          ? l10n.t('the key hash is {0}', l10n.t('the 31-bit murmur3 itself'))
+          : l10n.t('the slot is {0}', `murmur3 % ${size}`);
+    const algo =
+      s.algorithm === 'consistentHashing'
+        ? l10n.t('consistent hashing, {0} points per consumer', sub?.replicaPoints ?? 100)
+        : s.algorithm === 'autoSplit'
+          ? l10n.t('auto-split ranges')
+          : l10n.t('sticky ranges');
+    return l10n.t('Broker {0}, {1}: {2}. Consumers connected: {3}.', s.brokerVersion, algo, hash, s.consumers.length);
   }
 
   #markers(v: TopicViewModel): BarMarker[] {
