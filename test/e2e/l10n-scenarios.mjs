@@ -22,6 +22,11 @@ export default async function l10nScenarios({ wb, scenario }) {
     return zh[en];
   };
   const routeKeyTitle = `${category}: ${nls['command.routeKey.title']}`;
+  /** The column heads of the table in `box` (a locator), once it has them. */
+  const headsOf = async (box) => {
+    await box.locator('thead th').first().waitFor();
+    return box.locator('thead th').allInnerTexts();
+  };
 
   await scenario('zh-cn: the command palette lists the commands with their Chinese titles', async () => {
     await wb.openFile('keys.txt');
@@ -69,9 +74,10 @@ export default async function l10nScenarios({ wb, scenario }) {
     // payments' Namespace view: the namespace's bundles as the settings give them, and the table's heads.
     await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/payments"]').click();
     await frame.locator('.view-tabs [role="tab"][data-view="namespace"]').click();
+    await frame.locator('.ns-table').waitFor();
     const { bundles } = engine().parseSettings(readSettings(workspace)).settings.namespaces.find((n) => n.name === 'public/default');
     assertContains(await frame.locator('p.view-note').first().innerText(), [zhOf('Namespace {0}, bundles: {1}.').replace('{0}', 'public/default').replace('{1}', String(bundles))], 'the Namespace view note');
-    const heads = await frame.locator('.ns-table thead th').allInnerTexts();
+    const heads = await headsOf(frame.locator('.ns-table'));
     if (heads.join('|') !== ['topic', 'hash', 'bundle', 'keys'].map(zhOf).join('|')) throw new Error(`the partition topics' table heads read ${heads.join(', ')}`);
   });
 
@@ -87,7 +93,8 @@ export default async function l10nScenarios({ wb, scenario }) {
     const sentence = zhOf('Broker {0}, {1}: {2}. Consumers connected: {3}.').replace('{0}', invoices.brokerVersion).replace('{1}', zhOf('sticky ranges')).replace('{2}', slot).replace('{3}', String(invoices.subscription.consumers.length));
     assertContains(await frame.locator('p.view-note').first().innerText(), [sentence], 'the Hash ranges view note');
     // The keys table's heads (a Pulsar topic's: the sticky key hash, its slot, consumer and range).
-    const heads = await frame.locator('.keys-table thead th').allInnerTexts();
+    // The keys table is drawn after the first picture: wait for it.
+    const heads = await headsOf(frame.locator('.keys-table'));
     const want = ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range'].map(zhOf)];
     if (heads.join('|') !== want.join('|')) throw new Error(`the keys table's heads read ${heads.join(', ')}, want ${want.join(', ')}`);
     // orders with two producer clients: the table's heading, its note and each key's verdict; and
@@ -105,7 +112,8 @@ export default async function l10nScenarios({ wb, scenario }) {
     const dataHeads = async (what) => {
       const data = frame.locator('details.data-table', { hasText: what }).first();
       await data.locator('summary').click();
-      return data.locator('thead th').allInnerTexts();
+      // Filled when it opens (its toggle event): wait for the rows' heads.
+      return headsOf(data);
     };
     const expectHeads = (got, want, what) => {
       if (got.join('|') !== want.join('|')) throw new Error(`${what}'s heads read ${got.join(', ')}, want ${want.join(', ')}`);
@@ -126,7 +134,7 @@ export default async function l10nScenarios({ wb, scenario }) {
       await frame.locator('.topic-tabs [role="tab"][data-topic="persistent://public/default/dense"]').click();
       await frame.locator('.view-tabs [role="tab"][data-view="ranges"]').click();
       expectHeads(await dataHeads('segments as a table'), ['#', ...['first hash', 'last hash', 'owner', 'share of key hashes', 'keys'].map(zhOf)], 'the segments data table');
-      expectHeads(await frame.locator('.keys-table thead th').allInnerTexts(), ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range', 'ring point', 'arc'].map(zhOf)], 'the keys table on a ring');
+      expectHeads(await headsOf(frame.locator('.keys-table')), ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range', 'ring point', 'arc'].map(zhOf)], 'the keys table on a ring');
     } finally {
       await wb.writeSettings(examples);
     }
