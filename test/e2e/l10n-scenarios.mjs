@@ -92,8 +92,8 @@ export default async function l10nScenarios({ wb, scenario }) {
     const slot = zhOf('the slot is {0}').replace('{0}', `murmur3 % ${invoices.subscription.hashRangeSize ?? 65536}`);
     const sentence = zhOf('Broker {0}, {1}: {2}. Consumers connected: {3}.').replace('{0}', invoices.brokerVersion).replace('{1}', zhOf('sticky ranges')).replace('{2}', slot).replace('{3}', String(invoices.subscription.consumers.length));
     assertContains(await frame.locator('p.view-note').first().innerText(), [sentence], 'the Hash ranges view note');
-    // The keys table's heads (a Pulsar topic's: the sticky key hash, its slot, consumer and range).
-    // The keys table is drawn after the first picture: wait for it.
+    // The keys table's heads (a Pulsar topic's: the sticky key hash, its slot, consumer and range;
+    // with many keys the table comes after the first picture, hence the wait in headsOf).
     const heads = await headsOf(frame.locator('.keys-table'));
     const want = ['#', ...['key', 'sticky key hash', 'slot', 'consumer', 'range'].map(zhOf)];
     if (heads.join('|') !== want.join('|')) throw new Error(`the keys table's heads read ${heads.join(', ')}, want ${want.join(', ')}`);
