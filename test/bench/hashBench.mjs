@@ -141,11 +141,8 @@ async function timeInterleaved(contenders, keys, encoded, opts) {
     if (!eng) plans.push({ c: contenders.find((c) => c.family === p.c.family && c.name.startsWith('engine')), timed: sample, best: Infinity, bestCpu: Infinity, reference: true });
   }
   let sink = 0;
-  const peerProcesses = [...new Set(contenders.filter((c) => c.peerProcess).map((c) => c.peerProcess))];
   for (let i = 0; i < opts.runs; i++) {
     for (const p of plans) {
-      // Each contender is timed with the peers' processes idle (see PeerProcess.quiet).
-      for (const q of peerProcesses) await q.quiet();
       if (p.c.peerProcess) {
         const t = await p.c.peerProcess.time(p.c.hash, PARTITIONS);
         p.best = Math.min(p.best, t.wallNs);

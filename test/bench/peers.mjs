@@ -129,36 +129,6 @@ export class PeerProcess {
     return { wallNs: wall / this.count, cpuNs: cpu / this.count };
   }
 
-  /** CPU time the process has used, in clock ticks (all its threads), or null where /proc has none. */
-  cpuTicks() {
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return Number(f[11]) + Number(f[12]);
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * Resolves once the process has used no CPU for `windowMs` (or after `maxMs`, or at once where
-   * /proc cannot tell): after replying, a JVM goes on compiling and collecting on threads of its
-   * own, and on this 2-core machine those take the core that the next contender is timed on.
-   */
-  async quiet(windowMs = 60, maxMs = 3000) {
-    const step = 20;
-    let last = this.cpuTicks();
-    if (last === null) return;
-    let still = 0;
-    for (let waited = 0; still < windowMs && waited < maxMs; waited += step) {
-      await new Promise((r) => setTimeout(r, step));
-      const now = this.cpuTicks();
-      still = now === last ? still + step : 0;
-      last = now;
-    }
-  }
-
   async close() {
     if (this.exited === null) {
       this.child.stdin.end('quit\n');
