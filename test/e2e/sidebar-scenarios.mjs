@@ -202,7 +202,6 @@ export default async function sidebarScenarios({ wb, scenario }) {
       }
     } finally {
       await wb.writeSettings(examples);
-      await wb.palette('View: Close All Editors');
     }
   });
 
