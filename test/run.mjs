@@ -5,6 +5,7 @@
 //   --only unit|exthost|ui|l10n|web|panel   one suite (the build and type check still run)
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SUITES } from './e2e/suites.mjs';
@@ -17,11 +18,21 @@ if (only && only !== 'unit' && !browserSuites.includes(only)) {
   process.exit(2);
 }
 
-/** Runs a command; its stdout is echoed as it comes, or kept for later with `buffer`. */
-function run(cmd, args, { buffer = false } = {}) {
+/**
+ * Runs a command; its stdout is echoed as it comes, or kept for later with `buffer`. `background`
+ * lowers its CPU priority (nice 10, inherited by the processes it starts) before it has started any.
+ */
+function run(cmd, args, { buffer = false, background = false } = {}) {
   return new Promise((resolve) => {
     let out = '';
     const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', buffer ? 'pipe' : 'inherit'] });
+    if (background && child.pid) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        /* not permitted here: it runs at normal priority */
+      }
+    }
     const take = (b) => {
       if (!buffer) process.stdout.write(b);
       out += b.toString();
@@ -81,15 +92,20 @@ if (built.code !== 0) {
 // cores are shared instead of the unit tests having them to themselves first (about 150 s saved on
 // a 2-core machine). The unit tests' and tsc's output is kept and printed as each finishes, so it
 // does not interleave line by line with the suites' progress.
+// They run at a lower CPU priority: on a fresh machine the browser suites first wait for
+// code-server's install (npm and node-gyp, about 100 s on 2 cores when it shared them evenly with
+// these two), and every second of that install is a second of the whole run, while the type check
+// and the unit tests have until the last suite ends; afterwards the suites, which wait on states
+// with timeouts, keep the cores they need and these fill the rest.
 const browser = only ? browserSuites.filter((s) => s === only) : browserSuites;
 const unitWanted = !only || only === 'unit';
 console.log(`== type check${unitWanted ? ', unit tests (Node)' : ''}${browser.length ? `, and browser suites: ${browser.join(', ')} (one code-server + Chromium)` : ''}`);
-const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true }));
+const typeCheck = step('type check', () => run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { buffer: true, background: true }));
 const unit = unitWanted
   ? step('unit', () => {
       const dir = join(root, 'dist/test/unit');
       const files = readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f));
-      return run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true });
+      return run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true, background: true });
     }).then((r) => {
       console.log(`== unit tests\n${r.out.trimEnd()}`);
       return r;
