@@ -105,7 +105,8 @@ const unit = unitWanted
   ? step('unit', () => {
       const dir = join(root, 'dist/test/unit');
       const files = readdirSync(dir).filter((f) => f.endsWith('.test.js')).map((f) => join(dir, f));
-      return run(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true, background: true });
+      // The source maps put a failure's stack at the test's own file and line, not the shard's.
+      return run(process.execPath, ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-reporter', join(root, 'test/reporter.mjs'), ...files], { buffer: true, background: true });
     }).then((r) => {
       console.log(`== unit tests\n${r.out.trimEnd()}`);
       return r;
