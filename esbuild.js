@@ -34,11 +34,11 @@ function testEntries(dir) {
 /**
  * The unit tests are built into a few scripts (dist/test/unit/unit-N.test.js), not one per test
  * file: `node --test` runs each script in a process of its own, and each process loads its own copy
- * of the engine and compiles it again. One script per file (73) took 89 s of CPU for 49 s of tests on
- * 2 cores; two shards and the one file that must run alone, 55 s (32 s by the clock), about 17 s
- * off `npm test` on a fresh machine, whose first minutes keep both cores busy. Files go to the
- * shards in name order, alternating. A test's name and the `// test/unit/NAME.test.ts` comment
- * above its code in the script say where it comes from.
+ * of the engine and compiles it again. One script per file (73) took 75 s of CPU on 2 cores (42.7 s
+ * by the clock); two shards and the one file that must run alone, 51 s (30.2 s). `npm test` on a
+ * fresh machine, whose first minutes keep both cores busy, went from 321 s to 282-300 s. Files go to
+ * the shards in name order, alternating; test/run.mjs runs them with source maps, so a failure
+ * names the test's own file and line.
  */
 const UNIT_SHARDS = 2;
 /** Test files that change the process for whatever runs after them, each run in a process of its own. */
