@@ -53,6 +53,20 @@ function unitShards() {
   return [...shards, ...UNIT_ALONE.filter((f) => files.includes(f)).map((f) => [f])].filter((s) => s.length > 0);
 }
 
+/** The unit tests' build: one script per shard, from entry points `unit-shard:N`. */
+function unitTestBuild() {
+  const shards = unitShards();
+  return {
+    ...common,
+    entryPoints: shards.map((_, i) => ({ in: `unit-shard:${i}`, out: `unit-${i}.test` })),
+    plugins: [unitShardEntries(shards)],
+    outdir: 'dist/test/unit',
+    platform: 'node',
+    format: 'cjs',
+    external: ['kafkajs', 'murmur2-partitioner'],
+  };
+}
+
 /** Entry points `unit-shard:N` whose module imports shard N's test files, in order. */
 function unitShardEntries(shards) {
   return {
@@ -117,15 +131,7 @@ const builds = [
   ...(production
     ? []
     : [
-        ((shards) => ({
-          ...common,
-          entryPoints: shards.map((_, i) => ({ in: `unit-shard:${i}`, out: `unit-${i}.test` })),
-          plugins: [unitShardEntries(shards)],
-          outdir: 'dist/test/unit',
-          platform: 'node',
-          format: 'cjs',
-          external: ['kafkajs', 'murmur2-partitioner'],
-        }))(unitShards()),
+        unitTestBuild(),
         ...(exists('test/exthost/index.ts')
           ? [{ ...common, entryPoints: ['test/exthost/index.ts'], outfile: 'dist/test/exthost/index.js', platform: 'node', format: 'cjs', external: ['vscode', 'mocha'] }]
           : []),

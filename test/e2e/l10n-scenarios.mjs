@@ -88,7 +88,7 @@ export default async function l10nScenarios({ wb, scenario }) {
     await frame.locator('.view-tabs [role="tab"][data-view="ranges"]').click();
     await frame.locator('.legend .legend-name', { hasText: zhOf('unowned') }).waitFor();
     // The view's first sentence: the broker, the selector, how the slot is hashed, the consumers.
-    const invoices = JSON.parse(readFileSync(wb.settingsFile, 'utf8'))['keyRouting.topics'].find((t) => t.name.endsWith('/invoices'));
+    const invoices = readSettings(workspace)['keyRouting.topics'].find((t) => t.name.endsWith('/invoices'));
     const slot = zhOf('the slot is {0}').replace('{0}', `murmur3 % ${invoices.subscription.hashRangeSize ?? 65536}`);
     const sentence = zhOf('Broker {0}, {1}: {2}. Consumers connected: {3}.').replace('{0}', invoices.brokerVersion).replace('{1}', zhOf('sticky ranges')).replace('{2}', slot).replace('{3}', String(invoices.subscription.consumers.length));
     assertContains(await frame.locator('p.view-note').first().innerText(), [sentence], 'the Hash ranges view note');

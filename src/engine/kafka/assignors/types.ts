@@ -26,7 +26,6 @@ export class TopicPartitions {
     if (!list) this.#byTopic.set(topic, (list = []));
     return (list[partition] ??= { topic, partition });
   }
-
 }
 
 /** Java's `String.compareTo`: UTF-16 code units, which is what JavaScript's `<` compares. */
