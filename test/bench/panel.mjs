@@ -46,7 +46,7 @@
 //                     stays the median of steps 2-5): on the 3.x ring the steps after the fifth
 //                     settled at about 30-50 ms of CPU where the second to fifth took 40-100, as V8
 //                     was still optimising (and deoptimising) the step's code;
-//   --dump-traces DIR writes the trace of each first picture and each step (Chrome's JSON, for
+//   --dump-traces DIR writes the trace of each first picture, the zoom gesture and each step (Chrome's JSON, for
 //                     DevTools or Perfetto) to DIR, with V8's garbage collection and compilation
 //                     events in it (tracing those costs the page a little more);
 //   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
@@ -96,7 +96,16 @@ const TRACE_CATEGORIES = [
 const GOALS = { firstPicture: 100, whatIf: 50, frame: 16, heapMB: 150 };
 
 /** Injected into the page: the JSON from panelScale.encode back to typed arrays. */
-const decoderSource = `window.__decode = (json) => JSON.parse(json, (k, v) => {
+const decoderSource = `window.__buffers = (message) => {
+  const found = new Set();
+  const visit = (v) => {
+    if (ArrayBuffer.isView(v)) found.add(v.buffer);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) visit(x);
+  };
+  visit(message);
+  return [...found];
+};
+window.__decode = (json) => JSON.parse(json, (k, v) => {
   if (v && typeof v === 'object' && typeof v.$typed === 'string') {
     const bin = atob(v.b64);
     const bytes = new Uint8Array(bin.length);
@@ -276,8 +285,11 @@ async function picture(page, cdp, legacy, name) {
     const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
     performance.mark('bench:post');
     const t0 = performance.now();
-    // As VS Code hands a host message to the webview: a structured clone, delivered as a message event.
-    window.postMessage(window.__message, '*');
+    // As VS Code hands a host message to the webview: a structured clone delivered as a message
+    // event, with the typed arrays' buffers transferred, not copied (VS Code 1.100's webview host,
+    // pre/index.html, posts `data.message` with `data.transfer`: the buffers the extension host's
+    // `serializeWebviewMessage` took out of the message).
+    window.postMessage(window.__message, '*', window.__buffers(window.__message));
     // The new bundle marks its first picture; an older one renders synchronously in the handler.
     let first;
     for (;;) {
@@ -401,6 +413,10 @@ async function zoomPan(page, c, cdp, name) {
   }, chartId);
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
+  if (DUMP_TRACES) {
+    mkdirSync(DUMP_TRACES, { recursive: true });
+    writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
+  }
   const frames = times.map((_, i) => mainThread(events, `bench:z${i}a`, `bench:z${i}b`));
   const cpu = frames.map((f) => f.cpuMs);
   const busy = frames.map((f) => f.busyMs);
