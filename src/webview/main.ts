@@ -35,5 +35,4 @@ export function startWebview(): void {
   api.postMessage({ type: 'ready' });
   // While the host answers (it builds the frames first): work the first picture would do.
   preloadTheme();
-  app.prepareCanvases();
 }

@@ -7,9 +7,6 @@
 import { h } from '../dom';
 import { onThemeChange } from './theme';
 
-/** The context every chart draws with (a prepared canvas's context is made with the same). */
-const CONTEXT: CanvasRenderingContext2DSettings = { alpha: true };
-
 export interface Drawable {
   draw(): void;
   /** False once the chart left the page: it is dropped instead of drawn. */
@@ -24,15 +21,8 @@ export class Surface {
   dpr = 1;
 
   constructor(width: number, height: number, attrs: Record<string, string>) {
-    const [pw, ph] = backingSize(width, height, deviceRatio());
-    const spare = takeSpare(pw, ph);
-    if (spare) {
-      for (const [k, v] of Object.entries(attrs)) spare.setAttribute(k, v);
-      this.canvas = spare;
-    } else {
-      this.canvas = h('canvas', attrs);
-    }
-    const ctx = this.canvas.getContext('2d', CONTEXT);
+    this.canvas = h('canvas', attrs);
+    const ctx = this.canvas.getContext('2d', { alpha: true });
     if (!ctx) throw new Error('this webview cannot draw on a canvas');
     this.ctx = ctx;
     this.resize(width, height);
@@ -40,20 +30,17 @@ export class Surface {
 
   /** Sets the size (CSS pixels) and the backing store for the current resolution; clears it. */
   resize(width: number, height: number): void {
-    const dpr = deviceRatio();
+    const dpr = Math.max(1, window.devicePixelRatio || 1);
     const w = Math.max(1, Math.round(width));
     const hh = Math.max(1, Math.round(height));
     if (w !== this.width || hh !== this.height || dpr !== this.dpr) {
       this.width = w;
       this.height = hh;
       this.dpr = dpr;
-      const [pw, ph] = backingSize(w, hh, dpr);
-      // Setting a dimension, even to the value it has, clears the canvas; a prepared one keeps its store.
-      if (this.canvas.width !== pw) this.canvas.width = pw;
-      if (this.canvas.height !== ph) this.canvas.height = ph;
+      this.canvas.width = Math.round(w * dpr);
+      this.canvas.height = Math.round(hh * dpr);
       this.canvas.style.width = `${w}px`;
       this.canvas.style.height = `${hh}px`;
-      drewOn(pw, ph);
     }
     this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.ctx.clearRect(0, 0, w, hh);
@@ -63,79 +50,6 @@ export class Surface {
   at(ev: MouseEvent): { x: number; y: number } {
     const r = this.canvas.getBoundingClientRect();
     return { x: ev.clientX - r.left, y: ev.clientY - r.top };
-  }
-}
-
-const deviceRatio = (): number => Math.max(1, window.devicePixelRatio || 1);
-
-/** The backing store's size in device pixels for a canvas of `width` x `height` CSS pixels. */
-function backingSize(width: number, height: number, dpr: number): [number, number] {
-  return [Math.round(Math.max(1, Math.round(width)) * dpr), Math.round(Math.max(1, Math.round(height)) * dpr)];
-}
-
-// Canvases made ahead of the charts that draw on them. The first drawing on a canvas allocates
-// its backing store, and with software rendering on the 2-core test machine that cost 3-8 ms
-// for the ring's 460 x 460 px and 2-4 ms for a bar (fresh memory, and this machine's page faults
-// are dear): a tenth of a first picture, paid again by every page that makes its charts anew.
-// So the panel makes them where it would otherwise wait: for the sizes its first picture will
-// most likely draw on while the host answers `ready` (`prepareCanvas`), and in idle time for the
-// sizes its latest pages drew on. A Surface of such a size takes the spare instead of a new canvas.
-// Only canvases no chart has used are kept: a chart's listeners and state never outlive it.
-
-/** Spare canvases, with their backing stores made, by size in device pixels ("WxH"). */
-const spares = new Map<string, HTMLCanvasElement>();
-/** The backing sizes charts drew on lately, the latest last; their spares are made again in idle time. */
-const recent: Array<[number, number]> = [];
-const RECENT_SIZES = 4;
-let restockQueued = false;
-
-/** Makes a spare canvas of `width` x `height` CSS pixels at the screen's resolution, if there is none. */
-export function prepareCanvas(width: number, height: number): void {
-  const [pw, ph] = backingSize(width, height, deviceRatio());
-  makeSpare(pw, ph);
-}
-
-function makeSpare(pw: number, ph: number): void {
-  const key = `${pw}x${ph}`;
-  if (spares.has(key)) return;
-  const canvas = document.createElement('canvas');
-  canvas.width = pw;
-  canvas.height = ph;
-  const ctx = canvas.getContext('2d', CONTEXT);
-  if (!ctx) return;
-  // The first drawing allocates the store (getContext alone does not).
-  ctx.clearRect(0, 0, 1, 1);
-  spares.set(key, canvas);
-}
-
-function takeSpare(pw: number, ph: number): HTMLCanvasElement | undefined {
-  const key = `${pw}x${ph}`;
-  const spare = spares.get(key);
-  spares.delete(key);
-  return spare;
-}
-
-/** Notes a size a chart drew on, for the idle warm-up to make a spare of again. */
-function drewOn(pw: number, ph: number): void {
-  const i = recent.findIndex(([w, hh]) => w === pw && hh === ph);
-  if (i >= 0) recent.splice(i, 1);
-  recent.push([pw, ph]);
-  if (recent.length > RECENT_SIZES) recent.shift();
-  if (restockQueued) return;
-  restockQueued = true;
-  warmLater(restock);
-}
-
-/** One spare for a recent size that has none (one a task: each is milliseconds); the others dropped. */
-function restock(): void {
-  restockQueued = false;
-  for (const key of [...spares.keys()]) if (!recent.some(([w, hh]) => key === `${w}x${hh}`)) spares.delete(key);
-  const missing = recent.filter(([w, hh]) => !spares.has(`${w}x${hh}`));
-  if (missing.length === 0) return;
-  makeSpare(...missing[missing.length - 1]);
-  if (missing.length > 1) {
-    restockQueued = true;
-    warmLater(restock);
   }
 }
 
