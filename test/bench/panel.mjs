@@ -46,9 +46,9 @@
 //                     stays the median of steps 2-5): on the 3.x ring the steps after the fifth
 //                     settled at about 30-50 ms of CPU where the second to fifth took 40-100, as V8
 //                     was still optimising (and deoptimising) the step's code;
-//   --dump-traces DIR writes the trace of each first picture, the zoom gesture and each step (Chrome's JSON, for
-//                     DevTools or Perfetto) to DIR, with V8's garbage collection and compilation
-//                     events in it (tracing those costs the page a little more);
+//   --dump-traces DIR writes the trace of each first picture, the zoom gesture and each step
+//                     (Chrome's JSON, for DevTools or Perfetto) to DIR, with V8's garbage collection
+//                     and compilation events in it (tracing those costs the page a little more);
 //   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
 //                     stderr, the zoom gesture preceded by a line "BENCH-ZOOM" and each step by
 //                     a line "BENCH-STEP-<n>": with
@@ -95,7 +95,7 @@ const TRACE_CATEGORIES = [
 ];
 const GOALS = { firstPicture: 100, whatIf: 50, frame: 16, heapMB: 150 };
 
-/** Injected into the page: the JSON from panelScale.encode back to typed arrays. */
+/** Injected into the page: the JSON from panelScale.encode back to typed arrays, and a message's buffers. */
 const decoderSource = `window.__buffers = (message) => {
   const found = new Set();
   const visit = (v) => {
@@ -283,13 +283,14 @@ async function picture(page, cdp, legacy, name) {
     const seen = new Set(measures());
     const fresh = (name) => measures().find((e) => e.name === name && !seen.has(e));
     const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
-    performance.mark('bench:post');
-    const t0 = performance.now();
     // As VS Code hands a host message to the webview: a structured clone delivered as a message
     // event, with the typed arrays' buffers transferred, not copied (VS Code 1.100's webview host,
     // pre/index.html, posts `data.message` with `data.transfer`: the buffers the extension host's
-    // `serializeWebviewMessage` took out of the message).
-    window.postMessage(window.__message, '*', window.__buffers(window.__message));
+    // `serializeWebviewMessage` took out of the message, before it reached the webview's page).
+    const transfer = window.__buffers(window.__message);
+    performance.mark('bench:post');
+    const t0 = performance.now();
+    window.postMessage(window.__message, '*', transfer);
     // The new bundle marks its first picture; an older one renders synchronously in the handler.
     let first;
     for (;;) {
@@ -315,10 +316,7 @@ async function picture(page, cdp, legacy, name) {
   // To the end of the first picture (the panel's own measure), or where an older one had drawn.
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
-  if (DUMP_TRACES) {
-    mkdirSync(DUMP_TRACES, { recursive: true });
-    writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
-  }
+  dumpTrace(name, events);
   r.cpuMs = mainThread(events, 'bench:post', legacy ? 'bench:first' : 'keyRouting:firstPicture').cpuMs;
   return r;
 }
@@ -413,10 +411,7 @@ async function zoomPan(page, c, cdp, name) {
   }, chartId);
   await stopProfile(cdp, name);
   const events = await stopTrace(page);
-  if (DUMP_TRACES) {
-    mkdirSync(DUMP_TRACES, { recursive: true });
-    writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
-  }
+  dumpTrace(name, events);
   const frames = times.map((_, i) => mainThread(events, `bench:z${i}a`, `bench:z${i}b`));
   const cpu = frames.map((f) => f.cpuMs);
   const busy = frames.map((f) => f.busyMs);
@@ -442,6 +437,13 @@ async function zoomPan(page, c, cdp, name) {
     busyPerInputMs: busy.map(round),
     cpuPerInputMs: cpu.map(round),
   };
+}
+
+/** With --dump-traces: writes a trace as DIR/`name`.json. */
+function dumpTrace(name, events) {
+  if (!DUMP_TRACES) return;
+  mkdirSync(DUMP_TRACES, { recursive: true });
+  writeFileSync(join(DUMP_TRACES, `${name}.json`), JSON.stringify(events));
 }
 
 /** With --profile: starts sampling the page's main thread. */
@@ -532,10 +534,7 @@ async function whatIfSteps(page, c, cdp, name) {
     }, { act, group });
     await stopProfile(cdp, `${name}-${stepNo++}${act.add ? '' : '-remove'}`);
     const trace = await stopTrace(page);
-    if (DUMP_TRACES) {
-      mkdirSync(DUMP_TRACES, { recursive: true });
-      writeFileSync(join(DUMP_TRACES, `${name}-${stepNo - 1}${act.add ? '' : '-remove'}.json`), JSON.stringify(trace));
-    }
+    dumpTrace(`${name}-${stepNo - 1}${act.add ? '' : '-remove'}`, trace);
     r.cpuMs = mainThread(trace, 'bench:wa', 'bench:wb').cpuMs;
     return r;
   };
