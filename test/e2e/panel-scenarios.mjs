@@ -472,6 +472,25 @@ export default async function panelScenarios({ wb, scenario }) {
         for (let p = first; p <= last; p++) shown[p] = owner === '' ? null : owner;
       }
       if (JSON.stringify(shown) !== JSON.stringify(v.groups[0].owners)) throw new Error(`the panel shows owners ${JSON.stringify(shown)}, the engine ${JSON.stringify(v.groups[0].owners)}`);
+      // Each member's colour (its c0..c11 class) fills its cells, over the plain and the key-hit
+      // fills; the unowned cell keeps the plain one.
+      const cells = await frame()
+        .locator('[data-chart="partitions"] rect.cell')
+        .evaluateAll((els) =>
+          els.map((el) => {
+            const colour = [...el.classList].find((c) => /^c\d+$/.test(c));
+            const probe = document.body.appendChild(document.createElement('span'));
+            probe.className = colour ?? '';
+            const want = getComputedStyle(probe).backgroundColor;
+            probe.remove();
+            return { partition: el.getAttribute('data-partition'), member: el.getAttribute('data-member'), fill: getComputedStyle(el).fill, want: colour ? want : null };
+          }),
+        );
+      const owned = cells.filter((c) => c.member);
+      if (owned.length !== n - 1 || owned.some((c) => c.fill !== c.want)) throw new Error(`member cells are not filled in their members' colours: ${JSON.stringify(cells)}`);
+      if (new Set(owned.map((c) => c.fill)).size !== 2) throw new Error(`m1 and m2 share a colour, or one member's cells differ: ${JSON.stringify(cells)}`);
+      const unowned = cells.find((c) => c.partition === String(n - 1));
+      if (!unowned || owned.some((c) => c.fill === unowned.fill)) throw new Error(`the unowned partition is filled as a member's: ${JSON.stringify(cells)}`);
     } finally {
       writeFileSync(settingsFile, original);
     }
