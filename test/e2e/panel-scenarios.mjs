@@ -33,6 +33,38 @@ export default async function panelScenarios({ wb, scenario }) {
     }
   };
 
+  /**
+   * Every consumer-coloured mark of the open view (segments, ticks, legend swatches, a group's
+   * partition cells) is painted in its class's colour: c0..c5 the theme's chart colours, c6..c11
+   * its terminal colours. The canvas charts read their palette from the same segment classes.
+   */
+  const checkPalette = async (what, kinds) => {
+    const { counts, wrong } = await (await wb.webviewFrame()).evaluate(() => {
+      const names = ['charts-blue', 'charts-orange', 'charts-green', 'charts-purple', 'charts-red', 'charts-yellow', 'terminal-ansiCyan', 'terminal-ansiMagenta', 'terminal-ansiBrightBlue', 'terminal-ansiBrightGreen', 'terminal-ansiBrightRed', 'terminal-ansiBrightCyan'];
+      const want = names.map((n) => {
+        const probe = document.body.appendChild(document.createElement('span'));
+        probe.style.color = `var(--vscode-${n})`;
+        const c = getComputedStyle(probe).color;
+        probe.remove();
+        return c;
+      });
+      const counts = {};
+      const wrong = [];
+      for (const el of document.querySelectorAll('.seg, .tick, .swatch, .cell.owned')) {
+        const colour = [...el.classList].find((c) => /^c\d+$/.test(c));
+        if (!colour) continue;
+        const kind = ['seg', 'tick', 'swatch', 'cell'].find((k) => el.classList.contains(k));
+        const st = getComputedStyle(el);
+        const got = kind === 'tick' ? st.stroke : kind === 'swatch' ? st.backgroundColor : st.fill;
+        counts[kind] = (counts[kind] ?? 0) + 1;
+        if (got !== want[Number(colour.slice(1))]) wrong.push(`${el.getAttribute('class')}: ${got}, want ${want[Number(colour.slice(1))]}`);
+      }
+      return { counts, wrong };
+    });
+    for (const k of kinds) if (!counts[k]) throw new Error(`${what}: no ${k} in a consumer colour to check (${JSON.stringify(counts)})`);
+    if (wrong.length) throw new Error(`${what}: marks not in their consumer colour: ${wrong.slice(0, 5).join('; ')}`);
+  };
+
   /** Alone (--grep), a scenario opens the panel here with the key, as a route result opens it. */
   const openWithKey = async () => {
     if ((await wb.webviewElement().count()) && (await frame().locator('.key-legend .key', { hasText: KEY }).count())) return;
@@ -66,6 +98,7 @@ export default async function panelScenarios({ wb, scenario }) {
     const row = frame().locator('.keys-table tr.key-row', { hasText: KEY });
     const consumer = await row.locator('td.consumer').textContent();
     if (consumer !== r.consumer) throw new Error(`the table says ${consumer}, the engine ${r.consumer}`);
+    await checkPalette('the hash-range bar', ['seg', 'swatch']);
     await shot('hash-range-bar');
   });
 
@@ -89,6 +122,7 @@ export default async function panelScenarios({ wb, scenario }) {
     if (s.stickyKeyHash !== (964695987 % 65535) + 1) throw new Error(`the engine's 4.0 ring hash ${s.stickyKeyHash}`);
     const consumer = await frame().locator('.keys-table tr.key-row', { hasText: KEY }).locator('td.consumer').textContent();
     if (consumer !== s.consumer) throw new Error(`ring: the table says ${consumer}, the engine ${s.consumer}`);
+    await checkPalette('the ring', ['seg', 'tick', 'swatch']);
     await shot('ring');
 
     await tab(PAYMENTS).click();
@@ -472,25 +506,19 @@ export default async function panelScenarios({ wb, scenario }) {
         for (let p = first; p <= last; p++) shown[p] = owner === '' ? null : owner;
       }
       if (JSON.stringify(shown) !== JSON.stringify(v.groups[0].owners)) throw new Error(`the panel shows owners ${JSON.stringify(shown)}, the engine ${JSON.stringify(v.groups[0].owners)}`);
-      // Each member's colour (its c0..c11 class) fills its cells, over the plain and the key-hit
-      // fills; the unowned cell keeps the plain one.
+      // Each member's cells in its colour (over the plain and the key-hit fills), the two members
+      // apart, and the unowned cell not in a member's colour.
+      await checkPalette('the group-coloured partitions', ['cell']);
       const cells = await frame()
         .locator('[data-chart="partitions"] rect.cell')
-        .evaluateAll((els) =>
-          els.map((el) => {
-            const colour = [...el.classList].find((c) => /^c\d+$/.test(c));
-            const probe = document.body.appendChild(document.createElement('span'));
-            probe.className = colour ?? '';
-            const want = getComputedStyle(probe).backgroundColor;
-            probe.remove();
-            return { partition: el.getAttribute('data-partition'), member: el.getAttribute('data-member'), fill: getComputedStyle(el).fill, want: colour ? want : null };
-          }),
-        );
+        .evaluateAll((els) => els.map((el) => ({ partition: el.getAttribute('data-partition'), member: el.getAttribute('data-member'), fill: getComputedStyle(el).fill })));
       const owned = cells.filter((c) => c.member);
-      if (owned.length !== n - 1 || owned.some((c) => c.fill !== c.want)) throw new Error(`member cells are not filled in their members' colours: ${JSON.stringify(cells)}`);
-      if (new Set(owned.map((c) => c.fill)).size !== 2) throw new Error(`m1 and m2 share a colour, or one member's cells differ: ${JSON.stringify(cells)}`);
+      const fillOf = new Map(owned.map((c) => [c.member, c.fill]));
+      if (owned.length !== n - 1 || fillOf.size !== 2 || owned.some((c) => c.fill !== fillOf.get(c.member)) || fillOf.get('m1') === fillOf.get('m2')) {
+        throw new Error(`the members' cells are not each in one colour of their own: ${JSON.stringify(cells)}`);
+      }
       const unowned = cells.find((c) => c.partition === String(n - 1));
-      if (!unowned || owned.some((c) => c.fill === unowned.fill)) throw new Error(`the unowned partition is filled as a member's: ${JSON.stringify(cells)}`);
+      if (!unowned || [...fillOf.values()].includes(unowned.fill)) throw new Error(`the unowned partition is filled as a member's: ${JSON.stringify(cells)}`);
     } finally {
       writeFileSync(settingsFile, original);
     }
