@@ -18,6 +18,9 @@
 //                   that page, as after a settings change), wall clock and the renderer's
 //                   main-thread CPU time (CDP ThreadTime, which machine load does not inflate);
 //   complete        until the deferred parts (keys table, ordering note) are in as well;
+//   layout objects  what the page's layouts visited from the state message until complete, and
+//                   from a what-if step's click until nothing is busy (Chrome's per-layout count of
+//                   dirty objects: the same in every run, where the times move with the machine);
 //   what-if step    from clicking "Add consumer" to the frame showing the ranges, moved share,
 //                   moved keys and the ordering note (the first step after the panel has warmed
 //                   up, then the median of four more), and a "Remove consumer" step;
@@ -265,7 +268,7 @@ async function measure(browser, scale, c, r, keys) {
     renderer: r.label,
     hostFramesMs: round(msg.hostFramesMs),
     firstPicture: { coldMs: medOf(cold, 'firstMs'), coldCpuMs: medOf(cold, 'cpuMs'), warmMs: medOf(warm, 'firstMs'), warmCpuMs: medOf(warm, 'cpuMs') },
-    complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs') },
+    complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs'), coldLayoutObjects: med(cold.map((x) => x.layoutObjects)), warmLayoutObjects: med(warm.map((x) => x.layoutObjects)) },
     elements: cold[cold.length - 1].elements,
     whatIf,
     zoom,
@@ -311,6 +314,7 @@ async function picture(page, cdp, legacy, name) {
     while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
     await nextFrame();
     const complete = performance.now() - t0;
+    performance.mark('bench:complete');
     return { firstMs: first, completeMs: complete, elements: document.querySelectorAll('#view *').length };
   }, legacy);
   // To the end of the first picture (the panel's own measure), or where an older one had drawn.
@@ -318,29 +322,35 @@ async function picture(page, cdp, legacy, name) {
   const events = await stopTrace(page);
   dumpTrace(name, events);
   r.cpuMs = mainThread(events, 'bench:post', legacy ? 'bench:first' : 'keyRouting:firstPicture').cpuMs;
+  r.layoutObjects = mainThread(events, 'bench:post', 'bench:complete').layoutObjects;
   return r;
 }
 
 /**
  * The page's main thread between two marks: its CPU time (the thread time of every task that ran
- * there in between, which a loaded machine does not inflate as it does the wall clock), and its
- * busy wall time (those tasks' durations cut to the marks, idle gaps left out).
+ * there in between, which a loaded machine does not inflate as it does the wall clock), its busy
+ * wall time (those tasks' durations cut to the marks, idle gaps left out), and the layout objects
+ * its layouts visited (Chrome's count of "dirty objects" per layout: unlike the times, the same in
+ * every run, so it shows layout work saved or added where the times are within their noise).
  */
 function mainThread(events, from, to) {
   const a = events.find((e) => e.name === from);
   // A mark, or the end of a measure (its "e" event).
   const b = events.find((e) => e.name === to && e.ph === 'I') ?? events.find((e) => e.name === to && (e.ph === 'e' || e.ph === 'E'));
-  if (!a || !b) return { cpuMs: NaN, busyMs: NaN };
+  if (!a || !b) return { cpuMs: NaN, busyMs: NaN, layoutObjects: NaN };
   let cpu = 0;
   let busy = 0;
+  let layoutObjects = 0;
   for (const e of events) {
-    if (e.pid !== a.pid || e.tid !== a.tid || e.ph !== 'X' || e.name !== 'RunTask') continue;
+    if (e.pid !== a.pid || e.tid !== a.tid || e.ph !== 'X') continue;
     const end = e.ts + (e.dur ?? 0);
     if (end < a.ts || e.ts > b.ts) continue;
+    if (e.name === 'Layout') layoutObjects += e.args?.beginData?.dirtyObjects ?? 0;
+    if (e.name !== 'RunTask') continue;
     cpu += e.tdur ?? 0;
     busy += Math.min(end, b.ts) - Math.max(e.ts, a.ts);
   }
-  return { cpuMs: cpu / 1000, busyMs: busy / 1000 };
+  return { cpuMs: cpu / 1000, busyMs: busy / 1000, layoutObjects };
 }
 
 /** The page's JS heap after a garbage collection, typed arrays' backing stores (outside it) included. */
@@ -530,12 +540,14 @@ async function whatIfSteps(page, c, cdp, name) {
       const stepMs = performance.now() - t0;
       performance.mark('bench:wb');
       while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
+      performance.mark('bench:wc');
       return { stepMs, allMs: performance.now() - t0, share: document.querySelector(group ? '#group-whatif-moved-partitions' : '#whatif-moved-share')?.getAttribute(group ? 'data-count' : 'data-fraction') };
     }, { act, group });
     await stopProfile(cdp, `${name}-${stepNo++}${act.add ? '' : '-remove'}`);
     const trace = await stopTrace(page);
     dumpTrace(`${name}-${stepNo - 1}${act.add ? '' : '-remove'}`, trace);
     r.cpuMs = mainThread(trace, 'bench:wa', 'bench:wb').cpuMs;
+    r.layoutObjects = mainThread(trace, 'bench:wa', 'bench:wc').layoutObjects;
     return r;
   };
   const steps = [];
@@ -550,6 +562,9 @@ async function whatIfSteps(page, c, cdp, name) {
     removeMs: round(remove.stepMs),
     removeCpuMs: round(remove.cpuMs),
     removeWithApplyCheckMs: round(remove.allMs),
+    /** Layout objects from the click until nothing is busy: the median of steps 2-5, and the remove step. */
+    nextLayoutObjects: med(later.map((s) => s.layoutObjects)),
+    removeLayoutObjects: remove.layoutObjects,
     /** Each add step's CPU time, in order (the JSON only). */
     stepsCpuMs: steps.map((x) => round(x.cpuMs)),
   };
@@ -577,7 +592,7 @@ function print(results) {
   }));
   console.log('\nPanel at production scale, 100 keys marked (Chromium, 1,200 x 900 px; medians of cold/warm runs)');
   console.table(rows);
-  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-', 'opened to idle warm-up done (ms)': r.readyMs ?? '-' }));
+  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-', 'layout objects: opening cold / warm, step, remove': `${r.complete.coldLayoutObjects} / ${r.complete.warmLayoutObjects}, ${r.whatIf ? `${r.whatIf.nextLayoutObjects}, ${r.whatIf.removeLayoutObjects}` : '-'}`, 'opened to idle warm-up done (ms)': r.readyMs ?? '-' }));
   console.table(extra);
 }
 
