@@ -33,6 +33,16 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs,
   return el;
 }
 
+/**
+ * `box` (a .slot or .paged: panel.css skips laying one out while it is out of sight), as tall as
+ * its table rows would be (about 1.6em each) until it is first drawn. A guess too short would
+ * bring the boxes below it near enough to the view to be laid out at once.
+ */
+export function sizedByRows<T extends HTMLElement>(box: T): T {
+  box.style.containIntrinsicSize = `auto ${box.getElementsByTagName('tr').length * 1.6 + 3}em`;
+  return box;
+}
+
 /** The CSS class of an owner's colour (media/panel.css): `c0` to `c11`, or `unowned` for nobody's (-1). */
 export function colourClass(color: number): string {
   return color < 0 ? 'unowned' : `c${color}`;

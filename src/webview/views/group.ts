@@ -64,8 +64,7 @@ export function membersTable(v: GroupViewModel, analysed: MemberKeys | null, id 
 /** Members a page of the members table lists. */
 export const MEMBERS_PAGE = 50;
 
-export function groupKeysTable(v: GroupViewModel): HTMLElement | null {
-  if (v.keys.length === 0) return null;
+export function groupKeysTable(v: GroupViewModel): HTMLElement {
   return h(
     'table',
     { class: 'group-keys-table', 'aria-label': l10n.t('keys with their partition and member of group {0}', v.group) },

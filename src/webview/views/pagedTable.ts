@@ -4,7 +4,7 @@
  * 2,147,483,647 partitions has as many rows), and `aria-rowcount` / `aria-rowindex` tell assistive
  * technology where the page sits in the whole.
  */
-import { h } from '../dom';
+import { h, sizedByRows } from '../dom';
 import { thousands } from '../format';
 
 export interface PagedTableSpec {
@@ -86,7 +86,7 @@ export function pagedTable(spec: PagedTableSpec): PagedTable {
   });
   show(spec.start ?? 0);
   // A table of one page needs no paging.
-  const element = h('div', { class: 'paged' }, count > size ? h('div', { class: 'row paged-nav' }, prev, next, goto, go, status) : null, table);
+  const element = sizedByRows(h('div', { class: 'paged' }, count > size ? h('div', { class: 'row paged-nav' }, prev, next, goto, go, status) : null, table));
   return { element, show };
 }
 
