@@ -803,7 +803,7 @@ export class App {
   #slotLater(what: string, make: () => Node[]): void {
     const slot = h('div', { 'aria-busy': 'true' }, h('p', { class: 'muted' }, what));
     this.#main.append(slot);
-    this.#later(() => slot.replaceWith(sizedByRows(h('div', { class: 'slot' }, ...make()))));
+    this.#later(() => slot.replaceWith(sizedByRows(h('div', { class: 'deferred' }, ...make()))));
   }
 
   #selectorNote(v: TopicViewModel, topic: TopicConfig): string {

@@ -34,7 +34,7 @@ export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs?: Attrs,
 }
 
 /**
- * `box` (a .slot or .paged: panel.css skips laying one out while it is out of sight), as tall as
+ * `box` (a .deferred or .paged: panel.css skips laying one out while it is out of sight), as tall as
  * its table rows would be (about 1.6em each) until it is first drawn. A guess too short would
  * bring the boxes below it near enough to the view to be laid out at once.
  */
