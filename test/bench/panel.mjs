@@ -268,7 +268,7 @@ async function measure(browser, scale, c, r, keys) {
     renderer: r.label,
     hostFramesMs: round(msg.hostFramesMs),
     firstPicture: { coldMs: medOf(cold, 'firstMs'), coldCpuMs: medOf(cold, 'cpuMs'), warmMs: medOf(warm, 'firstMs'), warmCpuMs: medOf(warm, 'cpuMs') },
-    complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs'), coldLayoutObjects: med(cold.map((x) => x.layoutObjects)), warmLayoutObjects: med(warm.map((x) => x.layoutObjects)) },
+    complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs'), coldLayoutObjects: medOf(cold, 'layoutObjects'), warmLayoutObjects: medOf(warm, 'layoutObjects') },
     elements: cold[cold.length - 1].elements,
     whatIf,
     zoom,
