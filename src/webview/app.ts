@@ -850,8 +850,8 @@ export class App {
         zoomKey,
       ),
       consumersLegend(s.segments),
-      ...this.#observedParts(topic.name),
     );
+    this.#observedParts(topic.name);
     this.#keysTableLater(v);
   }
 
@@ -866,10 +866,12 @@ export class App {
     return { draining: seen.groups[0].draining };
   }
 
-  #observedParts(topic: string): HTMLElement[] {
+  /** The "observed at" badge; the comparison and draining tables after the first picture (a table per partition's report). */
+  #observedParts(topic: string): void {
     const seen = this.#observed.get(topic);
-    if (seen?.system !== 'pulsar') return [];
-    return [h('div', { class: 'row' }, observedBadge(seen.at, seen.current)), renderPulsarObserved(seen)];
+    if (seen?.system !== 'pulsar') return;
+    this.#main.append(h('div', { class: 'row' }, observedBadge(seen.at, seen.current)));
+    this.#slotLater(`${l10n.t('Reported by the broker')}…`, () => [renderPulsarObserved(seen)]);
   }
 
   #ringView(topic: TopicConfig, v: TopicViewModel, width: number): void {
@@ -888,8 +890,8 @@ export class App {
       h('h3', {}, l10n.t('Zoomed strip')),
       this.#bar({ id: 'detail', label: `${v.name}: ring points in the zoom window`, model: s.segments, window, width, markers, ...this.#drainingMarks(topic.name), ring: s.ring, onWindow: (w) => this.#setZoom(zoomKey, w), ui: this.#ui }, zoomKey),
       consumersLegend(s.segments),
-      ...this.#observedParts(topic.name),
     );
+    this.#observedParts(topic.name);
     this.#keysTableLater(v);
   }
 

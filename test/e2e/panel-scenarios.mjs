@@ -494,7 +494,7 @@ export default async function panelScenarios({ wb, scenario }) {
     try {
       await tab('orders').click();
       await view('partitions').click();
-      const table = frame().locator('#observed-owners[data-group="billing"]');
+      const table = frame().locator('[data-group="billing"] #observed-owners');
       await table.waitFor();
       const v = engine().observedView(topology(), 'orders');
       if (!v || v.system !== 'kafka' || v.groups[0].at !== AT) throw new Error(`the engine's observed view of orders is ${JSON.stringify(v)}`);

@@ -10,9 +10,7 @@ import { ownerRuns, spanOf, type PanelPulsarObserved, type PartitionSpan } from 
 import { h } from '../dom';
 import { thousands } from '../format';
 import { l10n } from '../l10n';
-
-/** Draining rows drawn per group; the rest are counted (a 4.x report can list thousands). */
-const MAX_DRAINING_ROWS = 200;
+import { pagedTable } from './pagedTable';
 
 export function observedBadge(at: string | undefined, current: boolean): HTMLElement {
   return h(
@@ -61,22 +59,21 @@ export function renderPulsarObserved(view: PanelPulsarObserved): HTMLElement {
     }
     for (const a of g.assumptions) box.append(h('p', { class: 'muted' }, at, a));
     if (!g.model.equal) box.append(h('p', { class: 'warning', 'data-model-equal': 'false' }, at, l10n.t('the ring rebuilt for what-if steps differs from the report on {0} hash values: {1}', thousands(g.model.size), g.model.reason)));
-    if (g.draining.length) {
-      const shown = g.draining.slice(0, MAX_DRAINING_ROWS);
+    // Paged: a 4.x report can list thousands of draining hashes, each partition its own.
+    const d = g.draining;
+    if (d.length)
       box.append(
-        h(
-          'table',
-          { class: 'draining-table', id: `observed-draining-${i}`, 'aria-label': l10n.t('{0}draining hashes', at) },
-          h('thead', {}, h('tr', {}, ...[l10n.t('draining hash'), l10n.t('held by'), l10n.t('unacknowledged'), l10n.t('blocked deliveries')].map((t) => h('th', { scope: 'col' }, t)))),
-          h(
-            'tbody',
-            {},
-            ...shown.map((d) => h('tr', { 'data-hash': d.hash, 'data-consumer': d.consumer }, h('td', { class: 'hash' }, String(d.hash)), h('td', {}, d.consumer), h('td', { class: 'num' }, String(d.unackMsgs)), h('td', { class: 'num' }, String(d.blockedAttempts)))),
-          ),
-        ),
-        ...(g.draining.length > shown.length ? [h('p', { class: 'muted' }, l10n.t('and {0} more draining hashes', g.draining.length - shown.length))] : []),
+        pagedTable({
+          id: `observed-draining-${i}`,
+          label: l10n.t('{0}draining hashes', at),
+          columns: [l10n.t('draining hash'), l10n.t('held by'), l10n.t('unacknowledged'), l10n.t('blocked deliveries')],
+          count: d.length,
+          row: (r) => [d[r].hash, d[r].consumer, d[r].unackMsgs, d[r].blockedAttempts],
+          rowAttrs: (r) => ({ 'data-hash': d[r].hash, 'data-consumer': d[r].consumer }),
+          cellClass: ['hash', '', 'num', 'num'],
+          className: 'draining-table',
+        }).element,
       );
-    }
   });
   return box;
 }
@@ -85,21 +82,22 @@ export function renderPulsarObserved(view: PanelPulsarObserved): HTMLElement {
 export function renderKafkaObserved(view: KafkaObservedView, group: string | null): HTMLElement | null {
   const g = view.groups.find((x) => x.group === group) ?? (group === null ? view.groups[0] : undefined);
   if (!g) return null;
+  // Runs of partitions, paged: an assignor that deals partitions round makes a run of each.
   const runs = ownerRuns(g.owners);
+  const title = l10n.t('Owners the broker reported for {0}', g.group);
   return h(
     'section',
-    { class: 'observed', 'aria-label': l10n.t('the owners the broker reported') },
+    { class: 'observed', 'data-group': g.group, 'aria-label': l10n.t('the owners the broker reported') },
     h('div', { class: 'row' }, observedBadge(g.at, g.current)),
-    h('h3', {}, l10n.t('Owners the broker reported for {0}', g.group)),
-    h(
-      'table',
-      { class: 'observed-owners', id: 'observed-owners', 'data-group': g.group },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, l10n.t('partitions')), h('th', { scope: 'col' }, l10n.t('observed owner')))),
-      h(
-        'tbody',
-        {},
-        ...runs.map((r) => h('tr', { 'data-first': r.first, 'data-last': r.last, 'data-owner': r.owner ?? '' }, h('td', { class: 'num' }, r.first === r.last ? String(r.first) : `${r.first}-${r.last}`), h('td', {}, r.owner ?? l10n.t('nobody')))),
-      ),
-    ),
+    h('h3', {}, title),
+    pagedTable({
+      id: 'observed-owners',
+      label: title,
+      columns: [l10n.t('partitions'), l10n.t('observed owner')],
+      count: runs.length,
+      row: (i) => [runs[i].first === runs[i].last ? runs[i].first : `${runs[i].first}-${runs[i].last}`, runs[i].owner ?? l10n.t('nobody')],
+      rowAttrs: (i) => ({ 'data-first': runs[i].first, 'data-last': runs[i].last, 'data-owner': runs[i].owner ?? '' }),
+      cellClass: ['num'],
+    }).element,
   );
 }
