@@ -2,8 +2,10 @@
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
 // 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
-// (its what-if adds members), and a 3.0 ring of 10 consumers x 100 points (few enough points for
-// SVG charts: what the keys alone cost); 100 keys marked in each.
+// (its what-if adds members), a 3.0 ring of 10 consumers x 100 points (few enough points for
+// SVG charts: what the keys alone cost), and two started from a live cluster's reports (that Kafka
+// group's owners as kafka-consumer-groups printed them, a run of one partition each; a 4.0 ring on
+// 4 partitions, each reporting its own ranges and draining hashes); 100 keys marked in each.
 // Renderers, side by side:
 //   today  this bundle fed the state message as the host sent it before (settings only: the panel
 //          connects every consumer itself) and drawing SVG charts;
@@ -62,7 +64,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -47,6 +47,34 @@ function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', c
   };
 }
 
+/**
+ * A 4.0 ring of `consumers` x 100 points on `partitions` partitions as `import pulsar-stats` writes
+ * it: each partition's report holds the ranges the ring gives when the consumers connected in an
+ * order of its own (rotated by 10 a partition) and two draining hashes per consumer (the starts of
+ * two of its ranges, which differ from partition to partition).
+ */
+function reportedRing(name: string, consumers: number, partitions: number): unknown {
+  const t = { ...(pulsar(name, consumers, '4.0', true) as { subscription: { consumers: Array<{ name: string }> } }), partitions };
+  const names = t.subscription.consumers.map((c) => c.name);
+  const observedPartitions = Array.from({ length: partitions }, (_, p) => {
+    const order = [...names.slice(p * 10), ...names.slice(0, p * 10)];
+    const settings = parsedSettings({ 'keyRouting.topics': [{ ...t, subscription: { ...t.subscription, consumers: order.map((n) => ({ name: n })) } }] });
+    const ranges = new Map<string, Array<[number, number]>>(names.map((n) => [n, []]));
+    for (const s of (new Topology(settings, []).topic(name) as TopicState & { subscription: { selector: { segments(): Array<{ start: number; end: number; consumers: Array<{ id: string }> }> } } }).subscription.selector.segments()) {
+      ranges.get(s.consumers[0].id)!.push([s.start, s.end]);
+    }
+    return {
+      at: '2026-12-04T10:00:00Z',
+      consumers: names.map((n) => {
+        const r = ranges.get(n)!;
+        const draining = [r[p % r.length], r[(p + (r.length >> 1)) % r.length]].map(([start]) => ({ hash: Math.max(1, start), unackMsgs: 3, blockedAttempts: 0 }));
+        return { name: n, ranges: r, drainingHashes: r.length > 1 ? draining : [] };
+      }),
+    };
+  });
+  return { ...t, subscription: { ...t.subscription, observedPartitions } };
+}
+
 export function scaleCases(): ScaleCase[] {
   const one = (t: unknown) => ({ 'keyRouting.topics': [t] });
   const members = Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` }));
@@ -71,6 +99,28 @@ export function scaleCases(): ScaleCase[] {
       group: true,
     },
   ];
+  // Started from a live cluster's reports (what `key-routing import` writes), where the panel also
+  // draws what the broker said: the group's owners as kafka-consumer-groups printed them for an
+  // assignor that deals partitions round (a run of one partition each), and a partitioned ring
+  // whose every partition reported its own connection order and draining hashes.
+  const dealt = members.map((m) => m.id);
+  cases.push(
+    {
+      id: 'kafkaReported',
+      label: 'Kafka, 10,000 partitions, 500 members, owners as reported',
+      settings: {
+        'keyRouting.topics': [{ name: 'kafka-big', system: 'kafka', partitions: 10_000 }],
+        'keyRouting.kafkaGroups': [
+          { name: 'big', assignor: 'roundrobin', topics: ['kafka-big'], members, observed: { at: '2026-12-04T10:00:00Z', owners: { 'kafka-big': Array.from({ length: 10_000 }, (_, p) => dealt[(p + 1) % dealt.length]) } } },
+        ],
+      },
+      topic: 'kafka-big',
+      view: 'partitions',
+      consumers: false,
+      group: true,
+    },
+    { id: 'ringReported', label: 'ring 4.0, 1,000 x 100 points, 4 partitions as reported', settings: one(reportedRing('persistent://public/default/reported', 1000, 4)), topic: 'persistent://public/default/reported', view: 'ranges', consumers: true },
+  );
   // A workspace holding all of it (the host builds every topic's frame for each state message):
   // the four large subscriptions, and the Kafka topic twice under one cooperative-sticky group.
   const topicsOf = (id: string) => (cases.find((c) => c.id === id)!.settings as { 'keyRouting.topics': unknown[] })['keyRouting.topics'];

@@ -489,7 +489,15 @@ export default async function panelScenarios({ wb, scenario }) {
     const n = edited['keyRouting.topics'].find((t) => t.name === 'orders').partitions;
     // Owners the range assignor would not give (m2 first), and the last partition unowned.
     const owners = Array.from({ length: n }, (_, p) => (p === n - 1 ? null : p < n / 2 ? 'm2' : 'm1'));
-    edited['keyRouting.kafkaGroups'] = [{ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }], observed: { at: AT, owners: { orders: owners } } }];
+    // And a topic whose owners alternate, as kafka-consumer-groups prints a roundrobin group's: a
+    // run of one partition each, more than a page of them.
+    const DEALT = 'dealt';
+    const dealt = Array.from({ length: 120 }, (_, p) => (p % 2 ? 'm1' : 'm2'));
+    edited['keyRouting.topics'].push({ name: DEALT, system: 'kafka', partitions: dealt.length });
+    edited['keyRouting.kafkaGroups'] = [
+      { name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }], observed: { at: AT, owners: { orders: owners } } },
+      { name: 'dealer', assignor: 'roundrobin', topics: [DEALT], members: [{ id: 'm1' }, { id: 'm2' }], observed: { at: AT, owners: { [DEALT]: dealt } } },
+    ];
     writeFileSync(settingsFile, JSON.stringify(edited, null, 2));
     try {
       await tab('orders').click();
@@ -519,6 +527,24 @@ export default async function panelScenarios({ wb, scenario }) {
       }
       const unowned = cells.find((c) => c.partition === String(n - 1));
       if (!unowned || [...fillOf.values()].includes(unowned.fill)) throw new Error(`the unowned partition is filled as a member's: ${JSON.stringify(cells)}`);
+      // 120 runs of one partition: a page of 50 rows at a time, every run reachable with Next.
+      await tab(DEALT).click();
+      await view('partitions').click();
+      const paged = frame().locator('[data-group="dealer"] #observed-owners');
+      await paged.waitFor();
+      const want = engine().observedView(topology(), DEALT)?.groups[0]?.owners;
+      if (JSON.stringify(want) !== JSON.stringify(dealt)) throw new Error(`the engine's observed owners of ${DEALT} are ${JSON.stringify(want)}`);
+      const pages = [];
+      for (let page = 0; page < 3; page++) {
+        const rows = paged.locator('tbody tr');
+        // The page shown: its first row is row 50 x page + 1 of the whole (aria-rowindex counts the header).
+        await rows.first().and(frame().locator(`tr[aria-rowindex="${page * 50 + 2}"]`)).waitFor();
+        pages.push(await rows.evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.first), Number(tr.dataset.last), tr.dataset.owner])));
+        if (page < 2) await paged.locator('xpath=..').getByRole('button', { name: 'next 50 rows' }).click();
+      }
+      if (pages.map((p) => p.length).join() !== '50,50,20') throw new Error(`the owners' table shows pages of ${pages.map((p) => p.length)} rows, not 50, 50 and 20`);
+      const runs = pages.flat();
+      if (runs.some(([first, last, owner], i) => first !== i || last !== i || owner !== dealt[i])) throw new Error(`the paged owners differ from the report: ${JSON.stringify(runs)}`);
     } finally {
       writeFileSync(settingsFile, original);
     }
