@@ -147,6 +147,74 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
     );
   });
 
+  test('4.0: a crowded ring through hundreds of changes, cloned on the way, equals the model, and its shared lists stay within twice the points that hold them', () => {
+    // 300 consumers x 100 points in 65,535 hash values: about 10,000 points shared, a list each.
+    // Changes append to the lists the ring's history shares (clones included), and a batch that
+    // leaves more than half of them unheld starts arrays of its own: both paths are taken here.
+    const shared = (x: ConsistentHashing4Selector) => (x as unknown as { current(): { holder: Int32Array; shared: readonly unknown[] } }).current();
+    const r = rng(4711);
+    const s = new ConsistentHashing4Selector(100);
+    const m = new Ring4Model(100);
+    const live: Consumer[] = [];
+    let n = 0;
+    const join = (x: ConsistentHashing4Selector, model: Ring4Model, list: Consumer[]) => {
+      const c: Consumer = { id: `c${++n}`, name: `consumer-${n}` };
+      x.addConsumer(c);
+      model.add(c);
+      list.push(c);
+    };
+    for (let i = 0; i < 300; i++) join(s, m, live);
+    const check = (x: ConsistentHashing4Selector, model: Ring4Model) => {
+      const expected = model.sorted();
+      assert.deepEqual(
+        x.points().map(([p, sel, q]) => [p, sel.id, ids(q)]),
+        expected.map(([p, sel, q]) => [p, sel.id, ids(q)]),
+      );
+      assert.deepEqual(layout(x.segments()), layout(modelSegments(expected.map(([p, sel]) => [p, [sel]]), 1, 65535)));
+    };
+    check(s, m);
+    const bounded = (x: ConsistentHashing4Selector) => {
+      const ring = shared(x);
+      let held = 0;
+      for (const h of ring.holder) if (h < 0) held++;
+      assert.ok(ring.shared.length <= 2 * held + 1024 + 200, `${ring.shared.length} shared lists for ${held} shared points`);
+      return ring.shared;
+    };
+    const step = () => {
+      if (r() < 0.5) {
+        const c = live.splice(randInt(r, 0, live.length - 1), 1)[0];
+        s.removeConsumer(c);
+        m.remove(c);
+      } else join(s, m, live);
+    };
+    // One change a batch (each read), a clone going its own way now and then.
+    const first = bounded(s);
+    for (let i = 0; i < 60; i++) {
+      step();
+      assert.equal(bounded(s), first, 'a batch of one change copied the shared lists');
+      if (i % 20 === 5) {
+        const other = s.clone();
+        const otherModel = new Ring4Model(100);
+        for (const c of live) otherModel.add(c);
+        join(other, otherModel, []);
+        check(other, otherModel);
+      }
+      if (i % 15 === 14) check(s, m);
+    }
+    // Two thirds leave in one batch: most lists are held by no point, and the ring starts its own.
+    for (const c of live.splice(0, 200)) {
+      s.removeConsumer(c);
+      m.remove(c);
+    }
+    assert.notEqual(bounded(s), first, 'no batch started arrays of its own: the test proves nothing about that path');
+    check(s, m);
+    for (let i = 0; i < 30; i++) {
+      step();
+      bounded(s);
+    }
+    check(s, m);
+  });
+
   test('4.0: the first selections search the segments, later ones use the slot table; both agree on every slot', () => {
     const s = new ConsistentHashing4Selector(30);
     for (let i = 0; i < 40; i++) s.addConsumer({ id: `c${i}`, name: `c${i % 25}` });
