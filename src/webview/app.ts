@@ -135,7 +135,7 @@ export class App {
         this.#stale = Array.isArray(msg.stale) ? msg.stale : [];
         this.models.setSettings(msg.settings ?? { topics: [], namespaces: [] }, msg.frames);
         // The editors of topics the settings no longer have go with them (groups' are made again).
-        for (const name of this.#editors.keys()) if (!this.models.settings.topics.some((t) => t.name === name)) this.#editors.delete(name);
+        for (const name of this.#editors.keys()) if (!this.models.shown.topics.some((t) => t.name === name)) this.#editors.delete(name);
         this.#groupEditors.clear();
         this.#observed = new Map((Array.isArray(msg.observed) ? msg.observed : []).map((o) => [o?.topic, o]));
         this.#addKeys(msg.keys);
@@ -202,8 +202,8 @@ export class App {
       this.#analysis.whatIf.set(run.whatIf.topic, run);
     }
     if (reveal) {
-      for (const t of this.models.settings.topics) this.#state.views[t.name] = 'analysis';
-      if (this.#state.topic === undefined && this.models.settings.topics.length) this.#state.topic = this.models.settings.topics[0].name;
+      for (const t of this.models.shown.topics) this.#state.views[t.name] = 'analysis';
+      if (this.#state.topic === undefined && this.models.shown.topics.length) this.#state.topic = this.models.shown.topics[0].name;
       return true;
     }
     // Redrawn only where it shows: other views (the what-if editor, say) keep what is typed in them.
@@ -291,7 +291,7 @@ export class App {
   }
 
   #drawPage(): void {
-    const topics = this.models.settings.topics;
+    const topics = this.models.shown.topics;
     const header = h('header', { class: 'top' }, h('h1', {}, l10n.t('Key Routing')));
     const body: HTMLElement[] = [];
     if (!this.#received) {
@@ -1169,7 +1169,7 @@ export class App {
     const hadError = this.#error !== '';
     this.#error = '';
     this.#save();
-    const topic = this.models.settings.topics.find((t) => t.name === this.#shown?.topic);
+    const topic = this.models.shown.topics.find((t) => t.name === this.#shown?.topic);
     const editor = topic && this.#editors.get(topic.name);
     if (hadError || !topic || !editor || this.#shown?.kind !== 'whatif' || this.#main.firstChild !== editor.element) return this.render();
     const width = this.#width();

@@ -66,12 +66,24 @@ export class Models {
   #groupCache = new Map<string, GroupViewModel>();
   /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */
   #groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
-  settings: Settings = { topics: [], namespaces: [] };
+  /** The settings as the host sent them: what the page reads (a report's ranges still packed). */
+  shown: Settings = { topics: [], namespaces: [] };
+  #settings: Settings | undefined;
   keys: KeyEntry[] = [];
+
+  /**
+   * The settings with a report's ranges unpacked, for the engine: made when it first needs them,
+   * after the first picture (the host's frames draw that). A 4-partition ring as reported is
+   * 400,000 ranges: unpacked on arrival, 30 ms and as much garbage collection before any picture.
+   */
+  get settings(): Settings {
+    return (this.#settings ??= unpackReportedRanges(this.shown));
+  }
 
   /** New settings, with the host's frames of them where it sent some. */
   setSettings(settings: Settings, frames?: readonly TopicFrame[]): void {
-    this.settings = unpackReportedRanges(settings);
+    this.shown = settings;
+    this.#settings = undefined;
     this.#frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
     this.#topologyValue = undefined;
     this.#topologyError = undefined;
