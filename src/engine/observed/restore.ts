@@ -12,7 +12,7 @@
  * one per partition for `observedPartitions`.
  */
 import { AutoSplitHashRangeSelector } from '../pulsar/keyShared/autoSplitHashRange';
-import { ConsumerAssignError, segmentsOfTable, type Consumer, type HashRange, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { ConsumerAssignError, segmentsOfTable, type Consumer, type HashRange, type SegmentTable, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { createSelector, KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
 import type { SubscriptionConfig } from '../settings';
 import { compareTables, type LayoutComparison } from './compare';
@@ -40,8 +40,17 @@ export interface ObservedGroup {
   predicted: LayoutComparison;
   /** What the model had to assume where the report does not show it (a 4.x ring's name indexes). */
   assumptions: string[];
-  /** The reported layout as plain runs (consumer ids in the broker's pick order), kept as reported while events change the model. */
-  layout: ReportedRun[];
+  /** The reported layout, kept as reported while events change the model (`reportedRuns` gives it as runs). */
+  reported: SegmentTable;
+}
+
+/**
+ * The reported layout as plain runs (consumer ids in the broker's pick order). Made when a view of
+ * the report asks for it, not with the topology: a ring's report is a run per point, and a
+ * topology is built for every route and every panel.
+ */
+export function reportedRuns(table: SegmentTable): ReportedRun[] {
+  return segmentsOfTable(table).map((seg) => ({ start: seg.start, end: seg.end, consumers: seg.consumers.map((c) => c.id) }));
 }
 
 export interface ReportedRun {
@@ -108,8 +117,7 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
   const predicted = compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg));
   const draining = new Map<number, DrainingEntry>();
   for (const r of reported) for (const d of r.draining) draining.set(d.hash, { ...d, consumer: r.consumer });
-  const layout = segmentsOfTable(shown).map((seg) => ({ start: seg.start, end: seg.end, consumers: seg.consumers.map((c) => c.id) }));
-  return { state, view, model, draining, modelComparison, predicted, assumptions, layout };
+  return { state, view, model, draining, modelComparison, predicted, assumptions, reported: shown };
 }
 
 function indexAssumption(c: Consumer, ranges: number, why: 'noPoints' | 'ambiguous' | 'noFit', got: number, replicaPoints: number): string {
