@@ -106,7 +106,7 @@ export class ObservedTopic {
       draining: [...g.draining.values()]
         .sort((a, b) => a.hash - b.hash)
         .map((d) => ({ hash: d.hash, consumer: d.consumer.id, unackMsgs: d.unackMsgs, blockedAttempts: d.blockedAttempts })),
-      predicted: g.predicted,
+      predicted: g.predicted(),
       model: g.modelComparison,
       assumptions: g.assumptions,
     }));

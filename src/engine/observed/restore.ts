@@ -36,8 +36,11 @@ export interface ObservedGroup {
   draining: ReadonlyMap<number, DrainingEntry>;
   /** The model against the report: unequal only for a ring rebuilt differently. */
   modelComparison: LayoutComparison;
-  /** The layout connecting the configured consumers in their configured order gives, against the report. */
-  predicted: LayoutComparison;
+  /**
+   * The layout connecting the configured consumers in their configured order gives, against the
+   * report: worked out when a view asks (a whole selector built again), not for every route.
+   */
+  predicted(): LayoutComparison;
   /** What the model had to assume where the report does not show it (a 4.x ring's name indexes). */
   assumptions: string[];
   /** The reported layout, kept as reported while events change the model (`reportedRuns` gives it as runs). */
@@ -114,10 +117,19 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
   }
   const shown = (view ?? model).segmentTable();
   const modelComparison = view ? compareTables(shown, model.segmentTable(), ringReason(cfg)) : compareTables(shown, shown, '');
-  const predicted = compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg));
+  let predicted: LayoutComparison | undefined;
   const draining = new Map<number, DrainingEntry>();
   for (const r of reported) for (const d of r.draining) draining.set(d.hash, { ...d, consumer: r.consumer });
-  return { state, view, model, draining, modelComparison, predicted, assumptions, reported: shown };
+  return {
+    state,
+    view,
+    model,
+    draining,
+    modelComparison,
+    predicted: () => (predicted ??= compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg))),
+    assumptions,
+    reported: shown,
+  };
 }
 
 function indexAssumption(c: Consumer, ranges: number, why: 'noPoints' | 'ambiguous' | 'noFit', got: number, replicaPoints: number): string {
