@@ -399,7 +399,9 @@ export default async function panelScenarios({ wb, scenario }) {
     const rangesOf = (id) => segs.filter((s) => s.consumers[0].id === id).map((s) => [s.start, s.end === 65535 ? 65536 : s.end]);
     const hash = plain.route(e.stringKey(KEY)).stickyKeyHash;
     const drainer = plain.route(e.stringKey(KEY)).consumer;
-    const draining = { drainingHashes: [{ hash, unackMsgs: 3, blockedAttempts: 1 }] };
+    // And 59 more, more than a page of the draining table.
+    const more = Array.from({ length: 60 }, (_, i) => 1 + ((i + 1) * 1103) % 65535).filter((h) => h !== hash).slice(0, 59);
+    const draining = { drainingHashes: [{ hash, unackMsgs: 3, blockedAttempts: 1 }, ...more.map((h, i) => ({ hash: h, unackMsgs: i, blockedAttempts: 0 }))] };
     const consumers = [
       { name: 'A', ranges: rangesOf('B'), ...(drainer === 'A' ? draining : {}) },
       { name: 'B', ranges: rangesOf('A'), ...(drainer === 'B' ? draining : {}) },
@@ -433,14 +435,18 @@ export default async function panelScenarios({ wb, scenario }) {
       await cell.waitFor();
       if (!(await cell.textContent()).startsWith(r.consumer)) throw new Error(`${KEY}: the panel says ${await cell.textContent()}, the engine ${r.consumer}`);
       if ((await cell.getAttribute('data-draining')) !== r.draining.consumer) throw new Error(`${KEY}: draining at ${await cell.getAttribute('data-draining')}, the engine ${r.draining.consumer}`);
-      for (const d of g.draining) {
-        const row = frame().locator(`#observed-draining-0 tr[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`);
-        await row.waitFor();
-        const cells = await row.locator('td').allTextContents();
-        if (cells[2] !== String(d.unackMsgs) || cells[3] !== String(d.blockedAttempts)) throw new Error(`draining ${d.hash}: the panel says ${cells}, the engine ${JSON.stringify(d)}`);
-        // And marked on the hash-range bar at its hash.
-        await frame().locator(`[data-chart="ranges"] .draining-mark[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`).waitFor();
+      // Every draining hash in the table, a page of 50 rows at a time, and marked on the bar.
+      if (g.draining.length <= 50) throw new Error(`the engine lists ${g.draining.length} draining hashes, not more than a page: the scenario would prove nothing about paging`);
+      const table = frame().locator('#observed-draining-0');
+      const shown = [];
+      for (let page = 0; page * 50 < g.draining.length; page++) {
+        if (page > 0) await table.locator('xpath=..').getByRole('button', { name: 'next 50 rows' }).click();
+        await table.locator(`tbody tr[aria-rowindex="${page * 50 + 2}"]`).waitFor();
+        shown.push(...(await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.hash), tr.dataset.consumer, ...[...tr.querySelectorAll('td')].slice(2).map((td) => td.textContent)]))));
       }
+      const listed = g.draining.map((d) => [d.hash, d.consumer, String(d.unackMsgs), String(d.blockedAttempts)]);
+      if (JSON.stringify(shown) !== JSON.stringify(listed)) throw new Error(`the draining table shows ${JSON.stringify(shown)}, the engine ${JSON.stringify(listed)}`);
+      for (const d of g.draining) await frame().locator(`[data-chart="ranges"] .draining-mark[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`).waitFor();
       await shot('observed');
     } finally {
       writeFileSync(settingsFile, original);
