@@ -6,7 +6,7 @@
  */
 import type { Consumer, StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { describeDifferences, type LayoutComparison } from './compare';
-import { reportedRuns, type DrainingEntry, type ObservedGroup, type ReportedRun } from './restore';
+import type { DrainingEntry, ObservedGroup, ReportedRun } from './restore';
 
 export interface DrainingMark {
   consumer: string;
@@ -102,7 +102,7 @@ export class ObservedTopic {
       partitions: this.partitions === 0 ? null : this.groups.length === 1 ? [0, this.partitions - 1] : [i, i],
       ...(g.state.at !== undefined ? { at: g.state.at } : {}),
       current: !this.#changed,
-      layout: reportedRuns(g.reported),
+      layout: g.layout(),
       draining: [...g.draining.values()]
         .sort((a, b) => a.hash - b.hash)
         .map((d) => ({ hash: d.hash, consumer: d.consumer.id, unackMsgs: d.unackMsgs, blockedAttempts: d.blockedAttempts })),
