@@ -6,7 +6,7 @@
  */
 import type { Consumer, StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { describeDifferences, type LayoutComparison } from './compare';
-import type { DrainingEntry, ObservedGroup, ReportedRun } from './restore';
+import type { DrainingEntry, ObservedGroup } from './restore';
 
 export interface DrainingMark {
   consumer: string;
@@ -20,8 +20,6 @@ export interface ObservedGroupInfo {
   at?: string;
   /** Whether routes still read the report (no consumer event since). */
   current: boolean;
-  /** The layout the broker reported (the hash-range bar / ring), whatever events did since. */
-  layout: ReportedRun[];
   /** The draining hashes, ascending, with their consumers' ids. */
   draining: Array<{ hash: number; consumer: string; unackMsgs: number; blockedAttempts: number }>;
   /** The report against the layout the configured connection order predicts. */
@@ -102,7 +100,6 @@ export class ObservedTopic {
       partitions: this.partitions === 0 ? null : this.groups.length === 1 ? [0, this.partitions - 1] : [i, i],
       ...(g.state.at !== undefined ? { at: g.state.at } : {}),
       current: !this.#changed,
-      layout: g.layout(),
       draining: [...g.draining.values()]
         .sort((a, b) => a.hash - b.hash)
         .map((d) => ({ hash: d.hash, consumer: d.consumer.id, unackMsgs: d.unackMsgs, blockedAttempts: d.blockedAttempts })),

@@ -12,7 +12,7 @@
  * one per partition for `observedPartitions`.
  */
 import { AutoSplitHashRangeSelector } from '../pulsar/keyShared/autoSplitHashRange';
-import { ConsumerAssignError, segmentsOfTable, type Consumer, type HashRange, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
+import { ConsumerAssignError, type Consumer, type HashRange, type StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { createSelector, KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
 import type { SubscriptionConfig } from '../settings';
 import { compareTables, type LayoutComparison } from './compare';
@@ -43,18 +43,6 @@ export interface ObservedGroup {
   predicted(): LayoutComparison;
   /** What the model had to assume where the report does not show it (a 4.x ring's name indexes). */
   assumptions: string[];
-  /**
-   * The reported layout as plain runs (consumer ids in the broker's pick order), kept as reported
-   * while events change the model: made once, when a view asks (a ring's report is a run per
-   * point, and a topology is built for every route and every panel).
-   */
-  layout(): ReportedRun[];
-}
-
-export interface ReportedRun {
-  start: number;
-  end: number;
-  consumers: string[];
 }
 
 export interface RestoredSubscription {
@@ -113,7 +101,6 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
   const shown = (view ?? model).segmentTable();
   const modelComparison = view ? compareTables(shown, model.segmentTable(), ringReason(cfg)) : compareTables(shown, shown, '');
   let predicted: LayoutComparison | undefined;
-  let layout: ReportedRun[] | undefined;
   const draining = new Map<number, DrainingEntry>();
   for (const r of reported) for (const d of r.draining) draining.set(d.hash, { ...d, consumer: r.consumer });
   return {
@@ -124,8 +111,6 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
     modelComparison,
     predicted: () => (predicted ??= compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg))),
     assumptions,
-    // The table stays as it is when events change the model: tables never change once made.
-    layout: () => (layout ??= segmentsOfTable(shown).map((seg) => ({ start: seg.start, end: seg.end, consumers: seg.consumers.map((c) => c.id) }))),
   };
 }
 

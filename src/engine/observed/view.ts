@@ -1,9 +1,10 @@
 /**
  * What the panel draws of a broker's report, in one call per topic (plain data, ready for a
- * webview message): for a Pulsar topic, "observed at", the reported layout, the draining marks and
- * the comparison with the layout the configured connection order predicts, per group of
+ * webview message): for a Pulsar topic, "observed at", the draining marks and the comparison of
+ * the reported layout with the one the configured connection order predicts, per group of
  * partitions that reported alike; for a Kafka topic, the observed owners of each consumer group
- * that reads it. Undefined where nothing was reported.
+ * that reads it. Undefined where nothing was reported. (The reported layout itself is what the
+ * topic's routes read until a consumer event: its selector's segments and ranges.)
  */
 import type { Topology } from '../topology';
 import { PulsarTopicState } from '../topology';

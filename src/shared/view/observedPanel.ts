@@ -19,20 +19,20 @@ export interface PanelComparison {
   more: number;
 }
 
-export type PanelObservedGroup = Omit<ObservedGroupInfo, 'layout' | 'predicted' | 'model'> & { predicted: PanelComparison; model: PanelComparison };
+export type PanelObservedGroup = Omit<ObservedGroupInfo, 'predicted' | 'model'> & { predicted: PanelComparison; model: PanelComparison };
 export type PanelPulsarObserved = Omit<PulsarObservedView, 'groups'> & { groups: PanelObservedGroup[] };
 export type PanelObserved = PanelPulsarObserved | KafkaObservedView;
 
 /**
- * A report as the host sends it to the panel: without the reported layout (the host's frames draw
- * it) and with only the differing runs the panel lists. The engine's whole view of a 3-partition
- * ring of 1,000 consumers is 28 MB of JSON, which VS Code carries to the webview as JSON: seconds of
- * the extension host's and the workbench's time before the panel could draw.
+ * A report as the host sends it to the panel: with only the differing runs the panel lists. (The
+ * reported layout is not in it: the host's frames draw it. As runs, a 3-partition ring of 1,000
+ * consumers was 28 MB of JSON, which VS Code carries to the webview as JSON: seconds of the
+ * extension host's and the workbench's time before the panel could draw.)
  */
 export function panelObserved(v: PulsarObservedView | KafkaObservedView): PanelObserved {
   if (v.system === 'kafka') return v;
   const shown = (c: LayoutComparison): PanelComparison => ({ equal: c.equal, size: c.size, reason: c.reason, ...differenceRuns(c) });
-  return { ...v, groups: v.groups.map(({ layout: _layout, predicted, model, ...g }) => ({ ...g, predicted: shown(predicted), model: shown(model) })) };
+  return { ...v, groups: v.groups.map(({ predicted, model, ...g }) => ({ ...g, predicted: shown(predicted), model: shown(model) })) };
 }
 
 /** The reports of every topic that has one, as the state message carries them (the host, the panel bench). */
