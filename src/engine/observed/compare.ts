@@ -30,34 +30,43 @@ function sameList(a: readonly Consumer[], b: readonly Consumer[]): boolean {
   return a === b || (a.length === b.length && a.every((c, i) => c.id === b[i].id));
 }
 
-/** Sweeps both tables (ascending, non-overlapping) and collects the runs whose owners differ. */
+/**
+ * Sweeps both tables (ascending, non-overlapping) at once and collects the runs whose owners
+ * differ. Each step runs to the nearer of the two tables' next bounds, so the pieces are those
+ * every start and end of both tables cut, in one pass without sorting the bounds (a 4.x ring of
+ * 1,000 x 100 points and its report have 200,000 segments between them).
+ */
 export function compareTables(reported: SegmentTable, other: SegmentTable, reason: string): LayoutComparison {
   const differences: LayoutDifference[] = [];
   let size = 0;
-  const bounds = new Set<number>();
-  for (const t of [reported, other]) {
-    for (let i = 0; i < t.count; i++) {
-      bounds.add(t.starts[i]);
-      bounds.add(t.ends[i] + 1);
-    }
-  }
-  const cuts = [...bounds].sort((a, b) => a - b);
   let ri = 0;
   let oi = 0;
-  for (let k = 0; k + 1 < cuts.length; k++) {
-    const start = cuts[k];
-    const end = cuts[k + 1] - 1;
+  let start = -Infinity;
+  for (;;) {
     while (ri < reported.count && reported.ends[ri] < start) ri++;
     while (oi < other.count && other.ends[oi] < start) oi++;
-    const a = ri < reported.count && reported.starts[ri] <= start ? reported.owners[reported.owner[ri]] : NONE;
-    const b = oi < other.count && other.starts[oi] <= start ? other.owners[other.owner[oi]] : NONE;
-    if (sameList(a, b)) continue;
-    size += end - start + 1;
-    const last = differences[differences.length - 1];
-    const ra = a.map((c) => c.id);
-    const ob = b.map((c) => c.id);
-    if (last && last.end + 1 === start && last.reported.join('\0') === ra.join('\0') && last.other.join('\0') === ob.join('\0')) last.end = end;
-    else differences.push({ start, end, reported: ra, other: ob });
+    if (ri === reported.count && oi === other.count) break;
+    const rs = ri < reported.count ? reported.starts[ri] : Infinity;
+    const os = oi < other.count ? other.starts[oi] : Infinity;
+    // A gap in both tables: nobody owns it on either side.
+    if (start < rs && start < os) {
+      start = Math.min(rs, os);
+      continue;
+    }
+    const inR = rs <= start;
+    const inO = os <= start;
+    const end = Math.min(inR ? reported.ends[ri] : rs - 1, inO ? other.ends[oi] : os - 1);
+    const a = inR ? reported.owners[reported.owner[ri]] : NONE;
+    const b = inO ? other.owners[other.owner[oi]] : NONE;
+    if (!sameList(a, b)) {
+      size += end - start + 1;
+      const last = differences[differences.length - 1];
+      const ra = a.map((c) => c.id);
+      const ob = b.map((c) => c.id);
+      if (last && last.end + 1 === start && last.reported.join('\0') === ra.join('\0') && last.other.join('\0') === ob.join('\0')) last.end = end;
+      else differences.push({ start, end, reported: ra, other: ob });
+    }
+    start = end + 1;
   }
   return { equal: differences.length === 0, differences, size, reason: differences.length === 0 ? '' : reason };
 }
