@@ -94,11 +94,32 @@ export class ReportedRing implements StickyKeyConsumerSelector {
 }
 
 function table4(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
-  const all = reported.flatMap((r) => r.ranges.map((range) => ({ range, consumer: r.consumer })));
-  if (all.length === 0) return EMPTY_TABLE;
-  all.sort((a, b) => a.range[0] - b.range[0]);
-  const b = new SegmentTableBuilder([], all.length);
-  for (const x of all) b.pushList(x.range[0], x.range[1], only(x.consumer));
+  let n = 0;
+  for (const r of reported) n += r.ranges.length;
+  if (n === 0) return EMPTY_TABLE;
+  // The ranges by start, ties in report order, as one numeric sort of `start * n + i` (exact: a
+  // start is at most 65536, so the keys stay far below 2^53). A 4.x ring of 1,000 x 100 points
+  // reports 100,000 ranges; sorting objects with a comparator took 30-45 ms of the topology's build.
+  const keys = new Float64Array(n);
+  const ends = new Float64Array(n);
+  const codes = new Int32Array(n);
+  const b = new SegmentTableBuilder([], n);
+  let i = 0;
+  for (const r of reported) {
+    if (r.ranges.length === 0) continue;
+    const code = b.code(only(r.consumer));
+    for (const [start, end] of r.ranges) {
+      keys[i] = start * n + i;
+      ends[i] = end;
+      codes[i++] = code;
+    }
+  }
+  keys.sort();
+  for (const key of keys) {
+    const start = Math.floor(key / n);
+    const j = key - start * n;
+    b.push(start, ends[j], codes[j]);
+  }
   return b.build();
 }
 

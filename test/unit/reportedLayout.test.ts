@@ -1,0 +1,78 @@
+// ReportedRing (engine/observed/reportedLayout.ts), 4.x: a report's ranges, whatever order the
+// broker listed consumers and ranges in, become the layout routes read: the ranges by start, a
+// consumer's adjacent ranges one segment, every hash value routed to the consumer whose range holds
+// it. Checked against the report read value by value at every bound.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { ReportedRing } from '../../src/engine/observed/reportedLayout';
+import { createSelector } from '../../src/engine/pulsar/keyShared/subscription';
+import type { Consumer, HashRange } from '../../src/engine/pulsar/keyShared/selector';
+
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const RING4 = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, hashRangeSize: 65536 } as const;
+
+/** Cuts of 1..65535 into ranges, an owner (of five, two of them sharing a name) for each, a report order. */
+const reportArb = fc
+  .tuple(
+    fc.uniqueArray(fc.integer({ min: 2, max: 65535 }), { maxLength: 40 }),
+    fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 41, maxLength: 41 }),
+    fc.array(fc.integer(), { minLength: 41, maxLength: 41 }),
+  )
+  .map(([cuts, owners, order]) => {
+    const bounds = [1, ...cuts.sort((a, b) => a - b), 65536];
+    const ranges = bounds.slice(0, -1).map((start, i): { range: HashRange; owner: number; rank: number } => ({ range: [start, bounds[i + 1] - 1], owner: owners[i], rank: order[i] }));
+    return ranges;
+  });
+
+const CONSUMERS: Consumer[] = [
+  { id: 'C1', name: 'C1' },
+  { id: 'C2', name: 'C2' },
+  { id: 'C3', name: 'C3' },
+  { id: 'same', name: 'same' },
+  { id: 'same#2', name: 'same' },
+];
+
+describe('ReportedRing, 4.x', () => {
+  test('routes every value to the consumer whose reported range holds it, in any report order', () => {
+    fc.assert(
+      fc.property(reportArb, fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 5, maxLength: 5 }), (ranges, consumerOrder) => {
+        // The report: consumers in some order, each with its ranges in some order.
+        const order = [...new Set([...consumerOrder, 0, 1, 2, 3, 4])];
+        const reported = order.map((o) => ({
+          consumer: CONSUMERS[o],
+          ranges: ranges
+            .filter((r) => r.owner === o)
+            .sort((a, b) => a.rank - b.rank)
+            .map((r) => r.range),
+        }));
+        const ring = new ReportedRing(createSelector(RING4), reported);
+        const ownerAt = (h: number) => ranges.find((r) => r.range[0] <= h && h <= r.range[1]);
+        // Segments: the ranges by start, a consumer's adjacent ones merged.
+        const want: Array<{ start: number; end: number; ids: string[] }> = [];
+        for (const r of [...ranges].sort((a, b) => a.range[0] - b.range[0])) {
+          const last = want[want.length - 1];
+          if (last && last.ids[0] === CONSUMERS[r.owner].id && last.end + 1 === r.range[0]) last.end = r.range[1];
+          else want.push({ start: r.range[0], end: r.range[1], ids: [CONSUMERS[r.owner].id] });
+        }
+        assert.deepEqual(
+          ring.segments().map((s) => ({ start: s.start, end: s.end, ids: s.consumers.map((c) => c.id) })),
+          want,
+        );
+        for (const r of ranges) {
+          for (const h of [r.range[0] - 1, r.range[0], r.range[1], r.range[1] + 1]) {
+            if (h < 1 || h > 65535) continue;
+            assert.equal(ring.select(h)?.id, CONSUMERS[ownerAt(h)!.owner].id, `hash ${h}`);
+          }
+        }
+      }),
+      { numRuns: 500, ...(seed !== undefined ? { seed } : {}) },
+    );
+  });
+
+  test('a report without ranges is an empty layout', () => {
+    const ring = new ReportedRing(createSelector(RING4), [{ consumer: CONSUMERS[0], ranges: [] }]);
+    assert.deepEqual(ring.segments(), []);
+    assert.equal(ring.select(100), null);
+  });
+});
