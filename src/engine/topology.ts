@@ -306,6 +306,8 @@ export class PulsarTopicState extends TopicState {
 
 /** The owner's contiguous range holding the hash, in the selector's slot space (null if none). */
 function ownerRange(selector: StickyKeyConsumerSelector, stickyKeyHash: number): [number, number] | null {
+  const range = selector.rangeOf?.(stickyKeyHash);
+  if (range !== undefined) return range;
   const t = selector.segmentTable();
   const i = tableIndexAt(t, selector.slotOf(stickyKeyHash));
   return i >= 0 ? [t.starts[i], t.ends[i]] : null;

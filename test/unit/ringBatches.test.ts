@@ -40,6 +40,7 @@ function pickName(r: () => number): string {
 describe('ring selectors against one-change-at-a-time models of the broker', () => {
   for (const version of ['3.0', '4.0'] as const) {
     test(`${version}: points, queues, selection and segments after every step of random histories, read at random moments`, () => {
+      let ranges = 0;
       for (let seed = 1; seed <= 6; seed++) {
         const r = rng(seed * 101 + (version === '3.0' ? 0 : 7));
         const points = randInt(r, 1, 60);
@@ -81,13 +82,30 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
               for (let k = 0; k < 50; k++) {
                 const h = randInt(r, -2, 65537);
                 assert.equal(s.select(h), m4.select(h, expected));
+                // The segment a route names, off the columns, as the table has it.
+                const range = s.rangeOf(h);
+                if (range === undefined) continue;
+                const t = s.segmentTable();
+                const at = tableIndexAt(t, h);
+                assert.deepEqual(range, at >= 0 ? [t.starts[at], t.ends[at]] : null, `hash ${h}`);
+                ranges++;
               }
             }
           }
         }
       }
+      if (version === '4.0') assert.ok(ranges > 1000, `only ${ranges} segments read off the columns`);
     });
   }
+
+  test('4.0: one consumer holds the whole space, whichever point a hash falls to', () => {
+    const s = new ConsistentHashing4Selector(5);
+    s.addConsumer({ id: 'only', name: 'only' });
+    const [p] = s.points()[0];
+    for (const h of [1, p - 1, p, p + 1, 65535]) if (h >= 1 && h <= 65535) assert.deepEqual(s.rangeOf(h), [1, 65535], `hash ${h}`);
+    assert.equal(s.rangeOf(0), null);
+    assert.equal(s.rangeOf(65536), null);
+  });
 
   test('3.0: hundreds of same-named consumers joining in one batch (they share every point) leave each list as joins one at a time do', () => {
     const r = rng(4242);

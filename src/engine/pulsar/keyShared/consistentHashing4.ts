@@ -8,9 +8,9 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { holdersAt } from './ringPoints';
+import { ceilingIndex, holdersAt, leadAt } from './ringPoints';
 import { RingSelector } from './ringSelector';
-import { only, tableIndexAt, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
+import { only, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
 
 const KEY_HASH_RANGE: HashRange = [STICKY_KEY_HASH_NOT_SET + 1, DEFAULT_RANGE_SIZE - 1];
@@ -114,14 +114,42 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
   select(stickyKeyHash: number): Consumer | null {
     if (this.#slotTable === null) {
       if (this.#selects++ < SEARCHES_BEFORE_TABLE) {
-        // The segment holding the slot, as the table would give it (none outside 1..65535).
-        const t = this.segmentTable();
-        const i = Number.isInteger(stickyKeyHash) ? tableIndexAt(t, stickyKeyHash) : -1;
-        return i >= 0 ? t.owners[t.owner[i]][0] : null;
+        // The first point at or after the slot, wrapping to the first point, as the segments
+        // have it (none outside 1..65535): a search of the ring's columns, with no segment table
+        // made. A what-if step routes a few keys on every partition's selector after the change.
+        const ring = this.current();
+        const n = ring.keys.length;
+        if (n === 0 || !Number.isInteger(stickyKeyHash) || stickyKeyHash < KEY_HASH_RANGE[0] || stickyKeyHash > KEY_HASH_RANGE[1]) return null;
+        const i = ceilingIndex(ring.keys, stickyKeyHash);
+        return this.members.singles[leadAt(ring, i < n ? i : 0)][0];
       }
       this.#buildSlotTable();
     }
     return this.#slotOwners[this.#slotTable![stickyKeyHash]] ?? null;
+  }
+
+  /**
+   * The segment holding the slot, as the segment table has it, read off the ring's columns while
+   * selections are still searched (a what-if step routes a few keys on every partition's selector:
+   * a table each was most of their routing): the points around the slot's with the same selected
+   * consumer, the values above the last point being the first point's, but a segment of their own.
+   */
+  rangeOf(stickyKeyHash: number): [number, number] | null | undefined {
+    if (this.#slotTable !== null) return undefined;
+    const ring = this.current();
+    const { keys } = ring;
+    const n = keys.length;
+    const [lo, hi] = KEY_HASH_RANGE;
+    if (n === 0 || !Number.isInteger(stickyKeyHash) || stickyKeyHash < lo || stickyKeyHash > hi) return null;
+    const i = ceilingIndex(keys, stickyKeyHash);
+    const owner = leadAt(ring, i < n ? i : 0);
+    let j = i - 1;
+    while (j >= 0 && leadAt(ring, j) === owner) j--;
+    const start = j >= 0 ? keys[j] + 1 : lo;
+    if (i === n) return [start, hi];
+    let k = i + 1;
+    while (k < n && leadAt(ring, k) === owner) k++;
+    return [start, k < n ? keys[k - 1] : leadAt(ring, 0) === owner ? hi : keys[n - 1]];
   }
 
   /** The selection for every slot, so a bulk lookup is one array read instead of a search. */

@@ -48,6 +48,11 @@ export interface StickyKeyConsumerSelector {
   /** The consumer a message with this sticky key hash is dispatched to, or null. */
   select(stickyKeyHash: number): Consumer | null;
   /**
+   * The segment holding the hash (its owner's contiguous range), where a selector finds it without
+   * its segment table; undefined where the table should answer.
+   */
+  rangeOf?(stickyKeyHash: number): [number, number] | null | undefined;
+  /**
    * Ascending, merged segments covering `keyHashRange` as selection works. Memoised: the same
    * frozen array until the next add or remove, so callers must copy before changing anything.
    */
