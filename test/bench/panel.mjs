@@ -33,7 +33,9 @@
 //                   input to its frame (which holds the wait for the display's next frame as well);
 //   warm-up done    from the state message until the panel's idle warm-up has ended (its body's
 //                   data-engine is "ready", polled every 50 ms): what the first what-if step's
-//                   speed costs in idle time after opening;
+//                   speed costs in idle time after opening; and the longest task the page ran
+//                   from the first picture until then (Long Tasks API: tasks over 50 ms), which an
+//                   input that comes during it waits for before the page sees it;
 //   heap            the page's JS heap after a garbage collection (CDP JSHeapUsedSize), in a page
 //                   of its own after opening, and after the what-if steps (both measured after the
 //                   timings: the forced collection drops V8's compiled code).
@@ -211,6 +213,7 @@ async function measure(browser, scale, c, r, keys) {
   let zoom = null;
   const heap = {};
   let readyMs;
+  let longestIdleTaskMs;
   // The heap after opening is taken in a page of its own, after the timings: measuring it means a
   // forced full collection (`collectGarbage`), which also drops V8's compiled code, so a zoom or
   // what-if step timed after it would run cold code no user would meet.
@@ -236,10 +239,21 @@ async function measure(browser, scale, c, r, keys) {
       }, msg.json);
       if (run === RUNS) {
         // The heap page: opened as a panel opens, left to finish its idle work, then measured.
+        await page.evaluate(() => {
+          window.__longTasks = [];
+          new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: 'longtask' });
+        });
         await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-heap`);
         await settle(page);
         // From the state message to the end of the idle warm-up (what a what-if step's speed costs).
         readyMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('bench:post').at(-1).startTime);
+        // The longest task after the first picture (0: none over 50 ms). An older bundle marks no
+        // first picture: from the state message then.
+        longestIdleTaskMs = await page.evaluate(() => {
+          const first = performance.getEntriesByName('keyRouting:firstPicture').at(-1);
+          const from = first ? first.startTime + first.duration : performance.getEntriesByName('bench:post').at(-1).startTime;
+          return Math.max(0, ...window.__longTasks.filter((t) => t.startTime >= from).map((t) => t.duration));
+        });
         heap.afterOpenMB = await heapMB(cdp);
         continue;
       }
@@ -276,6 +290,7 @@ async function measure(browser, scale, c, r, keys) {
     zoom,
     heap,
     readyMs: round(readyMs),
+    longestIdleTaskMs: round(longestIdleTaskMs),
   };
 }
 
@@ -594,7 +609,7 @@ function print(results) {
   }));
   console.log('\nPanel at production scale, 100 keys marked (Chromium, 1,200 x 900 px; medians of cold/warm runs)');
   console.table(rows);
-  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-', 'layout objects: opening cold / warm, step, remove': `${r.complete.coldLayoutObjects} / ${r.complete.warmLayoutObjects}, ${r.whatIf ? `${r.whatIf.nextLayoutObjects}, ${r.whatIf.removeLayoutObjects}` : '-'}`, 'opened to idle warm-up done (ms)': r.readyMs ?? '-' }));
+  const extra = results.map((r) => ({ case: r.case, renderer: r.renderer, 'host: frames built (ms)': r.hostFramesMs, 'Node: what-if / note, warm (ms)': r.nodeWhatIf ? `${r.nodeWhatIf.whatIfMs} / ${r.nodeWhatIf.noteMs}` : '-', 'remove + apply check (ms)': r.whatIf?.removeWithApplyCheckMs ?? '-', 'layout objects: opening cold / warm, step, remove': `${r.complete.coldLayoutObjects} / ${r.complete.warmLayoutObjects}, ${r.whatIf ? `${r.whatIf.nextLayoutObjects}, ${r.whatIf.removeLayoutObjects}` : '-'}`, 'opened to idle warm-up done (ms)': r.readyMs ?? '-', 'longest task after the first picture (ms)': r.longestIdleTaskMs === 0 ? '< 50' : (r.longestIdleTaskMs ?? '-') }));
   console.table(extra);
 }
 
