@@ -512,12 +512,14 @@ class GeneralAssignmentBuilder {
             continue;
           }
         }
-        for (const other of this.#topic2AllPotentialConsumers.get(tp.topic)!) {
-          if (this.#size(consumer) > this.#size(other) + 1) {
-            this.#reassignPartition(tp, this.#sorted.find((c) => this.#consumer2AllPotentialTopics.get(c)!.includes(tp.topic))!);
-            reassignmentPerformed = modified = true;
-            break;
-          }
+        // Java moves the partition when any of the topic's potential consumers holds 2 or more
+        // fewer partitions than its owner, to the first of them by size: so when that first one
+        // does. (Asking each of them cost 10,000 partitions x 375 consumers in a rebalance of a
+        // 500-member group whose members subscribe to different topics.)
+        const target = this.#sorted.find((c) => this.#consumer2AllPotentialTopics.get(c)!.includes(tp.topic))!;
+        if (this.#size(consumer) > this.#size(target) + 1) {
+          this.#reassignPartition(tp, target);
+          reassignmentPerformed = modified = true;
         }
       }
     } while (modified);
