@@ -2,7 +2,8 @@
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
 // 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
-// (its what-if adds members), a 3.0 ring of 10 consumers x 100 points (few enough points for
+// (its what-if adds members) and one of 500 sticky members subscribing to different topics (3 topics
+// of 10,000 partitions between them), a 3.0 ring of 10 consumers x 100 points (few enough points for
 // SVG charts: what the keys alone cost), and two started from a live cluster's reports (that Kafka
 // group's owners as kafka-consumer-groups printed them, a run of one partition each; a 4.0 ring on
 // 4 partitions, each reporting its own ranges and draining hashes); 100 keys marked in each.
@@ -61,12 +62,12 @@
 //                     a line "BENCH-STEP-<n>": with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
-// `--case FILE` times a topology of your own instead of the seven: a JSON object with `settings` (as
+// `--case FILE` times a topology of your own instead of the bench's own: a JSON object with `settings` (as
 // in .vscode/settings.json), `topic` (the one the panel opens on) and optionally `label`, `view`
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,kafkaMixed,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

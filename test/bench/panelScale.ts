@@ -98,6 +98,31 @@ export function scaleCases(): ScaleCase[] {
       consumers: false,
       group: true,
     },
+    {
+      // Members subscribing to different topics take the sticky assignor's general path, where
+      // each rebalance weighs every partition against the members that could take it.
+      id: 'kafkaMixed',
+      label: 'Kafka, 3 topics of 10,000 partitions, 500 sticky members on 1-3 of them',
+      settings: {
+        'keyRouting.topics': [
+          { name: 'orders', system: 'kafka', partitions: 4_000 },
+          { name: 'payments', system: 'kafka', partitions: 3_000 },
+          { name: 'refunds', system: 'kafka', partitions: 3_000 },
+        ],
+        'keyRouting.kafkaGroups': [
+          {
+            name: 'mixed',
+            assignor: 'sticky',
+            topics: ['orders', 'payments', 'refunds'],
+            members: members.map((m, i) => ({ ...m, topics: [['orders', 'payments', 'refunds'], ['orders'], ['payments', 'refunds'], ['orders', 'refunds']][i % 4] })),
+          },
+        ],
+      },
+      topic: 'orders',
+      view: 'partitions',
+      consumers: false,
+      group: true,
+    },
   ];
   // Started from a live cluster's reports (what `key-routing import` writes), where the panel also
   // draws what the broker said: the group's owners as kafka-consumer-groups printed them for an
