@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compareTables, type LayoutDifference } from '../../src/engine/observed/compare';
-import type { Consumer, SegmentTable } from '../../src/engine/pulsar/keyShared/selector';
+import { tableOf, type Consumer, type SegmentTable } from '../../src/engine/pulsar/keyShared/selector';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
@@ -15,15 +15,9 @@ const consumer = (id: string): Consumer => ({ id, name: id }) as Consumer;
 /** Segments [start, end] and their owners' ids, ascending, not overlapping, gaps allowed. */
 type Spec = Array<{ start: number; end: number; owners: readonly string[] }>;
 
-/** A table as a selector makes one: every segment's owners a list of its own objects. */
-function tableOf(spec: Spec): SegmentTable {
-  return {
-    count: spec.length,
-    starts: Float64Array.from(spec, (s) => s.start),
-    ends: Float64Array.from(spec, (s) => s.end),
-    owner: Int32Array.from(spec, (_, i) => i),
-    owners: spec.map((s) => s.owners.map(consumer)),
-  };
+/** A table as a selector hands one out (the engine's `tableOf`), every segment's owners objects of its own. */
+function tableOfSpec(spec: Spec): SegmentTable {
+  return tableOf(spec.map((s) => ({ start: s.start, end: s.end, consumers: s.owners.map(consumer) })));
 }
 
 /** Owner ids at each value, value by value: the comparison's meaning, with no sweep to get wrong. */
@@ -66,7 +60,7 @@ describe('compareTables', () => {
   test('equals a value-by-value reading of both tables', () => {
     fc.assert(
       fc.property(specArb(40), specArb(40), (r, o) => {
-        const got = compareTables(tableOf(r), tableOf(o), 'why');
+        const got = compareTables(tableOfSpec(r), tableOfSpec(o), 'why');
         const want = byValue(r, o);
         assert.deepEqual(got.differences, want.differences);
         assert.equal(got.size, want.size);
@@ -79,12 +73,12 @@ describe('compareTables', () => {
 
   test('a gap on one side is nobody there; runs with the same owners on both sides merge across segments', () => {
     const got = compareTables(
-      tableOf([
+      tableOfSpec([
         { start: 0, end: 9, owners: ['C1'] },
         { start: 10, end: 19, owners: ['C2'] },
         { start: 25, end: 30, owners: ['C1'] },
       ]),
-      tableOf([
+      tableOfSpec([
         { start: 0, end: 4, owners: ['C1'] },
         { start: 5, end: 14, owners: ['C3'] },
         { start: 15, end: 30, owners: ['C3'] },
@@ -101,9 +95,9 @@ describe('compareTables', () => {
   });
 
   test('empty tables are equal; one empty table differs wherever the other has owners', () => {
-    const empty = tableOf([]);
+    const empty = tableOfSpec([]);
     assert.deepEqual(compareTables(empty, empty, 'why'), { equal: true, differences: [], size: 0, reason: '' });
-    const one = tableOf([{ start: 3, end: 7, owners: ['C1', 'C2'] }]);
+    const one = tableOfSpec([{ start: 3, end: 7, owners: ['C1', 'C2'] }]);
     assert.deepEqual(compareTables(empty, one, 'why').differences, [{ start: 3, end: 7, reported: [], other: ['C1', 'C2'] }]);
   });
 });
