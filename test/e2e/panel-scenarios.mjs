@@ -437,13 +437,10 @@ export default async function panelScenarios({ wb, scenario }) {
       if ((await cell.getAttribute('data-draining')) !== r.draining.consumer) throw new Error(`${KEY}: draining at ${await cell.getAttribute('data-draining')}, the engine ${r.draining.consumer}`);
       // Every draining hash in the table, a page of 50 rows at a time, and marked on the bar.
       if (g.draining.length <= 50) throw new Error(`the engine lists ${g.draining.length} draining hashes, not more than a page: the scenario would prove nothing about paging`);
-      const table = frame().locator('#observed-draining-0');
-      const shown = [];
-      for (let page = 0; page * 50 < g.draining.length; page++) {
-        if (page > 0) await table.locator('xpath=..').getByRole('button', { name: 'next 50 rows' }).click();
-        await table.locator(`tbody tr[aria-rowindex="${page * 50 + 2}"]`).waitFor();
-        shown.push(...(await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.hash), tr.dataset.consumer, ...[...tr.querySelectorAll('td')].slice(2).map((td) => td.textContent)]))));
-      }
+      const pages = await readPages(frame().locator('#observed-draining-0'), g.draining.length, (trs) =>
+        trs.map((tr) => [Number(tr.dataset.hash), tr.dataset.consumer, ...[...tr.querySelectorAll('td')].slice(2).map((td) => td.textContent)]),
+      );
+      const shown = pages.flat();
       const listed = g.draining.map((d) => [d.hash, d.consumer, String(d.unackMsgs), String(d.blockedAttempts)]);
       if (JSON.stringify(shown) !== JSON.stringify(listed)) throw new Error(`the draining table shows ${JSON.stringify(shown)}, the engine ${JSON.stringify(listed)}`);
       for (const d of g.draining) await frame().locator(`[data-chart="ranges"] .draining-mark[data-hash="${d.hash}"][data-consumer="${d.consumer}"]`).waitFor();
@@ -540,14 +537,7 @@ export default async function panelScenarios({ wb, scenario }) {
       await paged.waitFor();
       const want = engine().observedView(topology(), DEALT)?.groups[0]?.owners;
       if (JSON.stringify(want) !== JSON.stringify(dealt)) throw new Error(`the engine's observed owners of ${DEALT} are ${JSON.stringify(want)}`);
-      const pages = [];
-      for (let page = 0; page < 3; page++) {
-        const rows = paged.locator('tbody tr');
-        // The page shown: its first row is row 50 x page + 1 of the whole (aria-rowindex counts the header).
-        await rows.first().and(frame().locator(`tr[aria-rowindex="${page * 50 + 2}"]`)).waitFor();
-        pages.push(await rows.evaluateAll((trs) => trs.map((tr) => [Number(tr.dataset.first), Number(tr.dataset.last), tr.dataset.owner])));
-        if (page < 2) await paged.locator('xpath=..').getByRole('button', { name: 'next 50 rows' }).click();
-      }
+      const pages = await readPages(paged, dealt.length, (trs) => trs.map((tr) => [Number(tr.dataset.first), Number(tr.dataset.last), tr.dataset.owner]));
       if (pages.map((p) => p.length).join() !== '50,50,20') throw new Error(`the owners' table shows pages of ${pages.map((p) => p.length)} rows, not 50, 50 and 20`);
       const runs = pages.flat();
       if (runs.some(([first, last, owner], i) => first !== i || last !== i || owner !== dealt[i])) throw new Error(`the paged owners differ from the report: ${JSON.stringify(runs)}`);
@@ -763,6 +753,22 @@ export default async function panelScenarios({ wb, scenario }) {
       await wb.writeSettings(before);
     }
   });
+}
+
+/**
+ * A paged table's rows, a page of 50 at a time (Next between pages), for `rowCount` rows in all:
+ * each page waits until its first row is row 50 x page + 1 of the whole (aria-rowindex counts the
+ * header), then `read` (run in the page) turns its rows into values.
+ */
+async function readPages(table, rowCount, read) {
+  const pages = [];
+  for (let page = 0; page * 50 < rowCount; page++) {
+    if (page > 0) await table.locator('xpath=..').getByRole('button', { name: 'next 50 rows' }).click();
+    const rows = table.locator('tbody tr');
+    await rows.first().and(table.locator(`tbody tr[aria-rowindex="${page * 50 + 2}"]`)).waitFor();
+    pages.push(await rows.evaluateAll(read));
+  }
+  return pages;
 }
 
 /**
