@@ -12,7 +12,7 @@ import { ColorMap } from '../shared/view/owners';
 import { buildNamespaceView, type NamespaceViewModel } from '../shared/view/namespaceView';
 import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
-import { buildWhatIf, extendWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
+import { buildWhatIf, extendWhatIf, noStepsWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
 import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/view/orderingNote';
 import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
@@ -166,8 +166,10 @@ export class Models {
     if (this.#whatIfCache?.key !== key) {
       // A step added to the last what-if takes it further (only the new step runs); else afresh.
       const last = this.#whatIfCache?.value;
-      const value =
-        (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
+      const view = events.length === 0 ? this.view(name) : undefined;
+      const value = view
+        ? noStepsWhatIf(view)
+        : (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
         buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true);
       this.#whatIfCache = { key, value };
     }
@@ -176,6 +178,8 @@ export class Models {
 
   /** The ordering note, if computed for these steps; with `compute`, computes it. */
   orderingNote(name: string, events: readonly TopologyEvent[], compute = false): OrderingNote | { error: string } | null | undefined {
+    // No steps, nothing held back (and no topology built to say so).
+    if (events.length === 0) return null;
     const key = JSON.stringify([name, events]);
     if (this.#noteCache?.key === key) return this.#noteCache.value;
     if (!compute) return undefined;

@@ -52,6 +52,32 @@ export interface WhatIfViewModel {
   afterStates?: Array<KeySharedSubscription | undefined>;
 }
 
+/**
+ * The what-if before its first step: the topic as its view shows it, on both sides, nothing moved
+ * and nothing to apply. Made from the view alone (in the panel, the host's frame), so the What-if
+ * tab opens without the panel's own topology: on a ring of 100,000 points that took 100-200 ms to
+ * build, and a user who opened the tab right after the panel waited for it. Shows what
+ * `buildWhatIf` of no steps shows (test/unit/noStepsWhatIf.test.ts).
+ */
+export function noStepsWhatIf(view: TopicViewModel): WhatIfViewModel {
+  const keys = view.markers.map((m) => {
+    const route = { key: m.label, ...m.route };
+    return { key: m.label, before: route, after: route, moved: false };
+  });
+  return {
+    topic: view.name,
+    steps: [],
+    before: view,
+    after: view,
+    movedRanges: [],
+    movedFraction: view.selector ? 0 : null,
+    movedKeyFraction: keys.length > 0 ? 0 : null,
+    keys,
+    apply: { partitions: view.partitions?.count ?? 0, consumers: null },
+    applyDiffers: null,
+  };
+}
+
 /** Builds the topic's state from the settings (consumers connected as configured). */
 export function topicFromSettings(settings: Settings, name: string): TopicState | undefined {
   const problems: Problem[] = [];

@@ -248,7 +248,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
       'div',
       { class: 'apply' },
       apply,
-      h('span', { class: 'muted' }, ` Writes ${what} to the workspace settings, after you confirm.`),
+      changed ? h('span', { class: 'muted' }, ` Writes ${what} to the workspace settings, after you confirm.`) : null,
       m.applyCheck ? h('p', { id: 'whatif-apply-differs', 'aria-busy': 'true', class: 'muted' }, 'Checking whether the settings would give the same layout…') : renderApplyDiffers(m.applyDiffers),
       h('p', { id: 'whatif-apply-status', role: 'status' }, spec.applyStatus),
     ),

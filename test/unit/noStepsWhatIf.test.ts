@@ -1,0 +1,118 @@
+/**
+ * The what-if before its first step, as the panel draws it from the host's frame without building
+ * its own topology (`noStepsWhatIf`): everything it shows equals what the engine's `buildWhatIf`
+ * of no steps gives (both sides, the markers, the moved shares and ranges, the editor's consumers
+ * and partition count), on every selector kind, both broker generations, a broker's report, a
+ * topic without a subscription, Kafka, duplicate names and keys the host cannot route (bad hex).
+ * And the panel's models take it for no steps, and the engine again for the first step.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSettings, type Settings } from '../../src/engine/settings';
+import { Topology } from '../../src/engine/topology';
+import { importPulsarStats } from '../../src/import/pulsarStats';
+import { mergeImported } from '../../src/import/merge';
+import { buildFrames, viewOfFrame } from '../../src/shared/view/frame';
+import { toShownKey } from '../../src/shared/view/shownKeys';
+import { buildWhatIf, noStepsWhatIf, type WhatIfViewModel } from '../../src/shared/view/whatIfView';
+import { ColorMap } from '../../src/shared/view/owners';
+import type { ShownKey } from '../../src/shared/view/topicView';
+import type { KeyInput } from '../../src/shared/protocol';
+
+const consumers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: i % 7 === 0 ? 'dup' : `c-${i}` }));
+const sub = (extra: Record<string, unknown>, n = 40) => ({ name: 's', type: 'Key_Shared', consumers: consumers(n), ...extra });
+
+const TOPICS = [
+  { name: 'ring3', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 30 }) },
+  { name: 'ring4', system: 'pulsar', partitions: 4, brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 800 }) },
+  { name: 'split3', system: 'pulsar', partitions: 2, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false, hashRangeSize: 4096 }) },
+  { name: 'split4', system: 'pulsar', brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false }) },
+  {
+    name: 'sticky',
+    system: 'pulsar',
+    brokerVersion: '4.0',
+    subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: [{ name: 'a', ranges: [[0, 100]] }, { name: 'b', ranges: [[5000, 6000], [60000, 65535]] }] },
+  },
+  { name: 'plain', system: 'pulsar', partitions: 3 },
+  { name: 'orders', system: 'kafka', partitions: 12 },
+];
+
+const KEYS: KeyInput[] = [
+  ...Array.from({ length: 30 }, (_, i): KeyInput => ({ format: 'utf8', value: `key-${i * 31}` })),
+  { format: 'utf8', value: '' },
+  { format: 'utf8', value: 'ключ' },
+  { format: 'hex', value: '00ff10' },
+  { format: 'hex', value: 'zz' },
+];
+
+function settingsOf(raw: Record<string, unknown>): Settings {
+  const { settings, problems } = parseSettings(raw);
+  assert.deepEqual(problems, []);
+  return settings;
+}
+
+/** What the What-if view shows of a model (the charts' own data compared where they are drawn from). */
+function shown(w: WhatIfViewModel) {
+  const side = (v: WhatIfViewModel['before']) => ({
+    system: v.system,
+    partitions: v.partitions,
+    consumers: v.selector?.consumers ?? null,
+    segments: v.selector ? Array.from({ length: v.selector.segments.count }, (_, i) => {
+      const s = v.selector!.segments;
+      return [s.starts[i], s.ends[i], s.owners[s.owner[i]].ids.join('+')];
+    }) : null,
+    markers: v.markers.map((m) => ({ n: m.n, label: m.label, route: m.route, slot: m.slot })),
+  });
+  return {
+    topic: w.topic,
+    steps: w.steps,
+    before: side(w.before),
+    after: side(w.after),
+    movedRanges: w.movedRanges,
+    movedFraction: w.movedFraction,
+    movedKeyFraction: w.movedKeyFraction,
+    keys: w.keys,
+    partitions: w.apply.partitions,
+  };
+}
+
+function check(settings: Settings, names: string[]): void {
+  const topology = new Topology(settings, []);
+  const entries = KEYS.map(toShownKey);
+  const shownKeys: ShownKey[] = entries.flatMap((e) => (e.shown ? [e.shown] : []));
+  const frames = buildFrames(topology, KEYS);
+  for (const name of names) {
+    const view = viewOfFrame(frames.find((f) => f.name === name)!, entries);
+    assert.ok(view, `${name}: the frame makes a view`);
+    const fromView = noStepsWhatIf(view);
+    const engine = buildWhatIf(settings, name, [], shownKeys, new ColorMap())!;
+    assert.deepEqual(shown(fromView), shown(engine), name);
+    // Nothing to apply before a step (the Apply button is disabled, and its sentence left out).
+    assert.equal(fromView.apply.consumers, null);
+    assert.ok(!fromView.applyDiffers);
+  }
+}
+
+describe('noStepsWhatIf: the what-if of no steps from the view', () => {
+  test('equals the engine on every selector kind, both generations, Kafka and a topic without a subscription', () => {
+    check(settingsOf({ 'keyRouting.topics': TOPICS }), TOPICS.map((t) => t.name));
+  });
+
+  test("equals the engine on a broker's report (the reported layout, not the rebuilt ring)", () => {
+    const DATA = join(__dirname, '../../../test/unit/data/observed');
+    const TOPIC = 'persistent://public/default/orders';
+    const raw = mergeImported(undefined, importPulsarStats(readFileSync(join(DATA, 'pulsar-4.0-auto-split-draining.json'), 'utf8'), { source: 's.json', topic: TOPIC }));
+    check(settingsOf(raw), [TOPIC]);
+  });
+
+  test('a view without keys, and one whose keys all route', () => {
+    const settings = settingsOf({ 'keyRouting.topics': TOPICS.slice(0, 1) });
+    const frames = buildFrames(new Topology(settings, []), []);
+    const w = noStepsWhatIf(viewOfFrame(frames[0], [])!);
+    assert.equal(w.movedKeyFraction, null);
+    assert.deepEqual(w.keys, []);
+    assert.equal(w.movedFraction, 0);
+  });
+});
