@@ -14,7 +14,7 @@ import { toShownKey, type KeyEntry } from '../shared/view/shownKeys';
 import { buildTopicView, type ShownKey, type TopicViewModel } from '../shared/view/topicView';
 import { buildWhatIf, extendWhatIf, noStepsWhatIf, type WhatIfViewModel } from '../shared/view/whatIfView';
 import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/view/orderingNote';
-import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
+import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, noStepsResult, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 import { unpackReportedRanges } from '../shared/reportedRanges';
@@ -166,7 +166,10 @@ export class Models {
     if (this.#whatIfCache?.key !== key) {
       // A step added to the last what-if takes it further (only the new step runs); else afresh.
       const last = this.#whatIfCache?.value;
-      const view = events.length === 0 ? this.view(name) : undefined;
+      // No steps before the topology is built: from the view (see noStepsWhatIf), so the tab's
+      // picture does not wait for it (its ordering note, after the picture, builds it). After, the
+      // engine's, which the first step extends.
+      const view = events.length === 0 && !this.engineReady ? this.view(name) : undefined;
       const value = view
         ? noStepsWhatIf(view)
         : (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
@@ -178,8 +181,6 @@ export class Models {
 
   /** The ordering note, if computed for these steps; with `compute`, computes it. */
   orderingNote(name: string, events: readonly TopologyEvent[], compute = false): OrderingNote | { error: string } | null | undefined {
-    // No steps, nothing held back (and no topology built to say so).
-    if (events.length === 0) return null;
     const key = JSON.stringify([name, events]);
     if (this.#noteCache?.key === key) return this.#noteCache.value;
     if (!compute) return undefined;
@@ -298,6 +299,9 @@ export class Models {
    * other change (undo, another group, new keys) runs the steps again from the group's state.
    */
   groupWhatIf(topic: string, name: string, events: readonly string[]): GroupWhatIf | { error: string } | undefined {
+    // As for a topic's what-if: no steps before the topology is built (see `noStepsResult`).
+    const base = events.length === 0 && !this.engineReady ? this.group(topic, name) : undefined;
+    if (base) return { result: noStepsResult(base), after: base, memberTopics: new Map() };
     const topology = this.topology().topology;
     const g = topology?.group(name);
     if (!topology || !g) return undefined;

@@ -4,7 +4,7 @@
  * of no steps gives (both sides, the markers, the moved shares and ranges, the editor's consumers
  * and partition count), on every selector kind, both broker generations, a broker's report, a
  * topic without a subscription, Kafka, duplicate names and keys the host cannot route (bad hex).
- * And the panel's models take it for no steps, and the engine again for the first step.
+ * The same for a Kafka consumer group's what-if (`noStepsResult`), on every assignor.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,9 @@ import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology } from '../../src/engine/topology';
 import { importPulsarStats } from '../../src/import/pulsarStats';
 import { mergeImported } from '../../src/import/merge';
-import { buildFrames, viewOfFrame } from '../../src/shared/view/frame';
+import { buildFrames, groupOfFrame, viewOfFrame } from '../../src/shared/view/frame';
+import { buildGroupView, groupsOf, groupWhatIf, noStepsResult, type GroupViewModel } from '../../src/shared/view/groupView';
+import { KafkaTopicState } from '../../src/engine/topology';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildWhatIf, noStepsWhatIf, type WhatIfViewModel } from '../../src/shared/view/whatIfView';
 import { ColorMap } from '../../src/shared/view/owners';
@@ -114,5 +116,47 @@ describe('noStepsWhatIf: the what-if of no steps from the view', () => {
     assert.equal(w.movedKeyFraction, null);
     assert.deepEqual(w.keys, []);
     assert.equal(w.movedFraction, 0);
+  });
+});
+
+describe("noStepsResult: a consumer group's what-if of no steps from the group's view", () => {
+  const ASSIGNORS = ['range', 'roundrobin', 'sticky', 'cooperative-sticky', 'uniform', 'server-range'];
+  const settings = settingsOf({
+    'keyRouting.topics': [
+      { name: 'orders', system: 'kafka', partitions: 40 },
+      { name: 'payments', system: 'kafka', partitions: 7 },
+    ],
+    // Two topics each (a key moves on either), and `uniform` without topic ids: the engine's note.
+    'keyRouting.kafkaGroups': ASSIGNORS.map((assignor, i) => ({
+      name: `g-${assignor}`,
+      assignor,
+      topics: ['orders', 'payments'],
+      members: Array.from({ length: 3 + i }, (_, j) => ({ id: `m${j}` })),
+    })),
+  });
+  const plain = (g: GroupViewModel) => JSON.parse(JSON.stringify(g, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : x)));
+
+  test('equals the engine: no steps, no key moved, the notes, and the group after it as it is', () => {
+    const topology = new Topology(settings, []);
+    const entries = KEYS.map(toShownKey);
+    const keys = entries.flatMap((e) => (e.shown ? [{ shown: e.shown.label, key: e.shown.key }] : []));
+    const frames = buildFrames(topology, KEYS);
+    let notes = 0;
+    for (const f of frames) {
+      const view = viewOfFrame(f, entries)!;
+      for (const g of groupsOf(topology, f.name)) {
+        const base = groupOfFrame(f, g.name, view.markers)!;
+        assert.ok(base, `${f.name} / ${g.name}: the frame carries the group`);
+        const got = noStepsResult(base);
+        const run = groupWhatIf(topology, g, f.name, [], keys);
+        const { keys: all, ...rest } = run.result;
+        assert.deepEqual({ ...got, keys: undefined }, { ...rest, keys: undefined }, `${f.name} / ${g.name}`);
+        assert.deepEqual(got.keys, all.filter((k) => k.moved));
+        assert.ok(all.length > 0, 'the engine lists the keys: the comparison above means something');
+        assert.deepEqual(plain(base), plain(buildGroupView(run.run.group, run.run.topics.get(f.name) as KafkaTopicState, view.markers)));
+        notes += got.notes?.length ?? 0;
+      }
+    }
+    assert.equal(notes, 2, "uniform's topic-id note, on both topics");
   });
 });

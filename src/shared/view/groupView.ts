@@ -5,7 +5,7 @@
  * or leaves) with the partitions and keys that move. Everything comes from the engine's group
  * (`ConsumerGroupState`, `GroupWhatIfRun`); nothing here assigns a partition itself.
  */
-import type { ConsumerGroupState } from '../../engine/kafka/consumerGroup';
+import { rebalanceProtocol, type AssignorName, type ConsumerGroupState } from '../../engine/kafka/consumerGroup';
 import { GroupWhatIfRun, type GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import { KafkaTopicState, type Topology } from '../../engine/topology';
 import type { MessageKey } from '../../engine/key';
@@ -124,6 +124,17 @@ export function groupWhatIf(
   const run = new GroupWhatIfRun(group.clone(), topics, keys, topicName);
   for (const e of events) run.step(e);
   return { result: run.result(), run };
+}
+
+/**
+ * A group what-if's result before its first step, from the group's view alone (in the panel, the
+ * host's frame), so the What-if tab opens without the panel's topology (see `noStepsWhatIf`):
+ * no steps, and no key moved (`keys` lists only moved keys here; the panel reads no other).
+ */
+export function noStepsResult(base: GroupViewModel): GroupWhatIfResult {
+  const out: GroupWhatIfResult = { group: base.group, assignor: base.assignor, protocol: rebalanceProtocol(base.assignor as AssignorName), steps: [], keys: [] };
+  if (base.notes.length) out.notes = base.notes;
+  return out;
 }
 
 /** A group what-if: its result, and the run that took its steps (`run.group`, `run.topics`: the group and topics after them). */
