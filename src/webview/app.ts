@@ -1028,6 +1028,9 @@ export class App {
     if (note === undefined) {
       // After this paint, before anything else deferred: the ordering simulation.
       this.#later(() => {
+        // Before the first step: what it needs first, the topology and its segment table, where
+        // the warm-up has not built them yet (a lookup where it has).
+        if (!applied.length) this.models.warmUp(topic.name, 0);
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
