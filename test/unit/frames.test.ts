@@ -12,50 +12,20 @@ import { KafkaTopicState, PulsarTopicState, Topology } from '../../src/engine/to
 import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
 import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
 import { buildFrames, groupOfFrame, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
-import { buildGroupView, groupsOf, type GroupViewModel } from '../../src/shared/view/groupView';
+import { buildGroupView, groupsOf } from '../../src/shared/view/groupView';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
 import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
 import { fullWindow, layoutSegments, zoomWindow } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, layoutPartitions } from '../../src/shared/view/topicView';
-import type { KeyInput } from '../../src/shared/protocol';
-import { plainModel } from './helpers';
+import { plainModel, settingsOf } from './helpers';
+import { KEYS_OF_EVERY_KIND, plainGroup, TOPICS_OF_EVERY_KIND } from './viewFixtures';
 
-function settingsOf(topics: unknown[]): Settings {
-  const { settings, problems } = parseSettings({ 'keyRouting.topics': topics });
-  assert.deepEqual(problems, []);
-  return settings;
-}
-
-const consumers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: i % 7 === 0 ? 'dup' : `c-${i}` }));
-const sub = (extra: Record<string, unknown>, n = 60) => ({ name: 's', type: 'Key_Shared', consumers: consumers(n), ...extra });
-
-const TOPICS = [
-  { name: 'ring3', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 30 }) },
-  // Many points on the 16-bit ring: points collide, so consumers queue behind others.
-  { name: 'ring4', system: 'pulsar', partitions: 4, brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 800 }) },
-  { name: 'split3', system: 'pulsar', partitions: 2, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false, hashRangeSize: 4096 }) },
-  { name: 'split4', system: 'pulsar', brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false }) },
-  {
-    name: 'sticky',
-    system: 'pulsar',
-    brokerVersion: '4.0',
-    subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: [{ name: 'a', ranges: [[0, 100]] }, { name: 'b', ranges: [[5000, 6000], [60000, 65535]] }] },
-  },
-  { name: 'plain', system: 'pulsar', partitions: 3 },
-  { name: 'orders', system: 'kafka', partitions: 12 },
-];
-
-const KEYS: KeyInput[] = [
-  ...Array.from({ length: 40 }, (_, i): KeyInput => ({ format: 'utf8', value: `key-${i * 31}` })),
-  { format: 'utf8', value: '' },
-  { format: 'utf8', value: 'ключ' },
-  { format: 'hex', value: '00ff10' },
-  { format: 'hex', value: 'zz' },
-];
+const TOPICS = TOPICS_OF_EVERY_KIND;
+const KEYS = KEYS_OF_EVERY_KIND;
 
 describe('frames: the view the panel makes from the host frame', () => {
-  const settings = settingsOf(TOPICS);
+  const settings = settingsOf({ 'keyRouting.topics': TOPICS });
   const topology = new Topology(settings, []);
   const entries = KEYS.map(toShownKey);
   const shown = entries.flatMap((e) => (e.shown ? [e.shown] : []));
@@ -296,7 +266,3 @@ describe('a Kafka topic\'s consumer groups in its frame', () => {
     assert.equal(groupOfFrame(f, 'nobody', v.markers), undefined);
   });
 });
-
-function plainGroup(g: GroupViewModel): unknown {
-  return JSON.parse(JSON.stringify(g, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : x)));
-}

@@ -10,50 +10,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSettings, type Settings } from '../../src/engine/settings';
-import { Topology } from '../../src/engine/topology';
+import type { Settings } from '../../src/engine/settings';
+import { KafkaTopicState, Topology } from '../../src/engine/topology';
 import { importPulsarStats } from '../../src/import/pulsarStats';
 import { mergeImported } from '../../src/import/merge';
 import { buildFrames, groupOfFrame, viewOfFrame } from '../../src/shared/view/frame';
-import { buildGroupView, groupsOf, groupWhatIf, noStepsResult, type GroupViewModel } from '../../src/shared/view/groupView';
-import { KafkaTopicState } from '../../src/engine/topology';
+import { buildGroupView, groupsOf, groupWhatIf, noStepsResult } from '../../src/shared/view/groupView';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildWhatIf, noStepsWhatIf, type WhatIfViewModel } from '../../src/shared/view/whatIfView';
 import { ColorMap } from '../../src/shared/view/owners';
 import type { ShownKey } from '../../src/shared/view/topicView';
-import type { KeyInput } from '../../src/shared/protocol';
+import { settingsOf } from './helpers';
+import { KEYS_OF_EVERY_KIND, plainGroup, TOPICS_OF_EVERY_KIND } from './viewFixtures';
 
-const consumers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: i % 7 === 0 ? 'dup' : `c-${i}` }));
-const sub = (extra: Record<string, unknown>, n = 40) => ({ name: 's', type: 'Key_Shared', consumers: consumers(n), ...extra });
-
-const TOPICS = [
-  { name: 'ring3', system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 30 }) },
-  { name: 'ring4', system: 'pulsar', partitions: 4, brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 800 }) },
-  { name: 'split3', system: 'pulsar', partitions: 2, brokerVersion: '3.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false, hashRangeSize: 4096 }) },
-  { name: 'split4', system: 'pulsar', brokerVersion: '4.0', subscription: sub({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false }) },
-  {
-    name: 'sticky',
-    system: 'pulsar',
-    brokerVersion: '4.0',
-    subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: [{ name: 'a', ranges: [[0, 100]] }, { name: 'b', ranges: [[5000, 6000], [60000, 65535]] }] },
-  },
-  { name: 'plain', system: 'pulsar', partitions: 3 },
-  { name: 'orders', system: 'kafka', partitions: 12 },
-];
-
-const KEYS: KeyInput[] = [
-  ...Array.from({ length: 30 }, (_, i): KeyInput => ({ format: 'utf8', value: `key-${i * 31}` })),
-  { format: 'utf8', value: '' },
-  { format: 'utf8', value: 'ключ' },
-  { format: 'hex', value: '00ff10' },
-  { format: 'hex', value: 'zz' },
-];
-
-function settingsOf(raw: Record<string, unknown>): Settings {
-  const { settings, problems } = parseSettings(raw);
-  assert.deepEqual(problems, []);
-  return settings;
-}
+const TOPICS = TOPICS_OF_EVERY_KIND;
+const KEYS = KEYS_OF_EVERY_KIND;
 
 /** What the What-if view shows of a model (the charts' own data compared where they are drawn from). */
 function shown(w: WhatIfViewModel) {
@@ -134,7 +105,6 @@ describe("noStepsResult: a consumer group's what-if of no steps from the group's
       members: Array.from({ length: 3 + i }, (_, j) => ({ id: `m${j}` })),
     })),
   });
-  const plain = (g: GroupViewModel) => JSON.parse(JSON.stringify(g, (_k, x) => (ArrayBuffer.isView(x) ? Array.from(x as unknown as number[]) : x)));
 
   test('equals the engine: no steps, no key moved, the notes, and the group after it as it is', () => {
     const topology = new Topology(settings, []);
@@ -153,7 +123,7 @@ describe("noStepsResult: a consumer group's what-if of no steps from the group's
         assert.deepEqual({ ...got, keys: undefined }, { ...rest, keys: undefined }, `${f.name} / ${g.name}`);
         assert.deepEqual(got.keys, all.filter((k) => k.moved));
         assert.ok(all.length > 0, 'the engine lists the keys: the comparison above means something');
-        assert.deepEqual(plain(base), plain(buildGroupView(run.run.group, run.run.topics.get(f.name) as KafkaTopicState, view.markers)));
+        assert.deepEqual(plainGroup(base), plainGroup(buildGroupView(run.run.group, run.run.topics.get(f.name) as KafkaTopicState, view.markers)));
         notes += got.notes?.length ?? 0;
       }
     }
