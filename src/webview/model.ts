@@ -167,8 +167,8 @@ export class Models {
       // A step added to the last what-if takes it further (only the new step runs); else afresh.
       const last = this.#whatIfCache?.value;
       // No steps before the topology is built: from the view (see noStepsWhatIf), so the tab's
-      // picture does not wait for it (its ordering note, after the picture, builds it). After, the
-      // engine's, which the first step extends.
+      // picture does not wait for it (the task after the picture builds it: App's #whatIfView).
+      // After, the engine's, which the first step extends.
       const view = events.length === 0 && !this.engineReady ? this.view(name) : undefined;
       const value = view
         ? noStepsWhatIf(view)

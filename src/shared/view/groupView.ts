@@ -35,7 +35,7 @@ export interface GroupKeyRow {
 
 export interface GroupViewModel {
   group: string;
-  assignor: string;
+  assignor: AssignorName;
   topic: string;
   partitions: number;
   members: GroupMemberRow[];
@@ -132,7 +132,7 @@ export function groupWhatIf(
  * no steps, and no key moved (`keys` lists only moved keys here; the panel reads no other).
  */
 export function noStepsResult(base: GroupViewModel): GroupWhatIfResult {
-  const out: GroupWhatIfResult = { group: base.group, assignor: base.assignor, protocol: rebalanceProtocol(base.assignor as AssignorName), steps: [], keys: [] };
+  const out: GroupWhatIfResult = { group: base.group, assignor: base.assignor, protocol: rebalanceProtocol(base.assignor), steps: [], keys: [] };
   if (base.notes.length) out.notes = base.notes;
   return out;
 }
