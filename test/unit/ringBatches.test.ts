@@ -269,7 +269,9 @@ test('point hashes from a prefix midstate equal Murmur3_32 of the whole string, 
 });
 
 describe('SortedIntMap', () => {
-  test('keys() and values() equal entries() and a plain sorted model after random puts, deletes and re-puts, with clones independent', () => {
+  const entries = (m: SortedIntMap<string>) => [...m.keys()].map((k, i): [number, string] => [k, m.values()[i]]);
+
+  test('keys() and values() equal a plain sorted model after random puts, deletes and re-puts, with clones independent', () => {
     const r = rng(77);
     const m = new SortedIntMap<string>();
     const model = new Map<number, string>();
@@ -286,10 +288,7 @@ describe('SortedIntMap', () => {
         model.delete(k);
       }
       if (r() < 0.1) {
-        const keys = [...m.keys()];
-        const values = [...m.values()];
-        assert.deepEqual(keys.map((x, i) => [x, values[i]]), sorted(model));
-        assert.deepEqual([...m.entries()], sorted(model));
+        assert.deepEqual(entries(m), sorted(model));
         assert.equal(m.size, model.size);
         const probe = randInt(r, -5, 405);
         const exp = sorted(model);
@@ -299,7 +298,39 @@ describe('SortedIntMap', () => {
       if (r() < 0.01) clones.push([m.clone(), sorted(model)]);
     }
     // Clones kept what they had when taken, whatever happened to the original since.
-    for (const [c, expected] of clones) assert.deepEqual([...c.entries()], expected);
+    for (const [c, expected] of clones) assert.deepEqual(entries(c), expected);
+  });
+
+  test('ceiling and floor between changes, as a STICKY subscription checks each consumer before adding it, equal a plain sorted model', () => {
+    // A lookup after each change, with the order built only now and then: the keys added since it
+    // was built are looked at beside it (fewer than 64) or merged first (more), and replaced values
+    // and deletes are seen either way.
+    const r = rng(78);
+    const m = new SortedIntMap<string>();
+    const model = new Map<number, string>();
+    const sorted = () => [...model].sort((a, b) => a[0] - b[0]);
+    for (let step = 0; step < 3000; step++) {
+      const k = randInt(r, 0, 20_000);
+      const p = r();
+      if (p < 0.8) {
+        m.set(k, `v${step}`);
+        model.set(k, `v${step}`);
+      } else if (p < 0.85 && model.size > 0) {
+        // A key already there gets a new value.
+        const [old] = sorted()[randInt(r, 0, model.size - 1)];
+        m.set(old, `w${step}`);
+        model.set(old, `w${step}`);
+      } else if (p < 0.9) {
+        m.delete(k);
+        model.delete(k);
+      } else if (p < 0.92) m.keys();
+      const exp = sorted();
+      // Half the probes at a key or next to one, where ceiling and floor differ by one.
+      const probe = exp.length > 0 && r() < 0.5 ? exp[randInt(r, 0, exp.length - 1)][0] + randInt(r, -1, 1) : randInt(r, -5, 20_005);
+      assert.deepEqual(m.ceiling(probe), exp.find(([x]) => x >= probe), `ceiling(${probe}) at step ${step}`);
+      assert.deepEqual(m.floor(probe), [...exp].reverse().find(([x]) => x <= probe), `floor(${probe}) at step ${step}`);
+    }
+    assert.deepEqual(entries(m), sorted());
   });
 });
 
