@@ -1,12 +1,13 @@
 // The routing panel at production scale (issue 14): `node test/bench/panel.mjs` after `node esbuild.js`.
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings),
-// 2,000 AUTO_SPLIT consumers, a Kafka topic of 10,000 partitions with a 500-member consumer group
-// (its what-if adds members) and one of 500 sticky members subscribing to different topics (3 topics
-// of 10,000 partitions between them), a 3.0 ring of 10 consumers x 100 points (few enough points for
-// SVG charts: what the keys alone cost), and two started from a live cluster's reports (that Kafka
-// group's owners as kafka-consumer-groups printed them, a run of one partition each; a 4.0 ring on
-// 4 partitions, each reporting its own ranges and draining hashes); 100 keys marked in each.
+// 2,000 AUTO_SPLIT consumers, 2,000 STICKY consumers with a range each, a Kafka topic of 10,000
+// partitions with a 500-member consumer group (its what-if adds members) and one of 500 sticky
+// members subscribing to different topics (3 topics of 10,000 partitions between them), a 3.0 ring
+// of 10 consumers x 100 points (few enough points for SVG charts: what the keys alone cost), and two
+// started from a live cluster's reports (that Kafka group's owners as kafka-consumer-groups printed
+// them, a run of one partition each; a 4.0 ring on 4 partitions, each reporting its own ranges and
+// draining hashes); 100 keys marked in each.
 // Renderers, side by side:
 //   today  this bundle fed the state message as the host sent it before (settings only: the panel
 //          connects every consumer itself) and drawing SVG charts;
@@ -72,7 +73,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,ring30small,kafka,kafkaMixed,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,ring30small,kafka,kafkaMixed,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -168,9 +169,11 @@ async function main() {
   try {
     const cases = CASE_FILE ? [scale.caseFromFile(CASE_FILE)] : scale.scaleCases();
     // Each step adds a consumer, and a STICKY one needs a range of its own that nobody holds.
-    const room = cases[0].stickyRanges?.length;
-    if (room !== undefined && room < STEPS) {
-      throw new Error(`${CASE_FILE}: the STICKY subscription's consumers leave ${room === 0 ? 'no hash value' : `room for only ${room} new consumers' ranges`}, and the what-if adds ${STEPS}: leave some hash values to nobody${room > 0 ? ` or pass --steps ${room}` : ''}`);
+    for (const c of cases) {
+      const room = c.stickyRanges?.length;
+      if (room !== undefined && room < STEPS) {
+        throw new Error(`${CASE_FILE ?? c.label}: the STICKY subscription's consumers leave ${room === 0 ? 'no hash value' : `room for only ${room} new consumers' ranges`}, and the what-if adds ${STEPS}: leave some hash values to nobody${room > 0 ? ` or pass --steps ${room}` : ''}`);
+      }
     }
     for (const c of cases) {
       if (ONLY && !ONLY.includes(c.id)) continue;

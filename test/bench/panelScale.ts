@@ -28,6 +28,8 @@ export interface ScaleCase {
   consumers: boolean;
   /** Whether the what-if adds a member to the topic's consumer group (Kafka). */
   group?: boolean;
+  /** On a STICKY subscription, the ranges of the consumers the what-if adds, in order (`freeRanges`). */
+  stickyRanges?: string[];
 }
 
 function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100): unknown {
@@ -45,6 +47,17 @@ function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', c
       consumers: Array.from({ length: consumers }, (_, i) => ({ name: `consumer-${i}` })),
     },
   };
+}
+
+/**
+ * A 4.0 STICKY subscription of `consumers` consumers with a range each, in order over the 65,536
+ * slots, the last slot of each range's share left to nobody (the gaps the what-if's consumers take).
+ */
+function sticky(name: string, consumers: number): { subscription: { keySharedMode: string; consumers: Array<{ name: string; ranges: Array<[number, number]> }> } } {
+  const t = pulsar(name, consumers, '4.0', false) as { subscription: { keySharedMode: string; consumers: Array<{ name: string }> } };
+  const width = Math.floor(65_536 / consumers);
+  const list = t.subscription.consumers.map((c, i) => ({ ...c, ranges: [[i * width, i * width + width - 2] as [number, number]] }));
+  return { ...t, subscription: { ...t.subscription, keySharedMode: 'STICKY', consumers: list } };
 }
 
 /**
@@ -78,12 +91,15 @@ function reportedRing(name: string, consumers: number, partitions: number): unkn
 export function scaleCases(): ScaleCase[] {
   const one = (t: unknown) => ({ 'keyRouting.topics': [t] });
   const members = Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` }));
+  const stickyTopic = sticky('persistent://public/default/sticky', 2000);
   const cases: ScaleCase[] = [
     { id: 'ring30', label: 'ring 3.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30', 1000, '3.0', true)), topic: 'persistent://public/default/ring30', view: 'ring', consumers: true },
     { id: 'ring40', label: 'ring 4.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring40', 1000, '4.0', true)), topic: 'persistent://public/default/ring40', view: 'ring', consumers: true },
     { id: 'split', label: 'AUTO_SPLIT 4.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split', 2000, '4.0', false)), topic: 'persistent://public/default/split', view: 'ranges', consumers: true },
     // The issue names no broker generation for AUTO_SPLIT: both are timed.
     { id: 'split30', label: 'AUTO_SPLIT 3.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split30', 2000, '3.0', false)), topic: 'persistent://public/default/split30', view: 'ranges', consumers: true },
+    // Each consumer checked against the earlier ones' ranges as it connects, as the broker does.
+    { id: 'sticky', label: 'STICKY 4.0, 2,000 consumers', settings: one(stickyTopic), topic: 'persistent://public/default/sticky', view: 'ranges', consumers: true, stickyRanges: freeRanges(stickyTopic.subscription.consumers, 65_536, 20) },
     // A subscription as most have one: few enough points for SVG charts, which a zoom draws again.
     { id: 'ring30small', label: 'ring 3.0, 10 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30small', 10, '3.0', true)), topic: 'persistent://public/default/ring30small', view: 'ring', consumers: true },
     {
@@ -238,7 +254,7 @@ export function nodeWhatIf(raw: unknown, topicName: string, keys: KeyInput[], ru
  * (ring, ranges or partitions; by default the panel's own first view of the topic) and `keys` (strings, or
  * `{ "format": "hex", "value": ... }` objects; by default the bench's 100 keys).
  */
-export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[]; stickyRanges?: string[] } {
+export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[] } {
   const raw = JSON.parse(readFileSync(file, 'utf8')) as { settings?: unknown; topic?: unknown; label?: unknown; view?: unknown; keys?: unknown };
   if (typeof raw.topic !== 'string') throw new Error(`${file}: "topic" must name the topic the panel opens on`);
   const settings = parsedSettings(raw.settings);
