@@ -307,30 +307,42 @@ describe('SortedIntMap', () => {
     // and deletes are seen either way.
     const r = rng(78);
     const m = new SortedIntMap<string>();
-    const model = new Map<number, string>();
-    const sorted = () => [...model].sort((a, b) => a[0] - b[0]);
-    for (let step = 0; step < 3000; step++) {
+    // The model: the keys ascending (kept so by inserting in place) and their values.
+    const keys: number[] = [];
+    const values = new Map<number, string>();
+    const at = (x: number) => {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const entry = (i: number): [number, string] | undefined => (i >= 0 && i < keys.length ? [keys[i], values.get(keys[i])!] : undefined);
+    for (let step = 0; step < 4000; step++) {
       const k = randInt(r, 0, 20_000);
       const p = r();
-      if (p < 0.8) {
+      if (p < 0.8 || (p < 0.85 && keys.length === 0)) {
+        if (!values.has(k)) keys.splice(at(k), 0, k);
         m.set(k, `v${step}`);
-        model.set(k, `v${step}`);
-      } else if (p < 0.85 && model.size > 0) {
+        values.set(k, `v${step}`);
+      } else if (p < 0.85) {
         // A key already there gets a new value.
-        const [old] = sorted()[randInt(r, 0, model.size - 1)];
+        const old = keys[randInt(r, 0, keys.length - 1)];
         m.set(old, `w${step}`);
-        model.set(old, `w${step}`);
+        values.set(old, `w${step}`);
       } else if (p < 0.9) {
+        if (values.delete(k)) keys.splice(at(k), 1);
         m.delete(k);
-        model.delete(k);
-      } else if (p < 0.92) m.keys();
-      const exp = sorted();
+      } else if (p < 0.91) m.keys();
       // Half the probes at a key or next to one, where ceiling and floor differ by one.
-      const probe = exp.length > 0 && r() < 0.5 ? exp[randInt(r, 0, exp.length - 1)][0] + randInt(r, -1, 1) : randInt(r, -5, 20_005);
-      assert.deepEqual(m.ceiling(probe), exp.find(([x]) => x >= probe), `ceiling(${probe}) at step ${step}`);
-      assert.deepEqual(m.floor(probe), [...exp].reverse().find(([x]) => x <= probe), `floor(${probe}) at step ${step}`);
+      const probe = keys.length > 0 && r() < 0.5 ? keys[randInt(r, 0, keys.length - 1)] + randInt(r, -1, 1) : randInt(r, -5, 20_005);
+      assert.deepEqual(m.ceiling(probe), entry(at(probe)), `ceiling(${probe}) at step ${step}`);
+      assert.deepEqual(m.floor(probe), entry(at(probe + 1) - 1), `floor(${probe}) at step ${step}`);
     }
-    assert.deepEqual(entries(m), sorted());
+    assert.deepEqual(entries(m), keys.map((x) => [x, values.get(x)]));
   });
 });
 
