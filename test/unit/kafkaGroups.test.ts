@@ -6,7 +6,7 @@ import { parseSettings } from '../../src/engine/settings';
 import { Topology, type KafkaTopicState } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
-import { ConsumerGroupState, MAX_SIMULATED_PARTITIONS, parseGroupEvent, partitionsByMember, type Owners } from '../../src/engine/kafka/consumerGroup';
+import { ConsumerGroupState, MAX_SIMULATED_PARTITIONS, parseGroupEvent, partitionsByMember, type GroupEvent, type Owners } from '../../src/engine/kafka/consumerGroup';
 import { applyGroupEvent, groupRouteFields } from '../../src/engine/kafka/groupTopology';
 import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { explainRebalance } from '../../src/engine/kafka/rebalanceExplain';
@@ -214,6 +214,24 @@ describe('key -> partition -> member', () => {
     const s = topology([{ name: 's', assignor: 'sticky', topics: ['orders'], members: [{ id: 'm1' }] }]).group('s')!;
     const refused = s.apply({ kind: 'partitions', topic: 'orders', count: 2147483647 });
     assert.ok(!refused.ok && /followed partition by partition up to 50000/.test(refused.error));
+  });
+  test('range computed directly: every partition\'s member after joins and leaves is the one Kafka\'s shares give the members then', () => {
+    const g = topology([{ name: 'g', assignor: 'range', topics: ['a'], members: [{ id: 'm1' }, { id: 'm10' }, { id: 'm2' }] }], [{ name: 'a', system: 'kafka', partitions: 60_001 }]).group('g')!;
+    const expect = (members: string[]) => {
+      const shares = rangeShares([...members].sort(), 60_001);
+      // Both ends of every share, and the partitions on either side of them.
+      for (const [id, [from, to]] of shares) for (const p of [from, from + 1, to - 2, to - 1]) assert.equal(g.ownerOf('a', p), id, `a-${p} with ${members.join(' ')}`);
+      assert.equal(g.ownerOf('a', 60_001), null);
+    };
+    expect(['m1', 'm10', 'm2']);
+    for (const [event, members] of [
+      ['+m0', ['m0', 'm1', 'm10', 'm2']],
+      ['-m10', ['m0', 'm1', 'm2']],
+      ['+zz:a', ['m0', 'm1', 'm2', 'zz']],
+    ] as const) {
+      assert.ok(g.apply(parseGroupEvent(event) as GroupEvent).ok, event);
+      expect([...members]);
+    }
   });
   test('a range group crossing the limit by an event switches to the direct computation, with the same owners', () => {
     const t = [{ name: 'a', system: 'kafka', partitions: 45_000 }];
