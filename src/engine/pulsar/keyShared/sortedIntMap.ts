@@ -1,6 +1,3 @@
-/** Keys added since the order was built that a lookup compares one by one rather than merge (`#nearest`). */
-const BESIDE = 64;
-
 /**
  * The part of Java's `TreeMap<Integer, V>` the STICKY selector uses (put, remove, ceiling, floor,
  * keys and values ascending). Keys live in a hash map; the ascending order is kept as two arrays,
@@ -18,6 +15,8 @@ export class SortedIntMap<V> {
   #sortedValues: V[] | null = null;
   /** Keys added since `sortedKeys` was built, in no order (may repeat). */
   #added: number[] = [];
+  /** Added keys the lookups have compared one by one since the order was built (`#nearest`). */
+  #scanned = 0;
   /** A key of `sortedKeys` was deleted since it was built. */
   #deleted = false;
   /** A value of a key already in `sortedKeys` was replaced since `sortedValues` was built. */
@@ -119,6 +118,7 @@ export class SortedIntMap<V> {
     this.#sortedKeys = keys;
     this.#sortedValues = values;
     this.#added = [];
+    this.#scanned = 0;
     this.#deleted = false;
     this.#replaced = false;
   }
@@ -134,14 +134,18 @@ export class SortedIntMap<V> {
   }
 
   /**
-   * The floor or ceiling of `key`. Up to `BESIDE` keys added since the order was built are looked
-   * at one by one beside it rather than merged into it: a STICKY subscription checks each
-   * consumer's ranges against the earlier consumers' (a ceiling and a floor) before adding them,
-   * and a merge at each check made 2,000 consumers cost 2,000 passes over up to 4,000 keys (their
-   * topology took 100-170 ms in Node and was a 470 ms task in the panel).
+   * The floor or ceiling of `key`. The keys added since the order was built are looked at one by
+   * one beside it rather than merged into it, until the lookups have compared 16 times as many
+   * added keys as the order holds (a merge reads each key's value from the map, some 16 times the
+   * cost of a comparison, so it then costs no more than the comparing did): a STICKY subscription
+   * checks each consumer's ranges against the earlier consumers' (a ceiling and a floor) before
+   * adding them, and a merge at each check made 2,000 consumers cost 2,000 passes over up to 4,000
+   * keys (their topology took 100-170 ms in Node and was a 470 ms task in the panel). A fixed limit
+   * of 64 keys beside the order still made 500 consumers of 20 ranges each take 100-150 ms.
    */
   #nearest(key: number, below: boolean): [number, V] | undefined {
-    const keys = this.#sortedKeys !== null && !this.#deleted && this.#added.length <= BESIDE ? this.#sortedKeys : this.keys();
+    const sorted = this.#sortedKeys;
+    const keys = sorted !== null && !this.#deleted && (this.#scanned += this.#added.length) <= 16 * sorted.length ? sorted : this.keys();
     // The floor is the entry before the ceiling of key + 1 (the keys are integers).
     const of = below ? key + 1 : key;
     let lo = 0;
