@@ -6,6 +6,7 @@
  */
 import { ConsistentHashing3Selector } from '../../engine/pulsar/keyShared/consistentHashing3';
 import { ConsistentHashing4Selector } from '../../engine/pulsar/keyShared/consistentHashing4';
+import { ceilingIndex } from '../../engine/pulsar/keyShared/ringPoints';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { int32Column } from '../../engine/spareColumns';
 import type { OwnerInfo, OwnerTable } from './owners';
@@ -101,14 +102,8 @@ export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashi
 export function owningPoint(ring: RingModel, hash: number): number {
   const n = ring.points.length;
   if (n === 0) return -1;
-  let lo = 0;
-  let hi = n;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ring.points[mid] < hash) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < n ? lo : 0;
+  const i = ceilingIndex(ring.points, hash);
+  return i < n ? i : 0;
 }
 
 /** The arc a key travels: from its hash clockwise to its point. */
@@ -176,7 +171,7 @@ export function binPoints(ring: RingModel, w: ZoomWindow, bins: number): PointBi
   let bin = -1;
   let count = 0;
   let first = 0;
-  for (let i = lowerBound(points, w.from); i <= n; i++) {
+  for (let i = ceilingIndex(points, w.from); i <= n; i++) {
     const more = i < n && points[i] <= w.to;
     const b = more ? Math.min(bins - 1, Math.floor(((points[i] - w.from) * bins) / span)) : -1;
     if (bin >= 0 && (!more || b !== bin)) {
@@ -199,15 +194,4 @@ export function binPoints(ring: RingModel, w: ZoomWindow, bins: number): PointBi
     if (counts[o]++ === 0) touched[nTouched++] = o;
   }
   return out;
-}
-
-function lowerBound(a: Int32Array, v: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid] < v) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
