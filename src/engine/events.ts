@@ -16,6 +16,8 @@ export function parseEvent(text: string): TopologyEvent {
     if (m) {
       const ranges = m[2].split(',').map((r) => r.split('-').map(Number) as unknown as HashRange);
       if (m[1] === '') throw new Error(`event ${JSON.stringify(text)}: the consumer name is empty`);
+      // The settings' bound (the Java client's check lets the end reach 65536).
+      if (ranges.some((r) => r[1] > 65536)) throw new Error(`event ${JSON.stringify(text)}: a range ends at 65536 at most`);
       return { kind: 'connect', name: m[1], ranges };
     }
     if (body === '') throw new Error(`event ${JSON.stringify(text)}: the consumer name is empty`);

@@ -61,6 +61,15 @@ describe('key-routing what-if', () => {
     assert.deepEqual(out.steps, [{ event: 'partitions=7', lost: {}, gained: {}, movedFraction: moved / keys.length }]);
   });
 
+  test('a STICKY range in an event ends at 65536 at most, as in the settings; past it is a usage error', async () => {
+    const ok = await cli(['what-if', '--config', cfg, '--topic', 'sticky', '--then', '+E2:64001-65536']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.deepEqual(ok.lines[0].steps[0].gained, { E2: [[64001, 65535]] });
+    const past = await cli(['what-if', '--config', cfg, '--topic', 'sticky', '--then', '+E2:64001-99999999999']);
+    assert.equal(past.code, 2);
+    assert.match(past.stderr, /"\+E2:64001-99999999999": a range ends at 65536 at most/);
+  });
+
   test('hex keys, a rejected event in its step, and a Pulsar partition change', async () => {
     const hex = (s: string) => Buffer.from(s).toString('hex');
     const r = await cli(['what-if', '--config', cfg, '--topic', 'split3', '--key-format', 'hex', '--then', 'partitions=2', '--then', '-nobody', '--then', 'partitions=5'], `${hex('a')}\n${hex('b')}\nzz\n`);
