@@ -21,15 +21,15 @@ import { observedBadge, renderKafkaObserved, renderPulsarObserved } from './view
 import { Ui } from './ui';
 import { lazyDetails } from './views/pagedTable';
 import { renderBar, type BarMarker, type BarSpec } from './views/bar';
-import { renderBarCanvas, type BarCanvasHandle } from './views/barCanvas';
+import { barRows, renderBarCanvas, type BarCanvasHandle } from './views/barCanvas';
 import { drawnOnCanvas, type ChartHandle } from './views/barShared';
 import { renderPartitionsCanvas } from './views/partitionsCanvas';
 import { renderRingCanvas } from './views/ringCanvas';
-import { warmNext } from './canvas/surface';
+import { prepareCanvas, warmNext } from './canvas/surface';
 import { renderAnalysis } from './views/analysis';
 import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
-import { renderRing, type RingSpec } from './views/ring';
+import { renderRing, ringSize, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
 import { groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
@@ -238,6 +238,21 @@ export class App {
       keys.push({ format: k.format, value: k.value });
     }
     this.#post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.#width()) });
+  }
+
+  /**
+   * While the host answers `ready` (it builds the frames first): the canvases of the Pulsar first
+   * pictures that cost most at scale, made ahead (see `prepareCanvas`): a ring and its zoomed
+   * strip, and the bar of hash ranges. A Kafka topic's partitions make their own (their height
+   * depends on how the keys stack). A spare nothing takes stays for a later chart of its size:
+   * three canvases at most, about 1.5 MB at a 1,200 px width.
+   */
+  prepareCanvases(): void {
+    const width = this.#width();
+    const keys = this.#state.keys.length;
+    prepareCanvas(ringSize(width), ringSize(width));
+    prepareCanvas(width, barRows(keys, false, true).height);
+    prepareCanvas(width, barRows(keys, false, false).height);
   }
 
   #post(msg: FromWebviewMessage): void {
@@ -878,7 +893,7 @@ export class App {
     const s = v.selector!;
     const zoomKey = `${topic.name}|ring`;
     const window = this.#zoomOf(zoomKey, s.segments.space);
-    const size = Math.min(460, width);
+    const size = ringSize(width);
     const markers = this.#markers(v);
     this.#main.append(
       h('p', { class: 'view-note' }, this.#selectorNote(v, topic), ' Each key travels clockwise from its hash to the next point; that point’s consumer gets it.'),

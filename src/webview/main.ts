@@ -35,4 +35,5 @@ export function startWebview(): void {
   api.postMessage({ type: 'ready' });
   // While the host answers (it builds the frames first): work the first picture would do.
   preloadTheme();
+  app.prepareCanvases();
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { KafkaTopicState, PulsarTopicState, Topology } from '../../src/engine/topology';
 import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
-import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
+import { ColorMap, OwnerTable, PALETTE_SIZE } from '../../src/shared/view/owners';
 import { buildFrames, groupOfFrame, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
 import { buildGroupView, groupsOf } from '../../src/shared/view/groupView';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
@@ -40,6 +40,20 @@ describe('frames: the view the panel makes from the host frame', () => {
       assert.deepEqual(plainModel(viewOfFrame(structuredClone(frame), entries)!), plainModel(own));
     });
   }
+
+  test("a colour map seeded with a frame view's owners colours them as the frame does; a consumer coloured before the seed keeps its colour", () => {
+    const owners = viewOfFrame(frames.find((f) => f.name === 'split4')!, entries)!.selector!.segments.owners;
+    const singles = owners.filter((o) => o.ids.length === 1 && o.color >= 0);
+    const early = singles.find((o) => o.color !== 0)!;
+    assert.ok(singles.length > 10 && early);
+    const map = new ColorMap();
+    assert.equal(map.colorOf(early.ids[0]), 0);
+    map.seed(owners);
+    for (const o of singles) assert.equal(map.colorOf(o.ids[0]), o === early ? 0 : o.color, o.label);
+    // A consumer the frame does not know comes after the seeded ones, as when seeding took them in at once.
+    const seeded = new Set(singles.map((o) => o.ids[0]));
+    assert.equal(map.colorOf('not-in-the-frame'), seeded.size % PALETTE_SIZE);
+  });
 
   test('a key the frame does not route, or columns that do not hold together: no view from the frame', () => {
     const frame = frames.find((f) => f.name === 'ring4')!;

@@ -63,7 +63,8 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
   let movedY = 0;
   let ticksY = 0;
   let height = 0;
-  const surface = new Surface(1, 1, { role: 'img', class: 'bar-canvas' });
+  // At the first spec's size: a spare canvas of that size (see Surface) is taken as it is.
+  const surface = new Surface(first.width, barLayout(first).height, { role: 'img', class: 'bar-canvas' });
   const from = h('span', { class: 'axis-from' });
   const note = h('span', { class: 'zoom-note' });
   const to = h('span', { class: 'axis-to' });
@@ -340,10 +341,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
       w = next.window;
       cursor = -1;
       runsFor = undefined;
-      barY = labelsHeight(spec.markers.length);
-      movedY = barY + BAR_H + 2;
-      ticksY = movedY + (spec.moved ? MOVED_H + 2 : 0);
-      height = ticksY + (spec.ring ? TICK_H + 2 : 0) + 2;
+      ({ barY, movedY, ticksY, height } = barLayout(spec));
       markersSorted = [...spec.markers].sort((a, b) => a.value - b.value);
       surface.canvas.setAttribute('aria-label', `${spec.label}: ${ownersSummary(m)}`);
       chart.setAttribute('aria-label', `${spec.label}. ${KEYBOARD_HELP}`);
@@ -360,6 +358,19 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
   self.show(first);
   if (spec.warm !== false) warmLater(() => chart.isConnected && warmLayouts(m, spec.ring, width));
   return self;
+}
+
+/** Where the bar's rows go: the keys' labels, the bar, the moved ranges, the ring's points. */
+function barLayout(spec: BarSpec): { barY: number; movedY: number; ticksY: number; height: number } {
+  return barRows(spec.markers.length, Boolean(spec.moved), Boolean(spec.ring));
+}
+
+/** The rows of a bar with `keys` keys, with or without moved ranges and ring points. */
+export function barRows(keys: number, moved: boolean, ring: boolean): { barY: number; movedY: number; ticksY: number; height: number } {
+  const barY = labelsHeight(keys);
+  const movedY = barY + BAR_H + 2;
+  const ticksY = movedY + (moved ? MOVED_H + 2 : 0);
+  return { barY, movedY, ticksY, height: ticksY + (ring ? TICK_H + 2 : 0) + 2 };
 }
 
 /** The segments as a paged table (made when opened), starting at the window's first segment. */

@@ -26,6 +26,11 @@ export interface RingSpec {
   ui: Ui;
 }
 
+/** The side of the ring's square in a view `width` px wide. */
+export function ringSize(width: number): number {
+  return Math.min(460, width);
+}
+
 export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
   const { model: m, ring, size } = spec;
   const c = size / 2;
