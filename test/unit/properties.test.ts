@@ -6,7 +6,9 @@
 //   generations: the real selectors give back exactly what the joiner took);
 // - the ring selectors' lookup equals a linear scan of the broker's ring model;
 // - a partition is in [0, n) for any key bytes and any int32 partition count;
-// - the webview message validator never throws, and refuses every malformed message.
+// - the webview message validator never throws, and refuses every malformed message;
+// - a what-if event as the CLI and the what-if editor write it reads back as itself, and any text
+//   reads as an event within the settings' bounds or is refused naming it.
 // A failure prints the seed and the shrunk case; `FC_SEED=<seed>` replays it.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +20,7 @@ import { ConsumerAssignError, segmentAt, type Consumer, type HashRange, type Seg
 import { kafkaPartition, partitionForKey } from '../../src/engine/kafka/partitioner';
 import { pulsarPartition } from '../../src/engine/pulsar/producerRouting';
 import { parseFromWebviewMessage, isProtocolError, LIMITS, FROM_WEBVIEW_TYPES } from '../../src/shared/protocol';
+import { formatEvent, parseEvent, type TopologyEvent } from '../../src/engine/events';
 import { ids, modelSegments, Ring3Model, Ring4Model } from './ringModels';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
@@ -345,6 +348,62 @@ describe('properties: the webview message validator', () => {
         assert.ok(isProtocolError(parseFromWebviewMessage(m)), `accepted ${JSON.stringify(m).slice(0, 300)}`);
       }),
       params(2000),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// What-if events as text (`--then`, the what-if editor)
+
+/** A name `+NAME` cannot carry alone: one that ends like a list of ranges (`x:1-2`) reads as them. */
+const looksRanged = (name: string) => /:\d+-\d+(?:,\d+-\d+)*$/s.test(name);
+
+const eventArb: fc.Arbitrary<TopologyEvent> = fc.oneof(
+  nameArb.filter((n) => n !== '' && !looksRanged(n)).map((name): TopologyEvent => ({ kind: 'connect', name })),
+  fc.tuple(nameArb.filter((n) => n !== ''), fc.array(fc.tuple(fc.nat(65536), fc.nat(65536)), { minLength: 1, maxLength: 4 })).map(([name, ranges]): TopologyEvent => ({ kind: 'connect', name, ranges })),
+  fc.string({ minLength: 1, maxLength: 12 }).map((id): TopologyEvent => ({ kind: 'disconnect', id })),
+  fc.integer({ min: 0, max: 0x7fffffff }).map((count): TopologyEvent => ({ kind: 'partitions', count })),
+);
+
+/** Text that looks like an event, with numbers past every bound, and text that does not. */
+const number = fc.oneof(fc.nat(70000), fc.constantFrom('65536', '65537', '2147483647', '2147483648', '99999999999', '007'));
+const eventText = fc.oneof(
+  fc.tuple(fc.constantFrom('+', '+x', '+C1', '+a:b'), fc.array(fc.tuple(number, number).map(([a, b]) => `${a}-${b}`), { minLength: 1, maxLength: 3 })).map(([head, rs]) => `${head}:${rs.join(',')}`),
+  number.map((n) => `partitions=${n}`),
+  fc.constantFrom('+', '-', 'partitions=', 'partitions=-1', '+:1-2', 'C1'),
+  fc.string({ maxLength: 16 }),
+);
+
+describe('properties: what-if events as text', () => {
+  test('an event written by formatEvent reads back as itself', () => {
+    fc.assert(
+      fc.property(eventArb, (e) => {
+        assert.deepEqual(parseEvent(formatEvent(e)), e);
+      }),
+      params(1000),
+    );
+  });
+
+  test('any text reads as an event within the settings\' bounds, or is refused with a message naming it', () => {
+    fc.assert(
+      fc.property(eventText, (text) => {
+        let e: TopologyEvent;
+        try {
+          e = parseEvent(text);
+        } catch (err) {
+          assert.ok(err instanceof Error && err.message.startsWith(`event ${JSON.stringify(text)}: `), String(err));
+          return;
+        }
+        if (e.kind === 'connect') {
+          assert.ok(e.name.length > 0, 'a name');
+          for (const [a, b] of e.ranges ?? []) assert.ok(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && b <= 65536, `range ${a}-${b} of ${text}`);
+        } else if (e.kind === 'disconnect') {
+          assert.ok(e.id.length > 0, 'an id');
+        } else {
+          assert.ok(Number.isInteger(e.count) && e.count >= 0 && e.count <= 0x7fffffff, `count ${e.count} of ${text}`);
+        }
+      }),
+      params(3000),
     );
   });
 });
