@@ -245,7 +245,7 @@ export class App {
    * pictures that cost most at scale, made ahead (see `prepareCanvas`): a ring and its zoomed
    * strip, and the bar of hash ranges. A Kafka topic's partitions make their own (their height
    * depends on how the keys stack). A spare nothing takes stays for a later chart of its size:
-   * three canvases at most, about 1.5 MB at a 1,200 px width.
+   * three canvases at most, about 1.5 MB at a 1,200 px width (device pixel ratio 1).
    */
   prepareCanvases(): void {
     const width = this.#width();
