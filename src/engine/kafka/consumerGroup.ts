@@ -37,6 +37,11 @@ export function rebalanceProtocol(a: AssignorName): RebalanceProtocol {
 /** Past this many partitions over a group's topics, only the range assignors (computed directly) are followed. */
 export const MAX_SIMULATED_PARTITIONS = 50_000;
 
+/** A range assignor (classic or KIP-848): its owners can be worked out without following each partition. */
+function isRange(a: AssignorName): boolean {
+  return a === 'range' || a === 'server-range';
+}
+
 export interface GroupMemberConfig {
   id: string;
   /** Its subscription; absent: the group's topics. */
@@ -281,7 +286,7 @@ export class ConsumerGroupState {
   }
 
   #direct(): boolean {
-    return (this.config.assignor === 'range' || this.config.assignor === 'server-range') && this.#total() > MAX_SIMULATED_PARTITIONS;
+    return isRange(this.assignor) && this.#total() > MAX_SIMULATED_PARTITIONS;
   }
 
   #tooMany(): string {
@@ -333,7 +338,7 @@ export class ConsumerGroupState {
       if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
       if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
       const total = this.#total() - n + event.count;
-      if (total > MAX_SIMULATED_PARTITIONS && this.assignor !== 'range' && this.assignor !== 'server-range') {
+      if (total > MAX_SIMULATED_PARTITIONS && !isRange(this.assignor)) {
         return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
       }
       return { change: 'partitions' };
