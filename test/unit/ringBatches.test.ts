@@ -415,6 +415,25 @@ describe('clone() equals replaying the history', () => {
     });
   }
 
+  test('clones of a selector whose joins are still queued share one ring: the points go on it once', () => {
+    // The panel's what-if and its ordering note each clone a topology nothing has read yet; each
+    // clone used to apply the queued joins (100,000 points on the production-scale rings) again.
+    const ringOf = (s: object) => (s as unknown as { ring: unknown }).ring;
+    for (const make of [() => new ConsistentHashing3Selector(20), () => new ConsistentHashing4Selector(20)]) {
+      const s = make();
+      for (let i = 0; i < 30; i++) s.addConsumer({ id: `c${i}`, name: `c${i}` });
+      const a = s.clone();
+      const b = s.clone();
+      a.segments();
+      b.segments();
+      assert.equal(ringOf(a), ringOf(b));
+      assert.equal(ringOf(a), ringOf(s));
+      a.addConsumer({ id: 'extra', name: 'extra' });
+      assert.deepEqual(layout(b.segments()), layout(s.segments()));
+      assert.notDeepEqual(layout(a.segments()), layout(s.segments()));
+    }
+  });
+
   test('a subscription clone keeps ids, name counts and selectors, and goes its own way', () => {
     const cfg = CONFIGS[3][1];
     const sub = new KeySharedSubscription(cfg);
