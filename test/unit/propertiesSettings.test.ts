@@ -1,0 +1,193 @@
+// Property: settings are data, and no value in them crashes the engine. A user edits settings.json by
+// hand (and `import` writes it), so any field may hold anything JSON can: each run takes a full
+// settings object (every topic kind, client option, consumer group and observed block the contract
+// names), changes one to three places in it (a value replaced by an arbitrary JSON value or by one
+// at a boundary, a key dropped, an array entry repeated), and then does what the extension and the
+// command line do with settings: parse them, build the topology, route keys on every topic, build
+// the panel's frames, and run a what-if on every topic and group. Nothing may throw; every problem
+// names its path and what is wrong. (FC_SEED=N replays a run.)
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { parseSettings, type Problem } from '../../src/engine/settings';
+import { PulsarTopicState, Topology, type KafkaTopicState } from '../../src/engine/topology';
+import { stringKey, bytesKey } from '../../src/engine/key';
+import { runWhatIf } from '../../src/engine/whatIf';
+import { parseEvent } from '../../src/engine/events';
+import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
+import { buildFrames } from '../../src/shared/view/frame';
+import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
+import { routeTable } from '../../src/extension/routeFormat';
+
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+
+/** Every kind of topic, client option, group and observed block, small enough to run hundreds of times. */
+function fullSettings(): Record<string, unknown> {
+  return {
+    'keyRouting.topics': [
+      { name: 'orders', system: 'kafka', partitions: 6, producers: ['java', 'librdkafka', 'sarama'], topicId: 'OfnMmfDPSkW2Jsvv0rm6KQ' },
+      { name: 'typed', system: 'kafka', partitions: 12, partitioner: 'kafkajs-legacy', keySerializer: 'avro-long', schemaId: 7 },
+      { name: 'bytes', system: 'kafka', partitions: 3, keySerializer: 'bytes', topicId: 'GgSK5_X1Pp6B_v5u4SBqxg' },
+      {
+        name: 'persistent://public/default/split',
+        system: 'pulsar',
+        partitions: 4,
+        hashingScheme: 'BoostHash-1.82',
+        producers: ['JavaStringHash', 'Murmur3_32Hash'],
+        brokerVersion: '4.0',
+        subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: [{ name: 'C1' }, { name: 'C2' }, { name: 'C1' }] },
+      },
+      {
+        name: 'persistent://public/default/ring3',
+        system: 'pulsar',
+        partitions: 0,
+        brokerVersion: '3.0',
+        subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 5, consumers: [{ name: 'w' }, { name: 'w' }, { name: 'a' }] },
+      },
+      {
+        name: 'persistent://public/default/ring4',
+        system: 'pulsar',
+        partitions: 2,
+        brokerVersion: '4.0',
+        subscription: {
+          name: 's',
+          type: 'Key_Shared',
+          keySharedMode: 'AUTO_SPLIT',
+          consistentHashing: true,
+          replicaPoints: 4,
+          consumers: [{ name: 'x' }, { name: 'y' }],
+          observed: {
+            at: '2026-12-01T10:00:00Z',
+            consumers: [
+              { name: 'x', ranges: [[1, 30000]], drainingHashes: [{ hash: 4711, unackMsgs: 2, blockedAttempts: 0 }] },
+              { name: 'y', ranges: [[30001, 65535]], drainingHashes: [] },
+            ],
+          },
+        },
+      },
+      {
+        name: 'persistent://public/default/sticky',
+        system: 'pulsar',
+        partitions: 0,
+        brokerVersion: '3.0',
+        subscription: {
+          name: 's',
+          type: 'Key_Shared',
+          keySharedMode: 'STICKY',
+          consumers: [
+            { name: 'E1', ranges: [[0, 16383], [32768, 49151]] },
+            { name: 'E2', ranges: [[16384, 32767], [49152, 65535]] },
+          ],
+        },
+      },
+    ],
+    'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }, { name: 'tenant/ns', boundaries: ['0x00000000', '0x40000000', '0xffffffff'] }],
+    'keyRouting.kafkaGroups': [
+      { name: 'billing', assignor: 'cooperative-sticky', topics: ['orders', 'typed'], members: [{ id: 'm1' }, { id: 'm2', topics: ['orders'] }, { id: 'm3' }] },
+      { name: 'uni', assignor: 'uniform', topics: ['bytes', 'orders'], members: [{ id: 'u1' }, { id: 'u2' }] },
+      { name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }], observed: { at: '2026-12-01T10:00:00Z', owners: { orders: ['r1', 'r1', 'r2', null, 'r2', 'r1'] } } },
+    ],
+  };
+}
+
+type Path = Array<string | number>;
+
+/** Every place in a JSON value, the root excluded. */
+function pathsOf(v: unknown, at: Path = [], out: Path[] = []): Path[] {
+  if (Array.isArray(v)) v.forEach((x, i) => (out.push([...at, i]), pathsOf(x, [...at, i], out)));
+  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([...at, k]), pathsOf(x, [...at, k], out));
+  return out;
+}
+
+/** Values at the edges of what the settings allow, and just past them. */
+const EDGE = [0, -1, 1, 2, 1.5, 65535, 65536, 2147483647, 2147483648, -2147483648, 1e308, '', ' ', 'x', '0x', '\u0000', '\ud800', '用户', null, true, [], {}, [[]], [[1, 0]], [[0, 65535]], [[-1, 5]]];
+
+type Mutation = { kind: 'set'; at: number; value: unknown } | { kind: 'drop'; at: number } | { kind: 'repeat'; at: number };
+
+const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.oneof(fc.constantFrom(...EDGE), fc.jsonValue({ maxDepth: 3 })) }),
+  fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }),
+);
+
+/** `settings` with the mutation applied at one of its places (chosen by `at`, modulo their count). */
+function mutate(settings: Record<string, unknown>, m: Mutation): void {
+  const paths = pathsOf(settings);
+  const path = paths[m.at % paths.length];
+  let parent: any = settings;
+  for (const p of path.slice(0, -1)) parent = parent[p];
+  const last = path[path.length - 1];
+  if (m.kind === 'set') parent[last] = structuredClone(m.value);
+  else if (m.kind === 'drop') {
+    if (Array.isArray(parent)) parent.splice(last as number, 1);
+    else delete parent[last];
+  } else if (Array.isArray(parent)) parent.splice(last as number, 0, structuredClone(parent[last as number]));
+  else parent[last] = [structuredClone(parent[last])];
+}
+
+const KEYS = [stringKey(''), stringKey('user-1'), stringKey('客户-😀'), bytesKey(new Uint8Array([0, 255, 128]))];
+
+const TOPICS = 'keyRouting.topics';
+const NAMESPACES = 'keyRouting.pulsarNamespaces';
+const GROUPS = 'keyRouting.kafkaGroups';
+
+/** The extension's model of the settings before the edit: its topics are the "last good" ones. */
+const full = fullSettings();
+const lastGood = buildModel(full[TOPICS], full[NAMESPACES], EMPTY_PREVIOUS, full[GROUPS]);
+
+/** What the extension and the command line do with settings, every step of it. */
+function useSettings(raw: Record<string, unknown>): Problem[] {
+  // The extension: its model (a broken topic routes with its last good settings), the route
+  // table of a hover, and each finding's fix.
+  const model = buildModel(raw[TOPICS], raw[NAMESPACES], lastGood, raw[GROUPS]);
+  const labelled = KEYS.map((key, i) => ({ label: `k${i}`, key }));
+  routeTable(routeKeys(model, labelled));
+  buildFrames(model.topology, [{ format: 'utf8', value: 'user-1' }]);
+  for (const f of model.findings) assert.ok(f.path !== '' && /\S/.test(f.message) && typeof f.fix === 'string', JSON.stringify(f));
+  // The command line and the engine.
+  const { settings, problems } = parseSettings(raw);
+  const topology = new Topology(settings, problems);
+  for (const t of topology.topics) for (const k of KEYS) t.route(k);
+  buildFrames(topology, [{ format: 'utf8', value: 'user-1' }, { format: 'hex', value: '00ff' }]);
+  const keys = KEYS.map((key, i) => ({ shown: `k${i}`, key }));
+  for (const t of new Topology(settings, []).topics) {
+    const first = t instanceof PulsarTopicState ? t.subscription?.consumers[0]?.id : undefined;
+    const events = t instanceof PulsarTopicState && t.subscription ? ['+fz', ...(first ? [`-${first}`] : []), 'partitions=7'] : ['partitions=9'];
+    runWhatIf(t, events.map((e) => parseEvent(e)), keys);
+  }
+  const groupsTopology = new Topology(settings, []);
+  for (const g of groupsTopology.groups) {
+    const topics = new Map<string, KafkaTopicState>();
+    for (const name of g.config.topics) topics.set(name, groupsTopology.topic(name) as KafkaTopicState);
+    runGroupWhatIf(g, topics, ['+fz', `-${g.config.members[0]?.id ?? 'fz'}`, `partitions=${g.config.topics.length + 20}`], keys, g.config.topics[0]);
+  }
+  return problems;
+}
+
+describe('properties: settings as data', () => {
+  test('the full settings object parses without a problem, and every step runs on it', () => {
+    assert.deepEqual(useSettings(fullSettings()), []);
+    assert.deepEqual(lastGood.findings, []);
+    assert.equal(lastGood.topology.topics.length, 7);
+    assert.equal(lastGood.topology.groups.length, 3);
+  });
+
+  test('any one to three changes anywhere in it: nothing throws, and every problem names its path and what is wrong', () => {
+    fc.assert(
+      fc.property(fc.array(mutationArb, { minLength: 1, maxLength: 3 }), (mutations) => {
+        const raw = fullSettings();
+        for (const m of mutations) mutate(raw, m);
+        const before = JSON.stringify(raw);
+        const problems = useSettings(raw);
+        for (const p of problems) {
+          assert.match(p.path, /^(\(settings\)$|keyRouting\.\w)/, JSON.stringify(p));
+          assert.match(p.message, /\S/, JSON.stringify(p));
+        }
+        // Settings are read, never written: the user's value is as it was.
+        assert.equal(JSON.stringify(raw), before);
+      }),
+      params(250),
+    );
+  });
+});
