@@ -18,78 +18,10 @@ import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { buildFrames } from '../../src/shared/view/frame';
 import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
 import { routeTable } from '../../src/extension/routeFormat';
+import { fullSettings } from './fixtures/fullSettings';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
-
-/** Every kind of topic, client option, group and observed block, small enough to run hundreds of times. */
-function fullSettings(): Record<string, unknown> {
-  return {
-    'keyRouting.topics': [
-      { name: 'orders', system: 'kafka', partitions: 6, producers: ['java', 'librdkafka', 'sarama'], topicId: 'OfnMmfDPSkW2Jsvv0rm6KQ' },
-      { name: 'typed', system: 'kafka', partitions: 12, partitioner: 'kafkajs-legacy', keySerializer: 'avro-long', schemaId: 7 },
-      { name: 'bytes', system: 'kafka', partitions: 3, keySerializer: 'bytes', topicId: 'GgSK5_X1Pp6B_v5u4SBqxg' },
-      {
-        name: 'persistent://public/default/split',
-        system: 'pulsar',
-        partitions: 4,
-        hashingScheme: 'BoostHash-1.82',
-        producers: ['JavaStringHash', 'Murmur3_32Hash'],
-        brokerVersion: '4.0',
-        subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: false, consumers: [{ name: 'C1' }, { name: 'C2' }, { name: 'C1' }] },
-      },
-      {
-        name: 'persistent://public/default/ring3',
-        system: 'pulsar',
-        partitions: 0,
-        brokerVersion: '3.0',
-        subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 5, consumers: [{ name: 'w' }, { name: 'w' }, { name: 'a' }] },
-      },
-      {
-        name: 'persistent://public/default/ring4',
-        system: 'pulsar',
-        partitions: 2,
-        brokerVersion: '4.0',
-        subscription: {
-          name: 's',
-          type: 'Key_Shared',
-          keySharedMode: 'AUTO_SPLIT',
-          consistentHashing: true,
-          replicaPoints: 4,
-          consumers: [{ name: 'x' }, { name: 'y' }],
-          observed: {
-            at: '2026-12-01T10:00:00Z',
-            consumers: [
-              { name: 'x', ranges: [[1, 30000]], drainingHashes: [{ hash: 4711, unackMsgs: 2, blockedAttempts: 0 }] },
-              { name: 'y', ranges: [[30001, 65535]], drainingHashes: [] },
-            ],
-          },
-        },
-      },
-      {
-        name: 'persistent://public/default/sticky',
-        system: 'pulsar',
-        partitions: 0,
-        brokerVersion: '3.0',
-        subscription: {
-          name: 's',
-          type: 'Key_Shared',
-          keySharedMode: 'STICKY',
-          consumers: [
-            { name: 'E1', ranges: [[0, 16383], [32768, 49151]] },
-            { name: 'E2', ranges: [[16384, 32767], [49152, 65535]] },
-          ],
-        },
-      },
-    ],
-    'keyRouting.pulsarNamespaces': [{ name: 'public/default', bundles: 4 }, { name: 'tenant/ns', boundaries: ['0x00000000', '0x40000000', '0xffffffff'] }],
-    'keyRouting.kafkaGroups': [
-      { name: 'billing', assignor: 'cooperative-sticky', topics: ['orders', 'typed'], members: [{ id: 'm1' }, { id: 'm2', topics: ['orders'] }, { id: 'm3' }] },
-      { name: 'uni', assignor: 'uniform', topics: ['bytes', 'orders'], members: [{ id: 'u1' }, { id: 'u2' }] },
-      { name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }], observed: { at: '2026-12-01T10:00:00Z', owners: { orders: ['r1', 'r1', 'r2', null, 'r2', 'r1'] } } },
-    ],
-  };
-}
 
 type Path = Array<string | number>;
 
