@@ -7,6 +7,7 @@
  * keys per partition, consumer and bundle, hash-space share against key share, skew, the heaviest
  * keys, the lines that gave no key, and with --then the same figures after the events.
  */
+import { statSync } from 'node:fs';
 import { parseEvent, type TopologyEvent } from '../engine/events';
 import { AnalyzeInputError, type InputSpec } from '../analyze/analyzer';
 import { fileSource } from '../analyze/nodeSource';
@@ -43,8 +44,11 @@ export async function analyzeCommand(args: ParsedArgs, write: (s: string) => voi
   let source: ChunkSource;
   if (inputPath !== undefined) {
     try {
+      // A folder passes the stat that fileSource makes and fails only once read, inside the run.
+      if (statSync(inCwd(io, inputPath)).isDirectory()) throw new UsageError(`--input ${inputPath}: is a folder; give a file of keys`);
       source = fileSource(inCwd(io, inputPath));
     } catch (e) {
+      if (e instanceof UsageError) throw e;
       throw new UsageError(`--input ${inputPath}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   } else {

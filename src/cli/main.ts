@@ -91,9 +91,17 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       if (!(e2 instanceof PipeClosed)) throw e2;
     }
     if (e instanceof UsageError) {
-      io.stderr.write(`key-routing: ${e.message}\n`);
+      io.stderr.write(`key-routing: ${oneLine(e.message)}\n`);
       return 2;
     }
     throw e;
   }
+}
+
+/**
+ * The message on one line, as the contract promises: a message that quotes the input (JSON.parse
+ * cites the text around the error) may hold its line breaks, which are shown escaped.
+ */
+function oneLine(message: string): string {
+  return message.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 }

@@ -253,3 +253,24 @@ describe('analyze --input from a pipe', () => {
     assert.deepEqual(r.heavyKeys.keys.map((k: { key: string; count: number }) => [k.key, k.count]), [['a', 2], ['b', 1]]);
   });
 });
+
+describe('input files that are not what the command reads', () => {
+  const cfg = configFile(settings);
+  const dir = scratchDir('key-routing-input-');
+  const keys = join(dir, 'keys.txt');
+  writeFileSync(keys, 'user-1\nuser-2\n');
+
+  test('analyze --input a folder: exit 2 naming it (it was an internal error, EISDIR, once the run read it)', async () => {
+    const r = await cli(['analyze', '--config', cfg, '--input', dir]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `key-routing: --input ${dir}: is a folder; give a file of keys\n`);
+  });
+
+  test('a message that quotes the input keeps to one line: its line breaks are shown as \\n', async () => {
+    // JSON.parse cites the text around the error, line break included.
+    const r = await cli(['ordering', '--input', keys]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+    assert.match(r.stderr, /^key-routing: --input .*keys\.txt: not valid JSON \(.*user-1\\nuse.*\)\n$/);
+  });
+});

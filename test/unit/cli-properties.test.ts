@@ -1,0 +1,91 @@
+// Property: no command line makes `key-routing` fail inside. Users and scripts type anything, so a
+// run takes a command (or a misspelt one), options of that command or of another (or unknown ones)
+// with values from what users write (topic and consumer names, events, formats, numbers at and past
+// their bounds, file names) or arbitrary text, and keys; with a full settings file. Each must end
+// with exit 0, or with exit 2 and a last line on stderr that names what is wrong: never exit 1, the
+// internal error with a stack. (FC_SEED=N replays a run.)
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { COMMANDS } from '../../src/cli/commands';
+import { commandOptions } from '../../src/cli/help';
+import { cliText } from './cliRun';
+import { scratchDir } from './scratch';
+import { fullSettings } from './fixtures/fullSettings';
+
+const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+
+const dir = scratchDir('key-routing-cli-props-');
+const config = join(dir, 'settings.json');
+writeFileSync(config, JSON.stringify(fullSettings()));
+// Found without --config too: the nearest .vscode/settings.json from the working folder up.
+mkdirSync(join(dir, '.vscode'));
+writeFileSync(join(dir, '.vscode', 'settings.json'), JSON.stringify(fullSettings()));
+writeFileSync(join(dir, 'keys.txt'), 'user-1\nuser-2\n\n客户-😀\n');
+writeFileSync(join(dir, 'broken.json'), '{"keyRouting.topics": [');
+
+const TOPICS = ['orders', 'typed', 'bytes', 'persistent://public/default/split', 'ring3', 'persistent://public/default/ring4', 'sticky', 'nope'];
+const EVENTS = ['+x', '-C1', '-w#2', '-x', '+m9', '+m9:orders', '+m9:bytes,orders', '-m1', '-u2', '+E3:1-5', '+E3:65000-65536', '+E3:0-0', 'partitions=1', 'partitions=5', 'partitions=0', 'partitions=2147483647', 'partitions=-1', '+', '-', '+x:5-1', '+x:1-2,2-3'];
+const FILES = [config, join(dir, 'keys.txt'), join(dir, 'broken.json'), join(dir, 'missing.json'), dir];
+
+/** What users put after each kind of option (by the value's placeholder in help), and any text at all. */
+const POOLS: Record<string, string[]> = {
+  FILE: FILES,
+  NAME: [...TOPICS, 'billing', 'uni', 'seen', 's', 'range', 'sticky', 'cooperative-sticky', 'uniform', 'key', 'nope'],
+  EVENT: EVENTS,
+  'N|NAME': ['0', '1', '2', 'key', 'nope'],
+  ALG: ['range_equally_divide', 'topic_count_equally_divide', 'specified_positions_divide', 'flow_or_qps_equally_divide', 'nope'],
+};
+const poolOf = (placeholder: string): string[] => POOLS[placeholder] ?? placeholder.split('|');
+const ODD = ['', ' ', '0', '-1', '65536', '2147483648', '1e9', '0x10', '用户', '\ud800', '--', '-x'];
+const valueArb = (placeholder: string) =>
+  fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...poolOf(placeholder)) }, { weight: 1, arbitrary: fc.constantFrom(...ODD) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+
+const OPERANDS: Record<string, string[]> = {
+  KEY: ['user-1', '', '客户-😀', '00ff', 'zz', '\ud800x', '-', 'a'.repeat(300)],
+  TOPIC: [...TOPICS, 'persistent://public/default/x', 'tenant/ns/t', 'non-persistent://a/b/c', '://'],
+  KIND: ['pulsar-stats', 'kafka-groups', 'kafka-topics', 'nope', ...FILES],
+};
+
+const allOptions = COMMANDS.flatMap((c) => commandOptions(c)).filter((o) => o.name !== 'help');
+
+/** One command line: a command, then options (each non-repeatable one at most once, mostly the command's own), operands. */
+const lineArb = fc.oneof({ weight: 19, arbitrary: fc.constantFrom(...COMMANDS) }, { weight: 1, arbitrary: fc.constant(undefined) }).chain((spec) => {
+  const own = spec ? commandOptions(spec).filter((o) => o.name !== 'help') : [];
+  const operands = spec?.operands ? OPERANDS[spec.operands.name.split(' ')[0]] ?? OPERANDS.KEY : ['x'];
+  return fc
+    .tuple(
+      fc.uniqueArray(fc.nat(own.length + 2), { maxLength: 5 }),
+      fc.array(fc.nat(), { minLength: 5, maxLength: 5 }),
+      fc.array(fc.oneof(fc.constantFrom(...operands), fc.string({ maxLength: 6 })), { maxLength: spec?.operands ? 3 : 1 }),
+    )
+    .chain(([picks, foreign, args]) => {
+      // A pick past the command's own options is another command's (usually refused).
+      const chosen = picks.map((p, i) => (p < own.length ? own[p] : allOptions[foreign[i] % allOptions.length]));
+      return fc.tuple(...chosen.map((o) => (o.value === undefined ? fc.constant(undefined) : valueArb(o.value)))).map((values) => {
+        const argv = [spec?.name ?? 'rout'];
+        chosen.forEach((o, i) => argv.push(`--${o.name}`, ...(values[i] === undefined ? [] : [values[i] as string])));
+        return [...argv, ...args];
+      });
+    });
+});
+
+describe('properties: the command line', () => {
+  test('any command line ends with exit 0, or exit 2 and a line naming what is wrong; never an internal error', async () => {
+    await fc.assert(
+      fc.asyncProperty(lineArb, async (argv) => {
+        const r = await cliText(argv, 'user-1\n', { cwd: dir });
+        const said = `${JSON.stringify(argv)} -> exit ${r.code}: ${r.stderr.slice(0, 400)}`;
+        assert.ok(r.code === 0 || r.code === 2, said);
+        if (r.code !== 2 || r.stderr.startsWith('key-routing ')) return; // no command: the general help
+        // The error is the last line (notes such as the settings file found come before it); no stack.
+        assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
+        assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
+      }),
+      params(300),
+    );
+  });
+});
