@@ -19,44 +19,10 @@ import { buildFrames } from '../../src/shared/view/frame';
 import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
 import { routeTable } from '../../src/extension/routeFormat';
 import { fullSettings } from './fixtures/fullSettings';
+import { mutate, mutationArb } from './jsonMutation';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
-
-type Path = Array<string | number>;
-
-/** Every place in a JSON value, the root excluded. */
-function pathsOf(v: unknown, at: Path = [], out: Path[] = []): Path[] {
-  if (Array.isArray(v)) v.forEach((x, i) => (out.push([...at, i]), pathsOf(x, [...at, i], out)));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) (out.push([...at, k]), pathsOf(x, [...at, k], out));
-  return out;
-}
-
-/** Values at the edges of what the settings allow, and just past them. */
-const EDGE = [0, -1, 1, 2, 1.5, 65535, 65536, 2147483647, 2147483648, -2147483648, 1e308, '', ' ', 'x', '0x', '\u0000', '\ud800', '用户', null, true, [], {}, [[]], [[1, 0]], [[0, 65535]], [[-1, 5]]];
-
-type Mutation = { kind: 'set'; at: number; value: unknown } | { kind: 'drop'; at: number } | { kind: 'repeat'; at: number };
-
-const mutationArb: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.oneof(fc.constantFrom(...EDGE), fc.jsonValue({ maxDepth: 3 })) }),
-  fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }),
-);
-
-/** `settings` with the mutation applied at one of its places (chosen by `at`, modulo their count). */
-function mutate(settings: Record<string, unknown>, m: Mutation): void {
-  const paths = pathsOf(settings);
-  const path = paths[m.at % paths.length];
-  let parent: any = settings;
-  for (const p of path.slice(0, -1)) parent = parent[p];
-  const last = path[path.length - 1];
-  if (m.kind === 'set') parent[last] = structuredClone(m.value);
-  else if (m.kind === 'drop') {
-    if (Array.isArray(parent)) parent.splice(last as number, 1);
-    else delete parent[last];
-  } else if (Array.isArray(parent)) parent.splice(last as number, 0, structuredClone(parent[last as number]));
-  else parent[last] = [structuredClone(parent[last])];
-}
 
 const KEYS = [stringKey(''), stringKey('user-1'), stringKey('客户-😀'), bytesKey(new Uint8Array([0, 255, 128]))];
 
