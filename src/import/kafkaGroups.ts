@@ -149,6 +149,7 @@ export function importKafkaGroups(text: string, opts: ImportOptions): Imported {
 
   const out: Imported = { topics: [], groups: [], notes };
   const topicCounts = new Map<string, number>();
+  const lists: Array<[string, Array<string | null>]> = [];
   for (const g of groups.values()) {
     resolveUntitled(g, src);
     if (g.rebalancing) notes.push(`consumer group '${g.name}' was rebalancing when described: its owners may be partial`);
@@ -166,13 +167,15 @@ export function importKafkaGroups(text: string, opts: ImportOptions): Imported {
       const count = topicCount(topic, g, opts, topicCounts, notes, src);
       const list: Array<string | null> = new Array(count).fill(null);
       for (const [p, m] of g.owners.get(topic)!) list[p] = m;
-      owners[topic] = list;
+      lists.push([topic, (owners[topic] = list)]);
     }
     const base = existingEntry(opts.base, KAFKA_GROUPS, g.name);
     const entry: Record<string, unknown> = { name: g.name, assignor: assignorOf(g, opts, base, notes), topics, members: g.members.map((id) => ({ id })) };
     entry.observed = opts.at !== undefined ? { at: opts.at, owners } : { owners };
     out.groups.push(entry);
   }
+  // A later group may show a higher partition of a topic: every group's owners cover the final count.
+  for (const [topic, list] of lists) while (list.length < topicCounts.get(topic)!) list.push(null);
   for (const [topic, count] of topicCounts) {
     const base = existingEntry(opts.base, TOPICS, topic);
     if (base && base.partitions === count) continue;

@@ -6,7 +6,7 @@
 // internal error with a stack. (FC_SEED=N replays a run.)
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { COMMANDS } from '../../src/cli/commands';
@@ -14,6 +14,7 @@ import { commandOptions } from '../../src/cli/help';
 import { cliText } from './cliRun';
 import { scratchDir } from './scratch';
 import { fullSettings } from './fixtures/fullSettings';
+import { mutate, mutationArb } from './jsonMutation';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
@@ -86,6 +87,74 @@ describe('properties: the command line', () => {
         assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
       }),
       params(300),
+    );
+  });
+
+  // The reports `import` reads, damaged: a Pulsar stats JSON changed in one to three places, a
+  // kafka-consumer-groups.sh / kafka-topics.sh text with lines dropped, repeated or cut, or words
+  // replaced. The import must end with exit 0 or with exit 2 and a line naming what is wrong, and
+  // settings it prints must be settings the other commands take.
+  const DATA = join(__dirname, '../../../test/unit/data/observed');
+  const reports = readdirSync(DATA).filter((f) => !f.startsWith('bad-'));
+  const stats = reports.filter((f) => f.startsWith('pulsar-')).map((f) => JSON.parse(readFileSync(join(DATA, f), 'utf8')));
+  const texts = reports.filter((f) => f.startsWith('kafka-')).map((f) => ({ kind: f.startsWith('kafka-groups') ? 'kafka-groups' : 'kafka-topics', text: readFileSync(join(DATA, f), 'utf8') }));
+
+  const textEditArb = fc.record({ line: fc.nat(), kind: fc.constantFrom('drop', 'repeat', 'cut', 'word'), at: fc.nat(), word: fc.oneof(fc.constantFrom('-', '0', '-1', '2147483648', 'null', '', 'STABLE', 'Partition:', 'Topic:', 'GROUP'), fc.string({ maxLength: 8 })) });
+
+  function editText(text: string, edits: Array<{ line: number; kind: string; at: number; word: string }>): string {
+    const lines = text.split('\n');
+    for (const e of edits) {
+      const i = e.line % lines.length;
+      if (e.kind === 'drop') lines.splice(i, 1);
+      else if (e.kind === 'repeat') lines.splice(i, 0, lines[i]);
+      else if (e.kind === 'cut') lines[i] = lines[i].slice(0, e.at % (lines[i].length + 1));
+      else {
+        const words = lines[i].split(/(\s+)/);
+        words[(e.at % Math.max(1, Math.ceil(words.length / 2))) * 2] = e.word;
+        lines[i] = words.join('');
+      }
+      if (lines.length === 0) lines.push('');
+    }
+    return lines.join('\n');
+  }
+
+  const importArb = fc.oneof(
+    fc.record({ report: fc.nat(stats.length - 1), mutations: fc.array(mutationArb, { minLength: 1, maxLength: 3 }) }).map(({ report, mutations }) => {
+      const value = structuredClone(stats[report]);
+      for (const m of mutations) mutate(value, m);
+      return { kind: 'pulsar-stats', input: JSON.stringify(value) };
+    }),
+    fc.record({ report: fc.nat(texts.length - 1), edits: fc.array(textEditArb, { minLength: 1, maxLength: 4 }) }).map(({ report, edits }) => ({
+      kind: texts[report].kind,
+      input: editText(texts[report].text, edits),
+    })),
+  );
+
+  test('import: any damaged report ends with exit 0 or exit 2 and a line naming what is wrong; what it prints, route, ranges and assignment take', async () => {
+    await fc.assert(
+      fc.asyncProperty(importArb, async ({ kind, input }) => {
+        const r = await cliText(['import', kind, '-', '--topic', 'persistent://public/default/imported'], input, { cwd: dir });
+        const said = `import ${kind} -> exit ${r.code}: ${r.stderr.slice(0, 400)}\n${input.slice(0, 2000)}`;
+        assert.ok(r.code === 0 || r.code === 2, said);
+        assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
+        if (r.code === 2) {
+          assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
+          return;
+        }
+        const settings = join(dir, 'imported.json');
+        writeFileSync(settings, r.stdout);
+        const printed = JSON.parse(r.stdout);
+        const uses = [
+          ['route', 'user-1', ''],
+          ...(printed['keyRouting.topics'] ?? []).filter((t: { subscription?: unknown }) => t.subscription).map((t: { name: string }) => ['ranges', '--topic', t.name]),
+          ...(printed['keyRouting.kafkaGroups'] ?? []).map((g: { name: string }) => ['assignment', '--group', g.name]),
+        ];
+        for (const [command, ...rest] of uses) {
+          const used = await cliText([command, '--config', settings, ...rest], '', { cwd: dir });
+          assert.equal(used.code, 0, `${command} ${rest.join(' ')} on what import printed -> exit ${used.code}: ${used.stderr}\n${said}`);
+        }
+      }),
+      params(200),
     );
   });
 });

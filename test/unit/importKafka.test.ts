@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { importKafkaGroups } from '../../src/import/kafkaGroups';
 import { importKafkaTopics } from '../../src/import/kafkaTopics';
 import { ImportError } from '../../src/import/errors';
+import { parseSettings } from '../../src/engine/settings';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const read = (f: string) => readFileSync(join(DATA, f), 'utf8');
@@ -74,6 +75,17 @@ describe('import kafka-groups', () => {
     for (const g of r.groups) assert.equal(g.assignor, 'cooperative-sticky');
     assert.match(r.notes.join('\n'), /consumer group 'shipping' was rebalancing when described: its owners may be partial/);
     assert.deepEqual(r.topics.map((t) => [t.name, t.partitions]), [['orders', 6], ['payments', 3], ['shipments', 2]]);
+  });
+
+  test('--all-groups where a group lists fewer partitions of a topic than a later one: its owners cover them all', () => {
+    // audit has no committed offset on orders-5; billing, described after it, owns orders-5. The
+    // topic has 6 partitions, and audit's owners listed 5 of them: settings every command refused.
+    const text = read('kafka-groups-all.txt').replace(/^audit +orders +5 .*\n/m, '');
+    const r = importKafkaGroups(text, { source: 'all.txt' });
+    assert.deepEqual(r.topics.map((t) => [t.name, t.partitions]), [['orders', 6], ['payments', 3], ['shipments', 2]]);
+    assert.deepEqual((r.groups[0].observed as { owners: unknown }).owners, { orders: [null, null, null, null, null, null] });
+    const settings = { 'keyRouting.topics': r.topics, 'keyRouting.kafkaGroups': r.groups };
+    assert.deepEqual(parseSettings(settings).problems, []);
   });
 
   test('--members --verbose: members without partitions; Kafka 3.7-3.9 assignments without their topic', () => {
