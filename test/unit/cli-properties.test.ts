@@ -157,4 +157,57 @@ describe('properties: the command line', () => {
       params(200),
     );
   });
+
+  // settings.json as text, damaged by hand: characters cut out, JSON punctuation and comments put in.
+  const settingsText = JSON.stringify(fullSettings(), null, 2);
+  const textCutArb = fc.record({ at: fc.nat(), length: fc.nat(40), insert: fc.constantFrom('', '{', '}', '[', ']', '"', ',', ':', '//', '/*', '*/', '\n', '\ufeff', 'null', '1e400', '"\\u', '0x1') });
+
+  test('a settings file damaged as text: route ends with exit 0 or exit 2 and a line naming the file', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(textCutArb, { minLength: 1, maxLength: 3 }), async (cuts) => {
+        let text = settingsText;
+        for (const c of cuts) {
+          const at = c.at % (text.length + 1);
+          text = text.slice(0, at) + c.insert + text.slice(at + c.length);
+        }
+        const file = join(dir, 'damaged.json');
+        writeFileSync(file, text);
+        const r = await cliText(['route', '--config', file, 'user-1', ''], '', { cwd: dir });
+        const said = `route -> exit ${r.code}: ${r.stderr.slice(0, 400)}\n${text}`;
+        assert.ok(r.code === 0 || r.code === 2, said);
+        assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
+        if (r.code === 2) assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
+      }),
+      params(200),
+    );
+  });
+
+  // analyze on any input: lines of keys, CSV with quotes, JSON Lines, or any bytes at all, read as
+  // text, hex, a column or a field.
+  const lineOfInputArb = fc.oneof(
+    fc.constantFrom('user-1', '', 'a,b,"c,d"', '"unclosed', '{"key":"k1","n":1}', '{"key":', '{"key":null}', '{"key":{"a":1}}', '00ff', 'zz', 'key\tvalue', '\ufeffuser', '客户-😀', '\r'),
+    fc.string({ maxLength: 20 }),
+  );
+  const analyzeArb = fc.record({
+    lines: fc.array(lineOfInputArb, { maxLength: 12 }),
+    raw: fc.option(fc.uint8Array({ maxLength: 64 })),
+    how: fc.constantFrom([], ['--column', '1'], ['--column', '2'], ['--column', 'key'], ['--field', 'key'], ['--field', 'n'], ['--key-format', 'hex'], ['--column', '1', '--key-format', 'hex']),
+    then: fc.constantFrom([], ['--then', '+x'], ['--topic', 'orders', '--then', 'partitions=9']),
+  });
+
+  test('analyze on any input, read any way: exit 0 or exit 2 and a line naming what is wrong', async () => {
+    await fc.assert(
+      fc.asyncProperty(analyzeArb, async ({ lines, raw, how, then }) => {
+        const file = join(dir, 'input.txt');
+        writeFileSync(file, raw ?? lines.join('\n'));
+        const r = await cliText(['analyze', '--config', config, '--input', file, ...how, ...then], '', { cwd: dir });
+        const said = `analyze ${[...how, ...then].join(' ')} -> exit ${r.code}: ${r.stderr.slice(0, 400)}\n${JSON.stringify(raw ? [...raw] : lines)}`;
+        assert.ok(r.code === 0 || r.code === 2, said);
+        assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
+        if (r.code === 2) assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
+        else JSON.parse(r.stdout);
+      }),
+      params(150),
+    );
+  });
 });
