@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { extractKeys, keyAtPosition, scanLiterals, wholeLiteral, wordAt, type DocLike, type Span, type Dialect } from '../../src/extension/keyExtraction';
 
 /** A document over a string, as VS Code's TextDocument behaves for these calls. */
@@ -171,5 +172,46 @@ describe('key extraction: literals by language', () => {
     const r = extractKeys(doc('k := "\\xff\\x01"'), [at(0, 7)], 'go');
     assert.ok(r.ok);
     assert.equal(r.keys[0].label, '0xff01');
+  });
+});
+
+describe('key extraction: properties', () => {
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+  const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+  const DIALECTS: Dialect[] = ['json', 'js', 'java', 'go', 'python', 'yaml', 'plain'];
+  const wellFormed = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => s.isWellFormed());
+
+  test('a string written as the language writes it (JSON.stringify: valid in JSON, JS, Java, Go, Python and YAML) reads back as its UTF-8 key', () => {
+    fc.assert(
+      fc.property(wellFormed, fc.constantFrom<Dialect>('json', 'js', 'java', 'go', 'python', 'yaml'), fc.constantFrom('', 'k = ', 'send(', '  - '), fc.nat(), (s, dialect, before, pick) => {
+        const literal = JSON.stringify(s);
+        assert.deepEqual(wholeLiteral(literal, dialect), { bytes: new TextEncoder().encode(s), text: s }, `${dialect}: ${literal}`);
+        // The cursor anywhere on the literal, in a line of code, gives the same key.
+        const line = `${before}${literal}${before === 'send(' ? ');' : ''}`;
+        const k = keyAtPosition(line, 0, before.length + (pick % literal.length), dialect, true);
+        assert.equal(k?.source, 'literal', `${dialect}: ${line}`);
+        assert.equal(k?.key.text, s);
+      }),
+      params(400),
+    );
+  });
+
+  test('any line, any cursor, any selection, in every language: extraction never throws', () => {
+    const lineArb = fc.oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.array(fc.constantFrom('"', "'", '`', '\\', 'u', 'x', '{', '}', 'b', 'r', 'f', '#', '//', '/*', '*/', '"""', ' ', 'a', '0', '\ud83d', '\ude00', '\n'), { maxLength: 30 }).map((p) => p.join('')));
+    fc.assert(
+      fc.property(fc.array(lineArb, { minLength: 1, maxLength: 4 }), fc.constantFrom(...DIALECTS), fc.nat(), fc.nat(), fc.nat(), (lines, dialect, a, b, c) => {
+        const text = lines.join('\n');
+        const d = doc(text);
+        const line = a % d.lineCount;
+        const character = b % (d.lineText(line).length + 1);
+        keyAtPosition(d.lineText(line), line, character, dialect, true);
+        scanLiterals(d.lineText(line), dialect);
+        const end = c % d.lineCount;
+        const r = extractKeys(d, [at(line, character), sel(Math.min(line, end), 0, Math.max(line, end), d.lineText(Math.max(line, end)).length)], dialect === 'js' ? 'typescript' : dialect);
+        if (r.ok) for (const k of r.keys) assert.ok(k.key.bytes instanceof Uint8Array && typeof k.label === 'string');
+        else assert.match(r.message, /\S/);
+      }),
+      params(500),
+    );
   });
 });
