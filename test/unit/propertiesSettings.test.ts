@@ -16,6 +16,8 @@ import { runWhatIf } from '../../src/engine/whatIf';
 import { parseEvent } from '../../src/engine/events';
 import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { buildFrames } from '../../src/shared/view/frame';
+import { buildWhatIf } from '../../src/shared/view/whatIfView';
+import { orderingNote } from '../../src/shared/view/orderingNote';
 import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
 import { routeTable } from '../../src/extension/routeFormat';
 import { fullSettings } from './fixtures/fullSettings';
@@ -49,10 +51,15 @@ function useSettings(raw: Record<string, unknown>): Problem[] {
   for (const t of topology.topics) for (const k of KEYS) t.route(k);
   buildFrames(topology, [{ format: 'utf8', value: 'user-1' }, { format: 'hex', value: '00ff' }]);
   const keys = KEYS.map((key, i) => ({ shown: `k${i}`, key }));
+  const shown = KEYS.map((key, i) => ({ label: `k${i}`, key }));
   for (const t of new Topology(settings, []).topics) {
     const first = t instanceof PulsarTopicState ? t.subscription?.consumers[0]?.id : undefined;
     const events = t instanceof PulsarTopicState && t.subscription ? ['+fz', ...(first ? [`-${first}`] : []), 'partitions=7'] : ['partitions=9'];
     runWhatIf(t, events.map((e) => parseEvent(e)), keys);
+    // The panel's what-if (the webview runs it on the settings it was sent) and its ordering note.
+    const parsed = events.map((e) => parseEvent(e)).filter((e) => e.kind !== 'partitions');
+    const w = buildWhatIf(settings, t.name, parsed, shown);
+    if (w) orderingNote(settings, t.name, parsed, shown, w);
   }
   const groupsTopology = new Topology(settings, []);
   for (const g of groupsTopology.groups) {

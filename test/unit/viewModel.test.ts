@@ -342,6 +342,16 @@ describe('what-if model', () => {
     assert.equal(w.applyDiffers, (32768 - 16384) / 65536);
   });
 
+  test('on a subscription as the broker reported it, the rebuild check drops the report as Apply does', () => {
+    // The report names x and y; after "-x" Apply writes [y] without it. The check kept the report,
+    // which then named a consumer the settings did not list, and restoring it threw.
+    const observed = { consumers: [{ name: 'x', ranges: [[1, 30000]] }, { name: 'y', ranges: [[30001, 65535]] }] };
+    const settings = settingsOf([pulsar({ replicaPoints: 4, consumers: [{ name: 'x' }, { name: 'y' }], observed }, { brokerVersion: '4.0' })]);
+    const w = buildWhatIf(settings, settings.topics[0].name, [parseEvent('-x')], [])!;
+    assert.deepEqual(w.apply.consumers, [{ name: 'y' }]);
+    assert.equal(w.applyDiffers, 0, 'y alone owns every hash either way');
+  });
+
   test('joins alone need no rebuild check: the settings listing the consumers in order give the same layout', () => {
     // buildWhatIf skips the rebuild for joins; this checks the claim it relies on, per selector.
     for (const [label, sub, extra] of SELECTOR_CASES) {

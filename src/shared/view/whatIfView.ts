@@ -271,7 +271,9 @@ function consumerSetting(c: Consumer): ConsumerSetting {
 
 /**
  * The share of key hash values owned differently (by consumer id) when the topic is rebuilt from
- * the settings "Apply" would write, compared with the what-if's outcome.
+ * the settings "Apply" would write, compared with the what-if's outcome. Apply drops the broker's
+ * report (it no longer describes the consumers), and so does the rebuild: kept, it named consumers
+ * the new list has not, and restoring it threw.
  */
 export function rebuildDifference(settings: Settings, topicName: string, after: TopicState, consumers: ConsumerSetting[]): number | null {
   const rewritten: Settings = {
@@ -284,6 +286,8 @@ export function rebuildDifference(settings: Settings, topicName: string, after: 
             subscription: {
               ...t.subscription,
               consumers: consumers.map((c, i) => ({ ...c, path: `(what-if).consumers[${i}]` })),
+              observed: undefined,
+              observedPartitions: undefined,
             },
           }
         : t,
