@@ -4,13 +4,14 @@
 // names), changes one to three places in it (a value replaced by an arbitrary JSON value or by one
 // at a boundary, a key dropped, an array entry repeated), and then does what the extension and the
 // command line do with settings: parse them, build the topology, route keys on every topic, build
-// the panel's frames, and run a what-if on every topic and group. Nothing may throw; every problem
-// names its path and what is wrong. (FC_SEED=N replays a run.)
+// the panel's frames and views (topics, groups, bundles, reports), and run a what-if on every topic
+// and group. Nothing may throw; every problem names its path and what is wrong. (FC_SEED=N replays
+// a run.)
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseSettings, type Problem } from '../../src/engine/settings';
-import { PulsarTopicState, Topology, type KafkaTopicState } from '../../src/engine/topology';
+import { KafkaTopicState, PulsarTopicState, Topology } from '../../src/engine/topology';
 import { stringKey, bytesKey } from '../../src/engine/key';
 import { runWhatIf } from '../../src/engine/whatIf';
 import { parseEvent } from '../../src/engine/events';
@@ -18,6 +19,9 @@ import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { buildFrames } from '../../src/shared/view/frame';
 import { buildWhatIf } from '../../src/shared/view/whatIfView';
 import { orderingNote } from '../../src/shared/view/orderingNote';
+import { buildGroupView, groupsOf, groupWhatIf } from '../../src/shared/view/groupView';
+import { buildNamespaceView } from '../../src/shared/view/namespaceView';
+import { panelReports } from '../../src/shared/view/observedPanel';
 import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
 import { routeTable } from '../../src/extension/routeFormat';
 import { fullSettings } from './fixtures/fullSettings';
@@ -60,6 +64,18 @@ function useSettings(raw: Record<string, unknown>): Problem[] {
     const parsed = events.map((e) => parseEvent(e)).filter((e) => e.kind !== 'partitions');
     const w = buildWhatIf(settings, t.name, parsed, shown);
     if (w) orderingNote(settings, t.name, parsed, shown, w);
+  }
+  // The panel's views of groups (members, owners, a rebalance what-if), bundles and reports.
+  const views = new Topology(settings, []);
+  panelReports(views);
+  for (const t of views.topics) {
+    if (t instanceof KafkaTopicState) {
+      const routes = KEYS.map((key, i) => ({ n: i + 1, label: `k${i}`, route: t.route(key) }));
+      for (const g of groupsOf(views, t.name)) {
+        buildGroupView(g, t, routes);
+        groupWhatIf(views, g, t.name, ['+fz', `-${g.config.members[0]?.id ?? 'fz'}`, `partitions=${t.partitions + 1}`], keys);
+      }
+    } else buildNamespaceView(settings, t.name, t.partitions, KEYS.map((key) => t.route(key).partition), [0x10000000, 0x20000000]);
   }
   const groupsTopology = new Topology(settings, []);
   for (const g of groupsTopology.groups) {
