@@ -24,6 +24,8 @@ import { buildNamespaceView } from '../../src/shared/view/namespaceView';
 import { panelReports } from '../../src/shared/view/observedPanel';
 import { buildModel, EMPTY_PREVIOUS, routeKeys } from '../../src/extension/settingsModel';
 import { routeTable } from '../../src/extension/routeFormat';
+import { applyToTopics } from '../../src/extension/panel/applyTopics';
+import { applyToGroups } from '../../src/extension/panel/applyGroups';
 import { fullSettings } from './fixtures/fullSettings';
 import { mutate, mutationArb } from './jsonMutation';
 
@@ -109,6 +111,49 @@ describe('properties: settings as data', () => {
         assert.equal(JSON.stringify(raw), before);
       }),
       params(250),
+    );
+  });
+
+  // "Apply to settings" from the panel, on settings the user may have broken since: the request is
+  // well formed (the webview's messages are validated before this), the settings anything.
+  const applyArb = fc.record({
+    mutations: fc.array(mutationArb, { maxLength: 3 }),
+    topic: fc.nat(),
+    partitions: fc.option(fc.integer({ min: 0, max: 2147483647 })),
+    consumers: fc.option(fc.array(fc.record({ name: fc.constantFrom('x', 'y', 'C1', 'E1', 'new'), ranges: fc.option(fc.array(fc.tuple(fc.integer({ min: 0, max: 65535 }), fc.integer({ min: 0, max: 65535 })), { maxLength: 2 })) }), { maxLength: 4 })),
+    group: fc.nat(),
+    members: fc.array(fc.record({ id: fc.constantFrom('m1', 'm2', 'u1', 'r1', 'fz'), topics: fc.option(fc.subarray(['orders', 'typed', 'bytes', 'nope'])) }), { maxLength: 4 }),
+  });
+
+  test('Apply to settings on any settings: an error or settings that parse, and the current settings left as they were', () => {
+    fc.assert(
+      fc.property(applyArb, ({ mutations, topic, partitions, consumers, group, members }) => {
+        const raw = fullSettings();
+        for (const m of mutations) mutate(raw, m);
+        const before = JSON.stringify(raw);
+        const topics = raw[TOPICS];
+        const names = Array.isArray(topics) ? topics.map((t) => (t && typeof t === 'object' && 'name' in t ? String(t.name) : 'none')) : ['none'];
+        const r = applyToTopics(topics, {
+          type: 'applyToSettings',
+          requestId: 1,
+          topic: names[topic % Math.max(1, names.length)] ?? 'none',
+          ...(partitions !== null ? { partitions } : {}),
+          ...(consumers !== null ? { consumers: consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([a, b]) => [Math.min(a, b), Math.max(a, b)] as [number, number]) } : { name: c.name })) } : {}),
+        });
+        if ('error' in r) assert.match(r.error, /\S/);
+        const groups = raw[GROUPS];
+        const groupNames = Array.isArray(groups) ? groups.map((g) => (g && typeof g === 'object' && 'name' in g ? String(g.name) : 'none')) : ['none'];
+        const g = applyToGroups(groups, topics, {
+          type: 'applyGroupToSettings',
+          requestId: 2,
+          group: groupNames[group % Math.max(1, groupNames.length)] ?? 'none',
+          members: members.map((m) => (m.topics ? { id: m.id, topics: m.topics } : { id: m.id })),
+          ...(partitions !== null ? { topic: 'orders', partitions: Math.max(1, partitions) } : {}),
+        });
+        if ('error' in g) assert.match(g.error, /\S/);
+        assert.equal(JSON.stringify(raw), before, 'the current settings are not changed in place');
+      }),
+      params(300),
     );
   });
 });
