@@ -3,7 +3,9 @@
 // with values from what users write (topic and consumer names, events, formats, numbers at and past
 // their bounds, file names) or arbitrary text, and keys; with a full settings file. Each must end
 // with exit 0, or with exit 2 and a last line on stderr that names what is wrong: never exit 1, the
-// internal error with a stack. (FC_SEED=N replays a run.)
+// internal error with a stack. The same holds further down for `import` on damaged broker reports
+// (whose output the other commands must then take), a settings file damaged as text, and
+// `analyze` on any input. (FC_SEED=N replays a run.)
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
