@@ -209,12 +209,14 @@ function parseObserved(o: unknown, path: string, group: KafkaGroupSetting, topic
   if (o.at !== undefined && typeof o.at !== 'string') problems.push({ path: `${path}.at`, message: `must be a string, when it was reported (got ${show(o.at)})` });
   const ids = new Set(group.members.map((m) => m.id));
   const owners: Record<string, Array<string | null>> = {};
-  for (const [topic, list] of Object.entries(o.owners)) {
+  for (const topic of Object.keys(o.owners)) {
+    if (!group.topics.includes(topic)) problems.push({ path: `${path}.owners.${topic}`, message: `${JSON.stringify(topic)} is not one of the group's topics (${group.topics.join(', ')})` });
+  }
+  // Every topic of the group, as a report lists them: a topic left out was taken as nobody's, one
+  // null per partition made from nothing (2,147,483,647 of them at most, which froze the host).
+  for (const topic of group.topics) {
     const tp = `${path}.owners.${topic}`;
-    if (!group.topics.includes(topic)) {
-      problems.push({ path: tp, message: `${JSON.stringify(topic)} is not one of the group's topics (${group.topics.join(', ')})` });
-      continue;
-    }
+    const list = o.owners[topic];
     const n = topics.find((t) => t.name === topic)!.partitions;
     if (!Array.isArray(list) || list.length !== n) {
       problems.push({ path: tp, message: `must list the owner of each of ${topic}'s ${n} partitions (a member id or null); got ${Array.isArray(list) ? `${list.length} entries` : show(list)}` });
