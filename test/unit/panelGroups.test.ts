@@ -11,7 +11,7 @@ import { ConsumerGroupState } from '../../src/engine/kafka/consumerGroup';
 import { stringKey } from '../../src/engine/key';
 import { analysedKeysPerMember, buildGroupView, groupsOf, groupWhatIf } from '../../src/shared/view/groupView';
 import { applyToGroups } from '../../src/extension/panel/applyGroups';
-import { isProtocolError, parseFromWebviewMessage } from '../../src/shared/protocol';
+import { isProtocolError, parseFromWebviewMessage, type ApplyGroupMessage } from '../../src/shared/protocol';
 import { sanitizeState } from '../../src/webview/state';
 import { Models } from '../../src/webview/model';
 import { randInt, rng, settingsOf } from './helpers';
@@ -110,6 +110,22 @@ describe('panel: the group what-if applied to the settings', () => {
     const dup = applyToGroups(GROUPS, TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [{ id: 'x' }, { id: 'x' }] });
     assert.ok('error' in dup && dup.error.startsWith('keyRouting.kafkaGroups[0].members[1]'));
     assert.match(JSON.stringify(applyToGroups('x', TOPICS, { type: 'applyGroupToSettings', requestId: 1, group: 'billing', members: [] })), /not an array/);
+  });
+
+  test('a group as the broker reported it (import) is written without the report, as a topic\'s subscription is', () => {
+    // The report named the members and partition count the broker saw: kept, a member leaving was
+    // refused ("must be a member of the group"), a grown topic too ("got 6 entries"), and a member
+    // joining was written beside owners that never gave it a partition.
+    const seen = { name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }], observed: { owners: { orders: ['r1', 'r1', 'r1', 'r2', 'r2', 'r2'] } } };
+    const topics = [{ name: 'orders', system: 'kafka', partitions: 6 }];
+    const cases: Array<[ApplyGroupMessage['members'], number | undefined]> = [[[{ id: 'r2' }], undefined], [[{ id: 'r1' }, { id: 'r2' }, { id: 'r3' }], undefined], [[{ id: 'r1' }, { id: 'r2' }], 8]];
+    for (const [members, partitions] of cases) {
+      const r = applyToGroups([seen], topics, { type: 'applyGroupToSettings', requestId: 1, group: 'seen', members, ...(partitions ? { topic: 'orders', partitions } : {}) });
+      assert.ok(!('error' in r), JSON.stringify(r));
+      assert.deepEqual(r.groups[0], { name: 'seen', assignor: 'range', topics: ['orders'], members });
+      assert.equal(r.changes.at(-1), 'observed: the broker\u2019s report no longer describes this group (removed)');
+    }
+    assert.ok('observed' in seen, 'the settings object it was given is left as it was');
   });
 
   test('the webview\'s request is validated part by part', () => {

@@ -7,12 +7,7 @@
 import { KAFKA_GROUPS, parseSettings, TOPICS } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyGroupMessage } from '../../shared/protocol';
-
-type Entry = Record<string, unknown>;
-
-function isEntry(v: unknown): v is Entry {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isEntry, withoutReport, type Entry } from './applyTopics';
 
 export interface GroupApply {
   groups: unknown[];
@@ -48,6 +43,7 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
     }
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
+  groups[index] = withoutReport(entry, 'group', changes);
   const { settings, problems } = parseSettings({ [TOPICS]: topics ?? currentTopics, [KAFKA_GROUPS]: groups });
   const prefix = `${KAFKA_GROUPS}[${index}]`;
   const mine = problems.find((p) => p.path === prefix || p.path.startsWith(`${prefix}.`) || (msg.topic !== undefined && p.path.startsWith(TOPICS)));

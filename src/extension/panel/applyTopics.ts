@@ -8,10 +8,23 @@ import { parseTopics, TOPICS, type Problem } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyToSettingsMessage } from '../../shared/protocol';
 
-type Entry = Record<string, unknown>;
+export type Entry = Record<string, unknown>;
 
-function isEntry(v: unknown): v is Entry {
+export function isEntry(v: unknown): v is Entry {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * `o` (a subscription or a consumer group) without the broker's report it holds, if any (CONTRACT.md
+ * section 4): the report describes the consumers, members and partitions the broker saw, and once
+ * Apply changes them it no longer does. Kept, it named members that had left, and a group's Apply
+ * was refused for it, or wrote a new member beside owners that never gave it a partition.
+ */
+export function withoutReport(o: Entry, what: 'topic' | 'group', changes: string[]): Entry {
+  if (o.observed === undefined && o.observedPartitions === undefined) return o;
+  const { observed: _o, observedPartitions: _p, ...rest } = o;
+  changes.push(`observed: the broker\u2019s report no longer describes this ${what} (removed)`);
+  return rest;
 }
 
 /** The new `keyRouting.topics` array, or why the request cannot apply. Pure, for tests. */
@@ -37,13 +50,7 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { 
     }
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
-  // A broker's report (CONTRACT.md section 4) describes the consumers and partitions it saw: once
-  // they are changed it no longer applies.
-  if (isEntry(entry.subscription) && (entry.subscription.observed !== undefined || entry.subscription.observedPartitions !== undefined)) {
-    const { observed: _o, observedPartitions: _p, ...rest } = entry.subscription;
-    entry.subscription = rest;
-    changes.push('observed: the broker\u2019s report no longer describes this topic (removed)');
-  }
+  if (isEntry(entry.subscription)) entry.subscription = withoutReport(entry.subscription, 'topic', changes);
   const topics = current.map((e, i) => (i === index ? entry : e));
   const problems: Problem[] = [];
   const parsed = parseTopics(topics, problems);
