@@ -29,7 +29,8 @@ export function importKafkaTopics(text: string, opts: ImportOptions): Imported {
       const [, name, topicId, count] = m;
       if (topicId !== undefined && !TOPIC_ID.test(topicId)) fail(src, `line ${i + 1}: TopicId ${quote(topicId)} is not a Kafka topic id (22 characters of URL-safe base64)`);
       const partitions = Number(count);
-      if (partitions < 1) fail(src, `line ${i + 1}: ${name} has PartitionCount ${count}; a Kafka topic has at least one partition`);
+      // An int32 in Kafka: a count past it is not Kafka's, and the settings would refuse it.
+      if (!(partitions > 0 && partitions < 2 ** 31)) fail(src, `line ${i + 1}: ${name} has PartitionCount ${count}; a Kafka topic has 1 to 2147483647 partitions`);
       if (found.has(name)) fail(src, `line ${i + 1}: ${name} is described twice`);
       found.set(name, { partitions, topicId, line: i + 1, listed: new Set(), deleting: /\bMarkedForDeletion:\s*true\b/.test(t) });
       return;

@@ -129,6 +129,17 @@ describe('import kafka-groups', () => {
 });
 
 describe('import kafka-topics', () => {
+  test('a PartitionCount outside Kafka\'s int32 counts is refused, not written as settings every command refuses', () => {
+    const text = read('kafka-topics-describe.txt');
+    for (const count of ['0', '2147483648', '99999999999']) {
+      const changed = text.replace(/PartitionCount:\s*\d+/, `PartitionCount: ${count}`);
+      assert.throws(() => importKafkaTopics(changed, { source: 't.txt' }), new RegExp(`has PartitionCount ${count}; a Kafka topic has 1 to 2147483647 partitions`));
+    }
+    const max = importKafkaTopics(text.replace(/PartitionCount:\s*\d+/, 'PartitionCount: 2147483647'), { source: 't.txt' });
+    assert.equal(max.topics[0].partitions, 2147483647);
+    assert.deepEqual(parseSettings({ 'keyRouting.topics': max.topics }).problems, []);
+  });
+
   test('partition counts and topic ids (Kafka 3.x / 4.0)', () => {
     const r = importKafkaTopics(read('kafka-topics-describe.txt'), { source: 't.txt' });
     assert.deepEqual(r.topics, [
