@@ -88,6 +88,15 @@ describe('import kafka-groups', () => {
     assert.deepEqual(parseSettings(settings).problems, []);
   });
 
+  test('a partition past 199,999 is refused: its owners would be written one per partition (99,999,999 ran out of memory)', () => {
+    const row = (p: number) => `GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\nbilling         orders          ${p}   5909            5914            5               c1              /10.1.0.12      consumer-billing-2\n`;
+    assert.throws(() => importKafkaGroups(row(99_999_999), { source: 'g.txt' }), /g\.txt: line 2: partition 99999999 is out of range \(0-199999\)/);
+    assert.throws(() => importKafkaGroups(row(200_000), { source: 'g.txt' }), /partition 200000 is out of range/);
+    const r = importKafkaGroups(row(199_999), { source: 'g.txt' });
+    assert.equal(r.topics[0].partitions, 200_000);
+    assert.equal(((r.groups[0].observed as { owners: Record<string, unknown[]> }).owners.orders).length, 200_000);
+  });
+
   test('--members --verbose: members without partitions; Kafka 3.7-3.9 assignments without their topic', () => {
     const scala = importKafkaGroups(read('kafka-groups-members-verbose-2.x.txt'), { source: 'm.txt' });
     const ids = (scala.groups[0].members as Array<{ id: string }>).map((x) => x.id.replace(/-[0-9a-f-]{36}$/, ''));
