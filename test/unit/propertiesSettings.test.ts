@@ -57,32 +57,32 @@ function useSettings(raw: Record<string, unknown>): Problem[] {
   for (const t of topology.topics) for (const k of KEYS) t.route(k);
   buildFrames(topology, [{ format: 'utf8', value: 'user-1' }, { format: 'hex', value: '00ff' }]);
   const keys = KEYS.map((key, i) => ({ shown: `k${i}`, key }));
-  const shown = KEYS.map((key, i) => ({ label: `k${i}`, key }));
+  // What-ifs change the topic they run on: a topology of their own.
   for (const t of new Topology(settings, []).topics) {
     const first = t instanceof PulsarTopicState ? t.subscription?.consumers[0]?.id : undefined;
     const events = t instanceof PulsarTopicState && t.subscription ? ['+fz', ...(first ? [`-${first}`] : []), 'partitions=7'] : ['partitions=9'];
     runWhatIf(t, events.map((e) => parseEvent(e)), keys);
     // The panel's what-if (the webview runs it on the settings it was sent) and its ordering note.
     const parsed = events.map((e) => parseEvent(e)).filter((e) => e.kind !== 'partitions');
-    const w = buildWhatIf(settings, t.name, parsed, shown);
-    if (w) orderingNote(settings, t.name, parsed, shown, w);
+    const w = buildWhatIf(settings, t.name, parsed, labelled);
+    if (w) orderingNote(settings, t.name, parsed, labelled, w);
   }
-  // The panel's views of groups (members, owners, a rebalance what-if), bundles and reports.
-  const views = new Topology(settings, []);
-  panelReports(views);
-  for (const t of views.topics) {
+  // The panel's views of groups (members, owners, a rebalance what-if on copies), bundles and
+  // reports, which leave the topology as it is.
+  panelReports(topology);
+  for (const t of topology.topics) {
     if (t instanceof KafkaTopicState) {
       const routes = KEYS.map((key, i) => ({ n: i + 1, label: `k${i}`, route: t.route(key) }));
-      for (const g of groupsOf(views, t.name)) {
+      for (const g of groupsOf(topology, t.name)) {
         buildGroupView(g, t, routes);
-        groupWhatIf(views, g, t.name, ['+fz', `-${g.config.members[0]?.id ?? 'fz'}`, `partitions=${t.partitions + 1}`], keys);
+        groupWhatIf(topology, g, t.name, ['+fz', `-${g.config.members[0]?.id ?? 'fz'}`, `partitions=${t.partitions + 1}`], keys);
       }
     } else buildNamespaceView(settings, t.name, t.partitions, KEYS.map((key) => t.route(key).partition), [0x10000000, 0x20000000]);
   }
-  const groupsTopology = new Topology(settings, []);
-  for (const g of groupsTopology.groups) {
+  // Last, as it changes the groups and topics it runs on.
+  for (const g of topology.groups) {
     const topics = new Map<string, KafkaTopicState>();
-    for (const name of g.config.topics) topics.set(name, groupsTopology.topic(name) as KafkaTopicState);
+    for (const name of g.config.topics) topics.set(name, topology.topic(name) as KafkaTopicState);
     runGroupWhatIf(g, topics, ['+fz', `-${g.config.members[0]?.id ?? 'fz'}`, `partitions=${g.config.topics.length + 20}`], keys, g.config.topics[0]);
   }
   return problems;
