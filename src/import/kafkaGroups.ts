@@ -260,6 +260,8 @@ function topicCount(topic: string, g: Group, opts: ImportOptions, counts: Map<st
     notes.push(`${topic} is not in the settings: added with ${highest} partitions, the highest the output shows + 1 (import kafka-topics.sh --describe for the exact count)`);
   }
   count = Math.max(count, highest);
+  // The settings' count sizes the owners list, as a listed partition does (setOwner).
+  if (count > 2e5) fail(src, `${topic} has ${count} partitions in the settings: out of range (1-200000)`);
   counts.set(topic, count);
   return count;
 }

@@ -97,6 +97,15 @@ describe('import kafka-groups', () => {
     assert.equal(((r.groups[0].observed as { owners: Record<string, unknown[]> }).owners.orders).length, 200_000);
   });
 
+  test('settings that give the topic more than 200,000 partitions are refused: the owners would be written one per partition (2,147,483,647 ran out of memory)', () => {
+    const text = `GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\nbilling         orders          3          5909            5914            5               c1              /10.1.0.12      consumer-billing-2\n`;
+    const base = (partitions: number) => ({ 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions }] });
+    assert.throws(() => importKafkaGroups(text, { source: 'g.txt', base: base(2_147_483_647) }), /g\.txt: orders has 2147483647 partitions in the settings: out of range \(1-200000\)/);
+    assert.throws(() => importKafkaGroups(text, { source: 'g.txt', base: base(200_001) }), /orders has 200001 partitions in the settings/);
+    const r = importKafkaGroups(text, { source: 'g.txt', base: base(200_000) });
+    assert.equal(((r.groups[0].observed as { owners: Record<string, unknown[]> }).owners.orders).length, 200_000);
+  });
+
   test('--members --verbose: members without partitions; Kafka 3.7-3.9 assignments without their topic', () => {
     const scala = importKafkaGroups(read('kafka-groups-members-verbose-2.x.txt'), { source: 'm.txt' });
     const ids = (scala.groups[0].members as Array<{ id: string }>).map((x) => x.id.replace(/-[0-9a-f-]{36}$/, ''));
