@@ -93,6 +93,12 @@ export { KAFKA_GROUPS };
 export const MAX_PARTITIONS = 0x7fffffff;
 export const MAX_CONSUMERS = 10_000;
 export const MAX_REPLICA_POINTS = 10_000;
+/**
+ * Points on one consistent-hashing ring (consumers x replicaPoints). Both bounds above allow 100
+ * million, which took 35 s and 5.3 GB to build on a 3.x ring (a broker's TreeMap would not hold
+ * them either); 10 million take 1-3 s, and the issue's largest ring is 100,000.
+ */
+export const MAX_RING_POINTS = 10_000_000;
 
 export function parseSettings(raw: unknown): { settings: Settings; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -206,6 +212,10 @@ function parseSubscription(s: unknown, path: string, problems: Problem[]): Subsc
       }
       consumers.push({ name: c.name, ranges, path: cp });
     });
+  }
+  const points = consumers.length * replicaPoints;
+  if (consistentHashing && keySharedMode === 'AUTO_SPLIT' && points > MAX_RING_POINTS) {
+    problems.push({ path: `${path}.replicaPoints`, message: `gives ${consumers.length} consumers a ring of ${points} points; at most ${MAX_RING_POINTS} are supported` });
   }
   return {
     name: typeof name === 'string' ? name : 'sub',
