@@ -8,7 +8,14 @@ import type { CliIo } from './cliIo';
 import type { Style } from './table';
 
 /** Where a command prints its output: JSON text, one line per record. */
-export type Write = (s: string) => void;
+export interface Write {
+  (s: string): void;
+  /**
+   * One record, as a line of JSON written in pieces (for a table, kept as it is): for a record
+   * whose JSON can be longer than a string may be, such as a 3.x ring's ten million segments.
+   */
+  record(value: object): void;
+}
 
 export interface OptionSpec {
   /** The long name without dashes: `config` for `--config`. */
@@ -40,7 +47,7 @@ export interface CommandSpec {
    * How `--format table` shows the JSON records the command wrote (they arrive parsed, all at
    * once). Absent: the command prints JSON only and has no `--format` option.
    */
-  table?: (records: unknown[], style: Style) => string;
+  table?: (records: unknown[], style: Style) => string | readonly string[];
   /** `io`: stdin, stderr (notes) and the working folder; stdout is `write`. */
   run: (args: ParsedArgs, write: Write, io: CliIo) => void | Promise<void>;
 }

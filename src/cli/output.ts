@@ -47,15 +47,30 @@ export class Output {
     private readonly view?: CommandSpec['table'],
   ) {}
 
-  readonly write: Write = (s) => {
-    if (this.format === 'table' && this.view) {
-      for (const line of s.split('\n')) if (line !== '') this.#records.push(JSON.parse(line));
-      return;
-    }
+  readonly write: Write = Object.assign(
+    (s: string) => {
+      if (this.format === 'table' && this.view) {
+        for (const line of s.split('\n')) if (line !== '') this.#records.push(JSON.parse(line));
+        return;
+      }
+      this.#text(s);
+    },
+    {
+      record: (value: object) => {
+        if (this.format === 'table' && this.view) this.#records.push(value);
+        else {
+          writeJson(value, (s) => this.#text(s));
+          this.#text('\n');
+        }
+      },
+    },
+  );
+
+  #text(s: string): void {
     this.#chunks.push(s);
     this.#size += s.length;
     if (this.#size > FLUSH_AT) this.flush();
-  };
+  }
 
   flush(): void {
     if (this.#chunks.length === 0) return;
@@ -68,6 +83,49 @@ export class Output {
   /** Writes what is left: the pending JSON, or the table of every record. */
   end(): void {
     this.flush();
-    if (this.format === 'table' && this.view && this.#records.length > 0) this.stdout.write(this.view(this.#records, this.style));
+    if (this.format !== 'table' || !this.view || this.#records.length === 0) return;
+    const table = this.view(this.#records, this.style);
+    if (typeof table === 'string') this.stdout.write(table);
+    else {
+      for (const s of table) this.#text(s);
+      this.flush();
+    }
   }
+}
+
+/** Arrays longer than this are written this many elements at a time. */
+const ELEMENTS_AT_ONCE = 1000;
+
+/**
+ * `JSON.stringify(value)` handed to `out` in pieces: a long array a block of elements at a time,
+ * and an object a property at a time, so that no piece is longer than its largest block. For
+ * plain data (what the commands write): no `toJSON`, cycles or sparse arrays.
+ */
+export function writeJson(value: unknown, out: (s: string) => void): void {
+  if (Array.isArray(value)) {
+    if (value.length <= ELEMENTS_AT_ONCE) {
+      out(JSON.stringify(value));
+      return;
+    }
+    out('[');
+    for (let i = 0; i < value.length; i += ELEMENTS_AT_ONCE) {
+      out((i > 0 ? ',' : '') + JSON.stringify(value.slice(i, i + ELEMENTS_AT_ONCE)).slice(1, -1));
+    }
+    out(']');
+    return;
+  }
+  if (value === null || typeof value !== 'object') {
+    out(JSON.stringify(value));
+    return;
+  }
+  out('{');
+  let first = true;
+  for (const [k, v] of Object.entries(value)) {
+    // JSON.stringify leaves these properties out.
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out(`${first ? '' : ','}${JSON.stringify(k)}:`);
+    first = false;
+    writeJson(v, out);
+  }
+  out('}');
 }

@@ -76,14 +76,20 @@ export interface Column {
 export type Cell = string | { text: string; paint: (s: string) => string };
 
 /**
- * The rows under a bold header, columns two spaces apart, no trailing blanks. Columns whose cells
- * are all empty are left out.
+ * The rows under a bold header, columns two spaces apart, no trailing blanks, one string a line.
+ * Columns whose cells are all empty are left out. Lines, not one string: a table of ten million
+ * rows (a 3.x ring's segments) is longer than a JavaScript string can be.
  */
-export function renderTable(columns: readonly Column[], rows: readonly Cell[][], style: Style): string {
+export function tableLines(columns: readonly Column[], rows: readonly Cell[][], style: Style): string[] {
   const text = (c: Cell | undefined): string => visible(c === undefined ? '' : typeof c === 'string' ? c : c.text);
   const keep = columns.map((_, i) => rows.some((r) => text(r[i]) !== ''));
   const cols = columns.map((c, i) => ({ ...c, i })).filter((c) => keep[c.i]);
-  const widths = cols.map((c) => Math.max(displayWidth(c.header), ...rows.map((r) => displayWidth(text(r[c.i])))));
+  // A loop, not Math.max(...widths): spreading 130,000 rows overflowed the stack.
+  const widths = cols.map((c) => {
+    let w = displayWidth(c.header);
+    for (const r of rows) w = Math.max(w, displayWidth(text(r[c.i])));
+    return w;
+  });
   const line = (cells: Array<{ text: string; paint: (s: string) => string }>): string => {
     const parts = cells.map((cell, k) => {
       const pad = ' '.repeat(widths[k] - displayWidth(cell.text));
@@ -95,16 +101,23 @@ export function renderTable(columns: readonly Column[], rows: readonly Cell[][],
     // An empty last cell would leave the separators dangling; data's own blanks stay.
     return (cells[cells.length - 1].text === '' ? joined.replace(/ +$/, '') : joined) + '\n';
   };
-  let out = line(cols.map((c) => ({ text: c.header, paint: style.bold })));
+  const out = [line(cols.map((c) => ({ text: c.header, paint: style.bold })))];
   for (const r of rows) {
-    out += line(
-      cols.map((c) => {
-        const cell = r[c.i];
-        return { text: text(cell), paint: cell === undefined || typeof cell === 'string' ? same : cell.paint };
-      }),
+    out.push(
+      line(
+        cols.map((c) => {
+          const cell = r[c.i];
+          return { text: text(cell), paint: cell === undefined || typeof cell === 'string' ? same : cell.paint };
+        }),
+      ),
     );
   }
   return out;
+}
+
+/** `tableLines` as one string, for tables of a bounded size. */
+export function renderTable(columns: readonly Column[], rows: readonly Cell[][], style: Style): string {
+  return tableLines(columns, rows, style).join('');
 }
 
 /** A share as a percentage with two decimals: `0.25` → `25.00%`. */

@@ -4,7 +4,7 @@
  * truth; a field a view does not know (added by a later change) still gets a column in `route`.
  */
 import type { AnalysisResult, ConsumerFigure, HeavyKey, PartitionFigure, Skew, TopicFigures } from '../analyze/figures';
-import { percent, renderTable, type Cell, type Column, type Style } from './table';
+import { percent, renderTable, tableLines, type Cell, type Column, type Style } from './table';
 
 type Json = Record<string, unknown>;
 
@@ -36,7 +36,8 @@ const ROUTE_COLUMNS: Array<[field: string, header: string, right?: boolean]> = [
 /** Fields a column would only repeat: the system is the topic's. */
 const ROUTE_HIDDEN = new Set(['system', 'error']);
 
-export function routeTable(records: unknown[], style: Style): string {
+/** One line a key (read from stdin, keys are unbounded in number): lines, not one string. */
+export function routeTable(records: unknown[], style: Style): string[] {
   const rows = records as Json[];
   const known = new Set([...ROUTE_COLUMNS.map(([f]) => f), ...ROUTE_HIDDEN]);
   const extra: string[] = [];
@@ -55,26 +56,25 @@ export function routeTable(records: unknown[], style: Style): string {
     ...extra.map((k) => show(r[k])),
     r.error === undefined ? '' : { text: show(r.error), paint: style.red },
   ]);
-  return renderTable(columns, cells, style);
+  return tableLines(columns, cells, style);
 }
 
-export function rangesTable(records: unknown[], style: Style): string {
-  return records
-    .map((rec) => {
-      const r = rec as { topic: string; keyHashRange: [number, number]; assignments: Array<{ start: number; end: number; consumers: string[] }> };
-      const [lo, hi] = r.keyHashRange;
-      const space = hi - lo + 1;
-      const rows = r.assignments.map((a): Cell[] => [
-        String(a.start),
-        String(a.end),
-        String(a.end - a.start + 1),
-        percent((a.end - a.start + 1) / space),
-        a.consumers.length > 0 ? a.consumers.join(', ') : { text: 'nobody', paint: style.dim },
-      ]);
-      const head = `${style.bold(r.topic)}: key hash range ${lo}-${hi}, ${r.assignments.length} segments\n`;
-      return head + renderTable([{ header: 'START', right: true }, { header: 'END', right: true }, { header: 'SIZE', right: true }, { header: 'SHARE', right: true }, { header: 'CONSUMERS' }], rows, style);
-    })
-    .join('\n');
+/** One line a segment (a 3.x ring has up to one a point): lines, not one string. */
+export function rangesTable(records: unknown[], style: Style): string[] {
+  return records.flatMap((rec, i) => {
+    const r = rec as { topic: string; keyHashRange: [number, number]; assignments: Array<{ start: number; end: number; consumers: string[] }> };
+    const [lo, hi] = r.keyHashRange;
+    const space = hi - lo + 1;
+    const rows = r.assignments.map((a): Cell[] => [
+      String(a.start),
+      String(a.end),
+      String(a.end - a.start + 1),
+      percent((a.end - a.start + 1) / space),
+      a.consumers.length > 0 ? a.consumers.join(', ') : { text: 'nobody', paint: style.dim },
+    ]);
+    const head = `${i > 0 ? '\n' : ''}${style.bold(r.topic)}: key hash range ${lo}-${hi}, ${r.assignments.length} segments\n`;
+    return [head, ...tableLines([{ header: 'START', right: true }, { header: 'END', right: true }, { header: 'SIZE', right: true }, { header: 'SHARE', right: true }, { header: 'CONSUMERS' }], rows, style)];
+  });
 }
 
 /** At most this many ranges per cell; the rest are counted. */

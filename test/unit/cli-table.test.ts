@@ -1,6 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayWidth, PLAIN, renderTable, visible, wantColour } from '../../src/cli/table';
+import fc from 'fast-check';
+import { displayWidth, PLAIN, renderTable, tableLines, visible, wantColour } from '../../src/cli/table';
+import { writeJson } from '../../src/cli/output';
+import { cli, cliText, configFile } from './cliRun';
 import { editDistance, suggest } from '../../src/cli/suggest';
 
 describe('table layout', () => {
@@ -23,6 +26,16 @@ describe('table layout', () => {
       PLAIN,
     );
     assert.equal(out, 'KEY     N  LAST\n日本    7  x\nab    123\n');
+  });
+
+  test('130,000 rows: the column widths are found without spreading the rows into arguments (that overflowed the stack)', () => {
+    const rows = Array.from({ length: 130_000 }, (_, i) => [String(i), i === 129_999 ? 'widest of all' : 'x']);
+    const lines = tableLines([{ header: 'N', right: true }, { header: 'TEXT' }], rows, PLAIN);
+    assert.equal(lines.length, 130_001);
+    assert.equal(lines[0], '     N  TEXT\n');
+    assert.equal(lines[1], '     0  x\n');
+    assert.equal(lines[130_000], '129999  widest of all\n');
+    assert.equal(renderTable([{ header: 'A' }], [['1'], ['22']], PLAIN), 'A\n1\n22\n');
   });
 
   test('control characters are shown as escapes', () => {
@@ -56,5 +69,65 @@ describe('did you mean', () => {
     assert.deepEqual(suggest('whatif', names), ['what-if']);
     assert.deepEqual(suggest('assign', names), ['assign-chunks']);
     assert.deepEqual(suggest('zzz', names), []);
+  });
+});
+
+describe('output larger than a string', () => {
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+
+  test('writeJson hands out JSON.stringify\'s text, for any JSON value and for arrays past a block', () => {
+    const pieces = (v: unknown) => {
+      const out: string[] = [];
+      writeJson(v, (s) => out.push(s));
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1000, maxLength: 2500 }).map((a) => ({ assignments: a, n: a.length }))), (v) => {
+        assert.equal(pieces(v).join(''), JSON.stringify(v));
+      }),
+      { numRuns: 200, ...(seed !== undefined ? { seed } : {}) },
+    );
+    // What JSON.stringify leaves out of an object, writeJson does too.
+    assert.equal(pieces({ a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, 1], e: null }).join(''), '{"d":[null,1],"e":null}');
+    // No piece is longer than a block of 1,000 elements: 2,500 segments go out in three blocks.
+    const segments = Array.from({ length: 2500 }, (_, i) => ({ start: i, end: i, consumers: ['c'] }));
+    const longest = Math.max(...pieces({ assignments: segments }).map((s) => s.length));
+    assert.ok(longest <= JSON.stringify(segments.slice(1500)).length, `longest piece ${longest}`);
+  });
+
+  // A 3.x ring has one segment per point: 1,000 consumers x 200 points gave 199,000 table rows,
+  // and 150,000 keys on stdin as many route rows. Both ended in "internal error: RangeError".
+  const ring = configFile({
+    'keyRouting.topics': [
+      {
+        name: 'persistent://public/default/ring',
+        system: 'pulsar',
+        brokerVersion: '3.0',
+        subscription: { replicaPoints: 200, consumers: Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}` })) },
+      },
+    ],
+  });
+
+  test('ranges --format table of a 3.x ring with 1,000 consumers x 200 points: every segment, as the JSON has them', async () => {
+    const table = await cliText(['ranges', '--config', ring, '--topic', 'persistent://public/default/ring', '--format', 'table']);
+    assert.equal(table.code, 0, table.stderr);
+    const json = await cli(['ranges', '--config', ring, '--topic', 'persistent://public/default/ring', '--format', 'json']);
+    const segments = json.lines[0].assignments as Array<{ start: number; end: number; consumers: string[] }>;
+    assert.ok(segments.length > 130_000, `${segments.length} segments`);
+    const lines = table.stdout.trimEnd().split('\n');
+    assert.equal(lines[0], `persistent://public/default/ring: key hash range 0-2147483647, ${segments.length} segments`);
+    assert.equal(lines.length, segments.length + 2);
+    const last = segments[segments.length - 1];
+    assert.deepEqual(lines[lines.length - 1].trim().split(/ {2,}/), [String(last.start), String(last.end), String(last.end - last.start + 1), '0.00%', last.consumers.join(', ')]);
+  });
+
+  test('route --format table of 150,000 keys from stdin: a row a key', async () => {
+    const keys = Array.from({ length: 150_000 }, (_, i) => `key-${i}`);
+    const r = await cliText(['route', '--config', ring, '--format', 'table'], keys.join('\n') + '\n');
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 150_001);
+    const json = (await cli(['route', '--config', ring, '--format', 'json', 'key-149999'])).lines[0];
+    assert.deepEqual(lines[150_000].split(/ {2,}/), ['key-149999', json.topic, '-', String(json.stickyKeyHash), json.consumer, json.range.join('-')]);
   });
 });
