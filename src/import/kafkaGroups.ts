@@ -247,7 +247,9 @@ function resolveUntitled(g: Group, src: string): void {
 
 /** A topic's partition count: the settings' where they have it (raised if the output shows more), else highest listed + 1. */
 function topicCount(topic: string, g: Group, opts: ImportOptions, counts: Map<string, number>, notes: string[], src: string): number {
-  const highest = Math.max(...g.owners.get(topic)!.keys()) + 1;
+  // A loop, not Math.max(...partitions): 130,000 listed partitions overflowed the stack as arguments.
+  let highest = 0;
+  for (const p of g.owners.get(topic)!.keys()) highest = Math.max(highest, p + 1);
   const base = existingEntry(opts.base, TOPICS, topic);
   if (base && base.system !== 'kafka') fail(src, `lists Kafka topic ${topic}, which the settings have as a ${JSON.stringify(base.system)} topic`);
   const configured = typeof base?.partitions === 'number' ? base.partitions : undefined;

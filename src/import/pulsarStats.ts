@@ -287,8 +287,8 @@ function looksAutoSplit(all: ReportedConsumer[]): boolean {
 }
 
 function looksRing(all: ReportedConsumer[]): boolean {
-  const ends = all.flatMap((c) => c.ranges.map((r) => r[1]));
-  return ends.length > 0 && (Math.max(...ends) > 65536 || all.some((c) => c.ranges.length > 1));
+  // some(), not Math.max(...ends): a ring's 130,000 range ends overflowed the stack as arguments.
+  return all.some((c) => c.ranges.length > 1 || c.ranges.some((r) => r[1] > 65536));
 }
 
 /** Whether an AUTO_SPLIT subscription's broker uses consistent hashing, read off the ranges. */
@@ -301,7 +301,7 @@ function ringOrRanges(all: ReportedConsumer[], version: BrokerVersion, baseSub: 
   }
   let ring: boolean;
   if (version === '4.0') ring = !ranges.some((r) => r[0] === 0 || r[1] === 65536);
-  else ring = !(all.every((c) => c.ranges.length <= 1) && Math.max(...ranges.map((r) => r[1])) <= 65536);
+  else ring = !(all.every((c) => c.ranges.length <= 1) && ranges.every((r) => r[1] <= 65536));
   if (typeof baseSub?.consistentHashing === 'boolean' && baseSub.consistentHashing !== ring) {
     notes.push(`the ranges are those of ${ring ? 'a consistent-hashing ring' : 'AUTO_SPLIT hash ranges'}: consistentHashing ${ring} replaces ${baseSub.consistentHashing} from the settings`);
   }

@@ -97,6 +97,15 @@ describe('import kafka-groups', () => {
     assert.equal(((r.groups[0].observed as { owners: Record<string, unknown[]> }).owners.orders).length, 200_000);
   });
 
+  test('130,000 listed partitions of a topic: its count is the highest + 1 (as arguments to Math.max they overflowed the stack)', () => {
+    const header = 'GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\n';
+    const rows = Array.from({ length: 130_000 }, (_, p) => `billing orders ${p} 5909 5914 5 c${p % 3} /10.1.0.12 consumer-billing-2\n`);
+    const r = importKafkaGroups(header + rows.join(''), { source: 'g.txt' });
+    assert.equal(r.topics[0].partitions, 130_000);
+    const owners = (r.groups[0].observed as { owners: Record<string, string[]> }).owners.orders;
+    assert.deepEqual([owners.length, owners[0], owners[129_999]], [130_000, 'c0', 'c0']);
+  });
+
   test('settings that give the topic more than 200,000 partitions are refused: the owners would be written one per partition (2,147,483,647 ran out of memory)', () => {
     const text = `GROUP           TOPIC           PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG             CONSUMER-ID     HOST            CLIENT-ID\nbilling         orders          3          5909            5914            5               c1              /10.1.0.12      consumer-billing-2\n`;
     const base = (partitions: number) => ({ 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions }] });

@@ -17,6 +17,7 @@ import { parseEvent } from '../../src/engine/events';
 import { runWhatIf } from '../../src/engine/whatIf';
 import type { SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
 import { replay } from './brokerReports';
+import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const read = (f: string) => readFileSync(join(DATA, f), 'utf8');
@@ -199,6 +200,24 @@ describe('import pulsar-stats: the fixtures', () => {
     assert.equal(entry.subscription.replicaPoints, undefined);
     assert.match(imported.notes.join('\n'), /hashingScheme Murmur3_32Hash kept/);
     assert.match(imported.notes.join('\n'), /consistentHashing false replaces true/);
+  });
+});
+
+describe('import pulsar-stats: a large 3.x ring from a broker before 2.8', () => {
+  test('1,000 consumers x 150 points and no keySharedMode: the mode is read off 137,000 ranges (as arguments to Math.max they overflowed the stack)', () => {
+    const names = Array.from({ length: 1000 }, (_, i) => `c${i}`);
+    const ranges = new Map(names.map((n) => [n, [] as string[]]));
+    const big = new ConsistentHashing3Selector(150);
+    for (const name of names) big.addConsumer({ id: name, name });
+    for (const seg of big.segments()) ranges.get(seg.consumers[0].id)!.push(`[${seg.start}, ${seg.end}]`);
+    const total = [...ranges.values()].reduce((n, r) => n + r.length, 0);
+    assert.ok(total > 125_000, `${total} ranges`);
+    const stats = { subscriptions: { sub: { type: 'Key_Shared', consumers: names.map((consumerName) => ({ consumerName, keyHashRanges: ranges.get(consumerName) })) } } };
+    const r = importPulsarStats(JSON.stringify(stats), { source: 'old.json', topic: TOPIC, base: { 'keyRouting.topics': [{ name: TOPIC, system: 'pulsar', brokerVersion: '3.0', subscription: { replicaPoints: 150 } }] } });
+    const sub = (r.topics[0] as Record<string, any>).subscription;
+    assert.equal(sub.keySharedMode, 'AUTO_SPLIT');
+    assert.equal(sub.consistentHashing, true);
+    assert.ok(r.notes.some((n) => /do not give keySharedMode \(brokers before 2\.8\): AUTO_SPLIT read off the ranges/.test(n)), r.notes.join('\n'));
   });
 });
 
