@@ -2,6 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
+import { readStdinLines } from '../../src/cli/io';
+import type { CliStdin } from '../../src/cli/cliIo';
 import { cli, configFile } from './cliRun';
 import { murmur2Reference } from './helpers';
 import { scratchDir } from './scratch';
@@ -82,6 +85,54 @@ describe('keys and names as arguments', () => {
     child.stdin.end('user-2');
     const [code] = await new Promise<[number | null]>((resolve) => child.on('exit', (c) => resolve([c])));
     assert.equal(code, 0);
+  });
+});
+
+describe('stdin as lines', () => {
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+  /** A stdin that hands out `bytes` in reads of the given sizes (then of any size), as a pipe may. */
+  const stdinOf = (bytes: Uint8Array, sizes: number[]): CliStdin => {
+    let at = 0;
+    let k = 0;
+    return {
+      isTTY: false,
+      read: (buf) => {
+        const n = Math.min(buf.length, bytes.length - at, sizes.length > 0 ? sizes[k++ % sizes.length] : buf.length);
+        buf.set(bytes.subarray(at, at + n));
+        at += n;
+        return n;
+      },
+      text: () => assert.fail('not read as text'),
+      source: () => assert.fail('not read as a source'),
+    };
+  };
+  const expected = (bytes: Uint8Array): string[] => {
+    const text = Buffer.from(bytes).toString('latin1');
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return lines.map((l) => l.replace(/\r$/, ''));
+  };
+  const got = (stdin: CliStdin): string[] => [...readStdinLines(stdin)].map((l) => Buffer.from(l).toString('latin1'));
+
+  test('any bytes, read in pieces of any sizes, give the lines of the whole: LF splits, a CR before it goes', () => {
+    const byte = fc.oneof(fc.constantFrom(0x0a, 0x0d, 0x61), fc.integer({ min: 0, max: 255 }));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }), fc.array(byte, { maxLength: 200 }), (a, sizes, b) => {
+        const bytes = Uint8Array.from([...a, ...b]);
+        assert.deepEqual(got(stdinOf(bytes, sizes)), expected(bytes));
+      }),
+      { numRuns: 500, ...(seed !== undefined ? { seed } : {}) },
+    );
+  });
+
+  test('a line of 3 MB over 48 reads of 64 KB, with a CR split from its LF by a read, and lines after it', () => {
+    const long = 'k'.repeat(3 * 1024 * 1024 - 1);
+    const bytes = enc(`first\r\n${long}\r\nafter\nlast`);
+    // The reads end between the long line's CR and its LF.
+    const crAt = 7 + long.length;
+    const lines = got(stdinOf(bytes, [7, ...Array.from({ length: 47 }, () => 65_536), crAt + 1 - 7 - 47 * 65_536]));
+    assert.deepEqual(lines.map((l) => l.length), [5, long.length, 5, 4]);
+    assert.equal(lines[1], long);
   });
 });
 
