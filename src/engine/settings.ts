@@ -96,9 +96,11 @@ export const MAX_REPLICA_POINTS = 10_000;
 /**
  * Points on one consistent-hashing ring (consumers x replicaPoints). Both bounds above allow 100
  * million, which took 35 s and 5.3 GB to build on a 3.x ring (a broker's TreeMap would not hold
- * them either); 10 million take 1-3 s, and the issue's largest ring is 100,000.
+ * them either). The routing panel's webview is the narrowest place: a 3.x ring of 7 million points
+ * crashed it, 5 million took 666 MB of its heap, 4 million 540 MB (and the CLI 1 s). The issue's
+ * largest ring is 100,000.
  */
-export const MAX_RING_POINTS = 10_000_000;
+export const MAX_RING_POINTS = 4_000_000;
 
 export function parseSettings(raw: unknown): { settings: Settings; problems: Problem[] } {
   const problems: Problem[] = [];

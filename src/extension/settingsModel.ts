@@ -309,7 +309,7 @@ export function fixFor(p: Problem, rawTopics?: unknown): string {
   if (path.endsWith('.keySharedMode')) return 'use "AUTO_SPLIT" (the broker assigns hash ranges) or "STICKY" (consumers name their ranges)';
   if (path.endsWith('.type')) return 'remove it: "Key_Shared" is the only subscription type that routes by key';
   if (path.endsWith('.consistentHashing')) return 'true (the broker default since 2.10) or false';
-  if (path.endsWith('.replicaPoints')) return `remove it (default 100) or give an integer from 1 to ${/ring/.test(m) ? '10000000 / the consumers' : 10000}`;
+  if (path.endsWith('.replicaPoints')) return `remove it (default 100) or give an integer from 1 to ${/ring/.test(m) ? '4000000 / the consumers' : 10000}`;
   if (path.endsWith('.hashRangeSize')) return 'remove it (default 65536) or give a power of two such as 65536';
   if (/\.ranges/.test(path)) return 'write inclusive ranges as [[start, end], ...] with 0 <= start <= end <= 65535';
   if (/\.consumers/.test(path)) return 'list consumers in connection order: [{"name": "C1"}, {"name": "C2"}]';
