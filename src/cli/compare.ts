@@ -3,6 +3,7 @@
  * hash ranges, consistent hashing (3.0 and 4.0) and STICKY, for the topic's configured consumers.
  */
 import { compareStrategies } from '../engine/strategyComparison';
+import { MAX_RING_POINTS } from '../engine/settings';
 import { PulsarTopicState } from '../engine/topology';
 import { UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './cliIo';
@@ -22,6 +23,12 @@ export function compareCommand(args: ParsedArgs, write: (s: string) => void, io:
   const sub = topic.config.subscription;
   // The configured consumers, as the topic connected them (the broker's refusals were reported).
   const consumers = sub.consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges } : { name: c.name }));
+  // The settings bound rings only where the subscription is one; here both ring generations are
+  // built from any subscription's replicaPoints (10,000 x 10,000 ran for minutes and 6 GB).
+  const points = (consumers.length + (event.kind === 'connect' ? 1 : 0)) * sub.replicaPoints;
+  if (points > MAX_RING_POINTS) {
+    throw new UsageError(`--topic ${topic.name}: the consistent-hashing strategies would put ${points} points on a ring (replicaPoints ${sub.replicaPoints} for each of ${points / sub.replicaPoints} consumers); at most ${MAX_RING_POINTS} are supported: lower replicaPoints`);
+  }
   const result = compareStrategies({
     consumers,
     event,

@@ -159,6 +159,19 @@ describe('key-routing compare', () => {
       assert.match(r.stderr, re);
     }
   });
+
+  test('rings past 4,000,000 points are refused, where the subscription itself is no ring (10,000 x 10,000 ran for minutes and 6 GB)', async () => {
+    const subscription = (replicaPoints: number) => ({ keySharedMode: 'AUTO_SPLIT', consistentHashing: false, replicaPoints, consumers: Array.from({ length: 10_000 }, (_, i) => ({ name: `c${i}` })) });
+    const big = configFile({ 'keyRouting.topics': [{ name: 'persistent://public/default/a', system: 'pulsar', subscription: subscription(10_000) }] });
+    const join = await cli(['compare', '--config', big, '--topic', 'a', '--then', '+new']);
+    assert.equal(join.code, 2);
+    assert.match(join.stderr, /--topic persistent:\/\/public\/default\/a: the consistent-hashing strategies would put 100010000 points on a ring \(replicaPoints 10000 for each of 10001 consumers\); at most 4000000 are supported: lower replicaPoints\n$/);
+    const leave = await cli(['compare', '--config', big, '--topic', 'a', '--then', '-c1']);
+    assert.match(leave.stderr, /would put 100000000 points .* each of 10000 consumers/);
+    // 10,000 consumers of 400 points are 4,000,000: the one joining is counted too.
+    const edge = configFile({ 'keyRouting.topics': [{ name: 'persistent://public/default/a', system: 'pulsar', subscription: subscription(400) }] });
+    assert.match((await cli(['compare', '--config', edge, '--topic', 'a', '--then', '+new'])).stderr, /would put 4000400 points on a ring/);
+  });
 });
 
 describe('key-routing ordering', () => {
