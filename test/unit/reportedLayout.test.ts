@@ -8,6 +8,8 @@ import fc from 'fast-check';
 import { ReportedRing } from '../../src/engine/observed/reportedLayout';
 import { createSelector } from '../../src/engine/pulsar/keyShared/subscription';
 import type { Consumer, HashRange } from '../../src/engine/pulsar/keyShared/selector';
+import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
+import { reportedRanges } from './brokerReports';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const RING4 = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, hashRangeSize: 65536 } as const;
@@ -74,5 +76,41 @@ describe('ReportedRing, 4.x', () => {
     const ring = new ReportedRing(createSelector(RING4), [{ consumer: CONSUMERS[0], ranges: [] }]);
     assert.deepEqual(ring.segments(), []);
     assert.equal(ring.select(100), null);
+  });
+});
+
+describe('ReportedRing, 3.x', () => {
+  const RING3 = { ...RING4, brokerVersion: '3.0' } as const;
+
+  test('the report of a real 3.x ring reads back as that ring: its segments, a shared point\'s consumers by name, the wrap above the last point', () => {
+    // Names from a small pool, so that consumers of one name share every point (a list at the point).
+    const names = fc.array(fc.constantFrom('a', 'b', 'c', 'B', 'é', 'z0'), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(names, fc.integer({ min: 1, max: 40 }), fc.array(fc.integer(), { minLength: 8, maxLength: 8 }), (list, points, order) => {
+        const ring = new ConsistentHashing3Selector(points);
+        const counts = new Map<string, number>();
+        const consumers = list.map((name): Consumer => {
+          const k = (counts.get(name) ?? 0) + 1;
+          counts.set(name, k);
+          return { id: k === 1 ? name : `${name}#${k}`, name };
+        });
+        for (const c of consumers) ring.addConsumer(c);
+        const ranges = reportedRanges(ring, consumers);
+        // The report may list consumers in any order, but those of one name in the order they
+        // connected (the dispatcher's list), which is what orders them at a shared point.
+        const shuffled = consumers.map((c, i) => ({ c, rank: order[i] })).sort((x, y) => x.rank - y.rank).map(({ c }) => c);
+        const next = new Map<string, number>();
+        const inOrder = shuffled.map((c) => {
+          const k = next.get(c.name) ?? 0;
+          next.set(c.name, k + 1);
+          return consumers.filter((x) => x.name === c.name)[k];
+        });
+        const reported = inOrder.map((c) => ({ consumer: c, ranges: ranges.get(c)! }));
+        const read = new ReportedRing(createSelector(RING3), reported);
+        const ids = (segs: ReturnType<typeof ring.segments>) => segs.map((x) => [x.start, x.end, x.consumers.map((c) => c.id)]);
+        assert.deepEqual(ids(read.segments()), ids(ring.segments()));
+      }),
+      { numRuns: 300, ...(seed !== undefined ? { seed } : {}) },
+    );
   });
 });

@@ -125,32 +125,35 @@ function table4(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly H
 
 function table3(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
   // One list per reported range (a point), consumers in the broker's order: by name, stable.
-  const lists = new Map<number, { end: number; consumers: Consumer[] }>();
+  let n = 0;
+  for (const r of reported) n += r.ranges.length;
+  if (n === 0) return EMPTY_TABLE;
+  const starts = new Float64Array(n);
+  const ends = new Float64Array(n);
+  const owners: Consumer[] = [];
   for (const r of reported) {
     for (const [start, end] of r.ranges) {
-      const at = lists.get(start);
-      if (at) at.consumers.push(r.consumer);
-      else lists.set(start, { end, consumers: [r.consumer] });
+      starts[owners.length] = start;
+      ends[owners.length] = end;
+      owners.push(r.consumer);
     }
   }
-  if (lists.size === 0) return EMPTY_TABLE;
-  const starts = [...lists.keys()].sort((a, b) => a - b);
-  const b = new SegmentTableBuilder([], starts.length + 1);
-  const listOf = (start: number): readonly Consumer[] => {
-    const cs = lists.get(start)!.consumers;
-    if (cs.length === 1) return only(cs[0]);
+  // The ranges by start, those of a shared point in report order. Typed arrays, not a Map by start:
+  // a 3.x ring of 10,000 x 100 points took 1.6 s here in Node, 2.4 s as one task in the panel.
+  const order = new Uint32Array(n).map((_, i) => i).sort((a, b) => starts[a] - starts[b] || a - b);
+  const b = new SegmentTableBuilder([], n + 1);
+  let first: readonly Consumer[] | undefined;
+  let i = 0;
+  for (let k = 0; k < n; ) {
+    i = order[k];
+    const cs = [owners[i]];
+    while (++k < n && starts[order[k]] === starts[i]) cs.push(owners[order[k]]);
     // Array.prototype.sort is stable, as Java's List.sort: same names keep connection order.
-    return Object.freeze(cs.slice().sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
-  };
-  const first = listOf(starts[0]);
-  let lastEnd = -1;
-  for (const s of starts) {
-    const list = s === starts[0] ? first : listOf(s);
-    const end = lists.get(s)!.end;
-    b.pushList(s, end, list);
-    lastEnd = end;
+    const list = cs.length === 1 ? only(cs[0]) : Object.freeze(cs.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
+    first ??= list;
+    b.pushList(starts[i], ends[i], list);
   }
   // Above the last point: the first point's consumers (not in the broker's report).
-  if (lastEnd < RING3_MAX) b.pushList(lastEnd + 1, RING3_MAX, first);
+  if (ends[i] < RING3_MAX) b.pushList(ends[i] + 1, RING3_MAX, first!);
   return b.build();
 }
