@@ -62,7 +62,7 @@ export function routeTable(records: unknown[], style: Style): string[] {
 /** One line a segment (a 3.x ring has up to one a point): lines, not one string. */
 export function rangesTable(records: unknown[], style: Style): string[] {
   return records.flatMap((rec, i) => {
-    const r = rec as { topic: string; keyHashRange: [number, number]; assignments: Array<{ start: number; end: number; consumers: string[] }> };
+    const r = rec as { topic: string; partition?: number; keyHashRange: [number, number]; assignments: Array<{ start: number; end: number; consumers: string[] }> };
     const [lo, hi] = r.keyHashRange;
     const space = hi - lo + 1;
     const rows = r.assignments.map((a): Cell[] => [
@@ -72,7 +72,7 @@ export function rangesTable(records: unknown[], style: Style): string[] {
       percent((a.end - a.start + 1) / space),
       a.consumers.length > 0 ? a.consumers.join(', ') : { text: 'nobody', paint: style.dim },
     ]);
-    const head = `${i > 0 ? '\n' : ''}${style.bold(r.topic)}: key hash range ${lo}-${hi}, ${r.assignments.length} segments\n`;
+    const head = `${i > 0 ? '\n' : ''}${style.bold(r.topic)}${r.partition !== undefined ? ` partition ${r.partition}` : ''}: key hash range ${lo}-${hi}, ${r.assignments.length} segments\n`;
     return [head, ...tableLines([{ header: 'START', right: true }, { header: 'END', right: true }, { header: 'SIZE', right: true }, { header: 'SHARE', right: true }, { header: 'CONSUMERS' }], rows, style)];
   });
 }

@@ -81,6 +81,45 @@ describe('key-routing import', () => {
     assert.equal(after.lines[0].observed, undefined);
   });
 
+  test('ranges --partition: each partition of a per-partition report as the broker reported it', async () => {
+    // Partition 1 reported C2 up to 40960, partitions 0 and 2 up to 32768 (pulsar-4.0-partitioned.json).
+    const r = await runImport(['pulsar-stats', file('pulsar-4.0-partitioned.json')]);
+    assert.equal(r.code, 0, r.stderr);
+    const config = configFile(r.stdout);
+    const ranges = async (...more: string[]) => cli(['ranges', '--config', config, '--topic', 'payments', ...more]);
+    const c2 = (line: { assignments: Array<{ start: number; end: number; consumers: string[] }> }) => line.assignments.find((a) => a.consumers[0] === 'C2');
+    const [p0, p1, p2] = await Promise.all([ranges('--partition', '0'), ranges('--partition', '1'), ranges('--partition', '2')]);
+    assert.deepEqual([p0.lines[0].partition, p1.lines[0].partition, p2.lines[0].partition], [0, 1, 2]);
+    assert.deepEqual([c2(p0.lines[0]), c2(p1.lines[0]), c2(p2.lines[0])].map((a) => [a!.start, a!.end]), [[16385, 32768], [16385, 40960], [16385, 32768]]);
+    assert.ok(p1.lines[0].observed);
+    // Each equals the report's own ranges for that partition.
+    const reported = JSON.parse(r.stdout)['keyRouting.topics'][0].subscription.observedPartitions[1].consumers.find((c: { name: string }) => c.name === 'C2').ranges;
+    assert.deepEqual(reported, [[16385, 40960]]);
+    // Without --partition: partition 0, and no "partition" field (the contract's shape).
+    const plain = await ranges();
+    assert.deepEqual(plain.lines[0], (({ partition: _p, ...rest }) => rest)(p0.lines[0]));
+    // A partition a partitions=N event added starts fresh, not observed; a consumer event ends the report.
+    const added = await ranges('--then', 'partitions=4', '--partition', '3');
+    assert.equal(added.code, 0, added.stderr);
+    assert.equal(added.lines[0].observed, undefined);
+    assert.equal((await ranges('--then', '+C9', '--partition', '1')).lines[0].observed, undefined);
+    const table = await cliText(['ranges', '--config', config, '--topic', 'payments', '--partition', '1', '--format', 'table']);
+    assert.match(table.stdout, /^persistent:\/\/public\/default\/payments partition 1: key hash range 0-65535, 3 segments\n/);
+    for (const [args, re] of [
+      [['--partition', '3'], /--partition must be a partition of persistent:\/\/public\/default\/payments, 0 to 2 \(got "3"\)/],
+      [['--partition', '-1'], /0 to 2 \(got "-1"\)/],
+      [['--partition', '1.5'], /0 to 2 \(got "1\.5"\)/],
+    ] as const) {
+      const bad = await ranges(...args);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, re);
+    }
+    const unpartitioned = configFile({ 'keyRouting.topics': [{ name: 'persistent://public/default/t', system: 'pulsar', subscription: { consumers: [{ name: 'C1' }] } }] });
+    const none = await cli(['ranges', '--config', unpartitioned, '--topic', 't', '--partition', '0']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--partition: persistent:\/\/public\/default\/t is not partitioned; leave --partition out/);
+  });
+
   test('a 4.x ring with a single consumer: the note says what the rebuild assumes', async () => {
     const stats = JSON.parse(require('node:fs').readFileSync(file('pulsar-4.0-ring.json'), 'utf8'));
     const consumers = stats.subscriptions.sub.consumers;

@@ -40,6 +40,7 @@ const POOLS: Record<string, string[]> = {
   NAME: [...TOPICS, 'billing', 'uni', 'seen', 's', 'range', 'sticky', 'cooperative-sticky', 'uniform', 'key', 'nope'],
   EVENT: EVENTS,
   'N|NAME': ['0', '1', '2', 'key', 'nope'],
+  N: ['0', '1', '2', '3', '5', 'x'],
   ALG: ['range_equally_divide', 'topic_count_equally_divide', 'specified_positions_divide', 'flow_or_qps_equally_divide', 'nope'],
 };
 const poolOf = (placeholder: string): string[] => POOLS[placeholder] ?? placeholder.split('|');
