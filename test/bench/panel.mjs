@@ -73,7 +73,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,ring30small,kafka,kafkaMixed,kafkaReported,ringReported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,ring30small,kafka,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -66,8 +66,8 @@ function sticky(name: string, consumers: number): { subscription: { keySharedMod
  * order of its own (rotated by 10 a partition) and two draining hashes per consumer (the starts of
  * two of its ranges, which differ from partition to partition).
  */
-function reportedRing(name: string, consumers: number, partitions: number): unknown {
-  const t = { ...(pulsar(name, consumers, '4.0', true) as { subscription: { consumers: Array<{ name: string }> } }), partitions };
+function reportedRing(name: string, consumers: number, partitions: number, version: '3.0' | '4.0' = '4.0'): unknown {
+  const t = { ...(pulsar(name, consumers, version, true) as { subscription: { consumers: Array<{ name: string }> } }), partitions };
   const names = t.subscription.consumers.map((c) => c.name);
   const observedPartitions = Array.from({ length: partitions }, (_, p) => {
     const order = [...names.slice(p * 10), ...names.slice(0, p * 10)];
@@ -80,8 +80,9 @@ function reportedRing(name: string, consumers: number, partitions: number): unkn
       at: '2026-12-04T10:00:00Z',
       consumers: names.map((n) => {
         const r = ranges.get(n)!;
+        // Draining hashes are 4.x's (PIP-379); a 3.x broker reports none.
         const draining = [r[p % r.length], r[(p + (r.length >> 1)) % r.length]].map(([start]) => ({ hash: Math.max(1, start), unackMsgs: 3, blockedAttempts: 0 }));
-        return { name: n, ranges: r, drainingHashes: r.length > 1 ? draining : [] };
+        return { name: n, ranges: r, drainingHashes: r.length > 1 && version === '4.0' ? draining : [] };
       }),
     };
   });
@@ -161,6 +162,8 @@ export function scaleCases(): ScaleCase[] {
       group: true,
     },
     { id: 'ringReported', label: 'ring 4.0, 1,000 x 100 points, 4 partitions as reported', settings: one(reportedRing('persistent://public/default/reported', 1000, 4)), topic: 'persistent://public/default/reported', view: 'ranges', consumers: true },
+    // The 3.x report's layout is built another way (a point per range, shared points' lists).
+    { id: 'ring30Reported', label: 'ring 3.0, 1,000 x 100 points, 4 partitions as reported', settings: one(reportedRing('persistent://public/default/reported30', 1000, 4, '3.0')), topic: 'persistent://public/default/reported30', view: 'ranges', consumers: true },
   );
   // A workspace holding all of it (the host builds every topic's frame for each state message):
   // the four large subscriptions, and the Kafka topic twice under one cooperative-sticky group.
