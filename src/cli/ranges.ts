@@ -18,7 +18,8 @@ export function rangesCommand(args: ParsedArgs, write: Write, io: CliIo): void {
   // (observedPartitions) and those a partitions=N event added have selectors of their own. The
   // reported layout while the subscription is as the broker reported it.
   const partition = partitionArg(single(args, 'partition'), topic);
-  const selector = topic.selectorFor(topic.partitions > 0 ? (partition ?? 0) : null);
+  const shown = topic.partitions > 0 ? (partition ?? 0) : null;
+  const selector = topic.selectorFor(shown);
   const out: Record<string, unknown> = {
     topic: topic.name,
     ...(partition !== undefined ? { partition } : {}),
@@ -26,9 +27,8 @@ export function rangesCommand(args: ParsedArgs, write: Write, io: CliIo): void {
     assignments: selector.segments().map((s) => ({ start: s.start, end: s.end, consumers: s.consumers.map((c) => c.id) })),
   };
   const observed = topic.observed;
-  // The selector group serving the partition: the last one starting at or below it.
-  let g = 0;
-  for (const [i, x] of topic.selectorGroups().entries()) if (x.first <= (partition ?? 0)) g = i;
+  // The report of the partition's group, if it still describes it.
+  const g = topic.groupOf(shown);
   if (observed?.reports(g)) {
     out.observed = true;
     const at = observed.groups[g].state.at;

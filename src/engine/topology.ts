@@ -224,8 +224,8 @@ export class PulsarTopicState extends TopicState {
     return { ok: true, value: undefined };
   }
 
-  /** The selector group serving a partition (or the non-partitioned topic). */
-  #groupOf(partition: number | null): number {
+  /** The selector group serving a partition (or the non-partitioned topic); also the index of its report. */
+  groupOf(partition: number | null): number {
     let g = 0;
     if (partition !== null) while (g + 1 < this.#groupStarts.length && this.#groupStarts[g + 1] <= partition) g++;
     return g;
@@ -237,7 +237,7 @@ export class PulsarTopicState extends TopicState {
    */
   selectorFor(partition: number | null): StickyKeyConsumerSelector {
     if (!this.subscription) return this.#hashOnly;
-    const g = this.#groupOf(partition);
+    const g = this.groupOf(partition);
     return this.observed?.view(g) ?? this.subscription.selectorAt(g);
   }
 
@@ -282,7 +282,7 @@ export class PulsarTopicState extends TopicState {
 
   /** A route's marks from the broker's report: read off it (`observed`), and a draining hash. */
   #markObserved(out: RouteFields, partition: number | null, stickyKeyHash: number, consumer: Consumer | null): void {
-    const g = this.#groupOf(partition);
+    const g = this.groupOf(partition);
     if (this.observed!.reports(g)) out.observed = true;
     const draining = this.observed!.draining(g, stickyKeyHash, consumer, this.subscription!.consumers);
     if (draining) out.draining = draining;
