@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { readStdinLines } from '../../src/cli/io';
 import type { CliStdin } from '../../src/cli/cliIo';
 import { cli, configFile } from './cliRun';
-import { murmur2Reference } from './helpers';
+import { murmur2Reference, propertyRuns } from './helpers';
 import { scratchDir } from './scratch';
 
 const settings = {
@@ -89,7 +89,6 @@ describe('keys and names as arguments', () => {
 });
 
 describe('stdin as lines', () => {
-  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
   /** A stdin that hands out `bytes` in reads of the given sizes (then of any size), as a pipe may. */
   const stdinOf = (bytes: Uint8Array, sizes: number[]): CliStdin => {
     let at = 0;
@@ -121,7 +120,7 @@ describe('stdin as lines', () => {
         const bytes = Uint8Array.from([...a, ...b]);
         assert.deepEqual(got(stdinOf(bytes, sizes)), expected(bytes));
       }),
-      { numRuns: 500, ...(seed !== undefined ? { seed } : {}) },
+      propertyRuns(500),
     );
   });
 

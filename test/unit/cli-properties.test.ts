@@ -17,9 +17,7 @@ import { cliText } from './cliRun';
 import { scratchDir } from './scratch';
 import { fullSettings } from './fixtures/fullSettings';
 import { mutate, mutationArb } from './jsonMutation';
-
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+import { propertyRuns } from './helpers';
 
 const dir = scratchDir('key-routing-cli-props-');
 const config = join(dir, 'settings.json');
@@ -89,7 +87,7 @@ describe('properties: the command line', () => {
         assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
         assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
       }),
-      params(300),
+      propertyRuns(300),
     );
   });
 
@@ -157,7 +155,7 @@ describe('properties: the command line', () => {
           assert.equal(used.code, 0, `${command} ${rest.join(' ')} on what import printed -> exit ${used.code}: ${used.stderr}\n${said}`);
         }
       }),
-      params(200),
+      propertyRuns(200),
     );
   });
 
@@ -181,7 +179,7 @@ describe('properties: the command line', () => {
         assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, said);
         if (r.code === 2) assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
       }),
-      params(200),
+      propertyRuns(200),
     );
   });
 
@@ -210,7 +208,7 @@ describe('properties: the command line', () => {
         if (r.code === 2) assert.match(r.stderr.trimEnd().split('\n').at(-1)!, /^key-routing: \S/, said);
         else JSON.parse(r.stdout);
       }),
-      params(150),
+      propertyRuns(150),
     );
   });
 });

@@ -5,6 +5,7 @@ import { displayWidth, PLAIN, renderTable, tableLines, visible, wantColour } fro
 import { writeJson } from '../../src/cli/output';
 import { cli, cliText, configFile } from './cliRun';
 import { editDistance, suggest } from '../../src/cli/suggest';
+import { propertyRuns } from './helpers';
 
 describe('table layout', () => {
   test('display width: wide characters take two columns, combining marks none', () => {
@@ -73,8 +74,6 @@ describe('did you mean', () => {
 });
 
 describe('output larger than a string', () => {
-  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-
   test('writeJson hands out JSON.stringify\'s text, for any JSON value and for arrays past a block', () => {
     const pieces = (v: unknown) => {
       const out: string[] = [];
@@ -85,7 +84,7 @@ describe('output larger than a string', () => {
       fc.property(fc.oneof(fc.jsonValue(), fc.array(fc.jsonValue({ maxDepth: 1 }), { minLength: 1000, maxLength: 2500 }).map((a) => ({ assignments: a, n: a.length }))), (v) => {
         assert.equal(pieces(v).join(''), JSON.stringify(v));
       }),
-      { numRuns: 200, ...(seed !== undefined ? { seed } : {}) },
+      propertyRuns(200),
     );
     // What JSON.stringify leaves out of an object, writeJson does too.
     assert.equal(pieces({ a: undefined, b: () => 1, c: Symbol('s'), d: [undefined, 1], e: null }).join(''), '{"d":[null,1],"e":null}');

@@ -20,7 +20,7 @@ import { HASHING_SCHEMES, producerPlacement, type HashingScheme } from '../../sr
 import { parseSettings } from '../../src/engine/settings';
 import { Topology } from '../../src/engine/topology';
 import * as A from './fixtures/clientAnswers';
-import { randInt, randomBytes, randomString, rng } from './helpers';
+import { propertyRuns, randInt, randomBytes, randomString, rng } from './helpers';
 
 // kafkajs 2.2.4 (a devDependency) is the live oracle for kafkajs-legacy and for java.
 const requireNode = createRequire(__filename);
@@ -28,8 +28,6 @@ const { Partitioners } = requireNode('kafkajs') as { Partitioners: Record<string
 const kafkajsLegacyLibMurmur2 = requireNode('kafkajs/src/producer/partitioners/legacy/murmur2') as (k: Buffer | string) => number;
 
 const bytesOf = A.KEYS.map((k) => utf8(k));
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
 const int32Count = fc.oneof(fc.integer({ min: 1, max: 0x7fffffff }), fc.constantFrom(1, 2, 3, 6, 7, 0x7ffffffe, 0x7fffffff));
 const INT32_MIN = -0x80000000;
 
@@ -267,7 +265,7 @@ describe('partitioner properties', () => {
           if (p.hash !== undefined) assert.ok(p.hash >= 0 && p.hash <= 0x7fffffff, `${scheme} hash is 31 bits`);
         }
       }),
-      params(2000),
+      propertyRuns(2000),
     );
   });
 

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compareTables, type LayoutDifference } from '../../src/engine/observed/compare';
 import { tableOf, type Consumer, type SegmentTable } from '../../src/engine/pulsar/keyShared/selector';
-
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+import { propertyRuns } from './helpers';
 
 const consumer = (id: string): Consumer => ({ id, name: id }) as Consumer;
 
@@ -67,7 +66,7 @@ describe('compareTables', () => {
         assert.equal(got.equal, want.differences.length === 0);
         assert.equal(got.reason, got.equal ? '' : 'why');
       }),
-      { numRuns: 2000, ...(seed !== undefined ? { seed } : {}) },
+      propertyRuns(2000),
     );
   });
 

@@ -1,7 +1,17 @@
 /** Shared test helpers: a seeded PRNG and independent reference implementations. */
 import assert from 'node:assert/strict';
+import type fc from 'fast-check';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Segments } from '../../src/shared/view/segments';
+
+/**
+ * fast-check's parameters for a property of `numRuns` runs: a new seed each run, or `FC_SEED=N`'s,
+ * which replays a failure (the failure prints its seed).
+ */
+export function propertyRuns(numRuns: number): fc.Parameters<unknown> {
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+  return { numRuns, ...(seed !== undefined ? { seed } : {}) };
+}
 
 /** Settings from their raw JSON form, which must have no problem. */
 export function settingsOf(raw: unknown): Settings {

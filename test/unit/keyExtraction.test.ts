@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { extractKeys, keyAtPosition, scanLiterals, wholeLiteral, wordAt, type DocLike, type Span, type Dialect } from '../../src/extension/keyExtraction';
+import { propertyRuns } from './helpers';
 
 /** A document over a string, as VS Code's TextDocument behaves for these calls. */
 function doc(text: string): DocLike {
@@ -176,8 +177,6 @@ describe('key extraction: literals by language', () => {
 });
 
 describe('key extraction: properties', () => {
-  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-  const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
   const DIALECTS: Dialect[] = ['json', 'js', 'java', 'go', 'python', 'yaml', 'plain'];
   const wellFormed = fc.string({ unit: 'binary', maxLength: 40 }).filter((s) => s.isWellFormed());
 
@@ -192,7 +191,7 @@ describe('key extraction: properties', () => {
         assert.equal(k?.source, 'literal', `${dialect}: ${line}`);
         assert.equal(k?.key.text, s);
       }),
-      params(400),
+      propertyRuns(400),
     );
   });
 
@@ -211,7 +210,7 @@ describe('key extraction: properties', () => {
         if (r.ok) for (const k of r.keys) assert.ok(k.key.bytes instanceof Uint8Array && typeof k.label === 'string');
         else assert.match(r.message, /\S/);
       }),
-      params(500),
+      propertyRuns(500),
     );
   });
 });

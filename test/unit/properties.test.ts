@@ -22,9 +22,7 @@ import { pulsarPartition } from '../../src/engine/pulsar/producerRouting';
 import { parseFromWebviewMessage, isProtocolError, LIMITS, FROM_WEBVIEW_TYPES } from '../../src/shared/protocol';
 import { formatEvent, parseEvent, type TopologyEvent } from '../../src/engine/events';
 import { ids, modelSegments, Ring3Model, Ring4Model } from './ringModels';
-
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+import { propertyRuns } from './helpers';
 
 // ---------------------------------------------------------------------------------------------
 // Histories of joins and leaves
@@ -132,7 +130,7 @@ describe('properties: selectors after any history of joins and leaves', () => {
             for (const p of probes) check(vlo + (p % (vhi - vlo + 1)));
           }
         }),
-        params(60),
+        propertyRuns(60),
       );
     });
 
@@ -146,7 +144,7 @@ describe('properties: selectors after any history of joins and leaves', () => {
           s.removeConsumer(c);
           assert.deepEqual([layout(s.segments()), layout(s.snapshot())], before);
         }),
-        params(60),
+        propertyRuns(60),
       );
     });
   }
@@ -166,7 +164,7 @@ describe('properties: selectors after any history of joins and leaves', () => {
         assert.ok(sub.disconnect(joiner.id).ok);
         assert.deepEqual(layout(sub.selector.segments()), before);
       }),
-      params(80),
+      propertyRuns(80),
     );
   });
 });
@@ -197,7 +195,7 @@ describe('properties: ring lookup equals a linear scan of the broker ring', () =
         }
         assert.deepEqual(layout(s.segments()), layout(modelSegments(pts, 0, 0x7fffffff)));
       }),
-      params(80),
+      propertyRuns(80),
     );
   });
 
@@ -225,7 +223,7 @@ describe('properties: ring lookup equals a linear scan of the broker ring', () =
           assert.equal(s.select(h)?.id ?? null, m.select(h, pts)?.id ?? null, `select(${h})`);
         }
       }),
-      params(80),
+      propertyRuns(80),
     );
   });
 });
@@ -243,7 +241,7 @@ describe('properties: a partition is in [0, n) for any key and any int32 partiti
           assert.ok(Number.isInteger(p) && p >= 0 && p < n, `partition ${p} of ${n}`);
         }
       }),
-      params(500),
+      propertyRuns(500),
     );
   });
 
@@ -253,7 +251,7 @@ describe('properties: a partition is in [0, n) for any key and any int32 partiti
         const p = pulsarPartition(scheme, key, n);
         assert.ok(Number.isInteger(p) && p >= 0 && p < n, `${scheme}: partition ${p} of ${n}`);
       }),
-      params(500),
+      propertyRuns(500),
     );
   });
 });
@@ -294,7 +292,7 @@ describe('properties: the webview message validator', () => {
           assert.deepEqual(parseFromWebviewMessage(JSON.parse(JSON.stringify(r))), r);
         }
       }),
-      params(2000),
+      propertyRuns(2000),
     );
     // The shapes a fuzzer rarely builds by chance.
     const cyclic: Record<string, unknown> = { type: 'ready' };
@@ -314,7 +312,7 @@ describe('properties: the webview message validator', () => {
         const r = parseFromWebviewMessage(m);
         assert.ok(!isProtocolError(r), `refused ${JSON.stringify(m)}: ${String(r)}`);
       }),
-      params(500),
+      propertyRuns(500),
     );
   });
 
@@ -347,7 +345,7 @@ describe('properties: the webview message validator', () => {
       fc.property(mutated, (m) => {
         assert.ok(isProtocolError(parseFromWebviewMessage(m)), `accepted ${JSON.stringify(m).slice(0, 300)}`);
       }),
-      params(2000),
+      propertyRuns(2000),
     );
   });
 });
@@ -380,7 +378,7 @@ describe('properties: what-if events as text', () => {
       fc.property(eventArb, (e) => {
         assert.deepEqual(parseEvent(formatEvent(e)), e);
       }),
-      params(1000),
+      propertyRuns(1000),
     );
   });
 
@@ -403,7 +401,7 @@ describe('properties: what-if events as text', () => {
           assert.ok(Number.isInteger(e.count) && e.count >= 0 && e.count <= 0x7fffffff, `count ${e.count} of ${text}`);
         }
       }),
-      params(3000),
+      propertyRuns(3000),
     );
   });
 });

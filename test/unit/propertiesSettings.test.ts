@@ -28,9 +28,7 @@ import { applyToTopics } from '../../src/extension/panel/applyTopics';
 import { applyToGroups } from '../../src/extension/panel/applyGroups';
 import { fullSettings } from './fixtures/fullSettings';
 import { mutate, mutationArb } from './jsonMutation';
-
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
-const params = (numRuns: number): fc.Parameters<unknown> => ({ numRuns, ...(seed !== undefined ? { seed } : {}) });
+import { propertyRuns } from './helpers';
 
 const KEYS = [stringKey(''), stringKey('user-1'), stringKey('客户-😀'), bytesKey(new Uint8Array([0, 255, 128]))];
 
@@ -110,7 +108,7 @@ describe('properties: settings as data', () => {
         // Settings are read, never written: the user's value is as it was.
         assert.equal(JSON.stringify(raw), before);
       }),
-      params(250),
+      propertyRuns(250),
     );
   });
 
@@ -153,7 +151,7 @@ describe('properties: settings as data', () => {
         if ('error' in g) assert.match(g.error, /\S/);
         assert.equal(JSON.stringify(raw), before, 'the current settings are not changed in place');
       }),
-      params(300),
+      propertyRuns(300),
     );
   });
 });

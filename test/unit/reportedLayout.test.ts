@@ -10,8 +10,8 @@ import { createSelector } from '../../src/engine/pulsar/keyShared/subscription';
 import type { Consumer, HashRange } from '../../src/engine/pulsar/keyShared/selector';
 import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
 import { reportedRanges } from './brokerReports';
+import { propertyRuns } from './helpers';
 
-const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 const RING4 = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, hashRangeSize: 65536 } as const;
 
 /** Cuts of 1..65535 into ranges, an owner (of five, two of them sharing a name) for each, a report order. */
@@ -68,7 +68,7 @@ describe('ReportedRing, 4.x', () => {
           }
         }
       }),
-      { numRuns: 500, ...(seed !== undefined ? { seed } : {}) },
+      propertyRuns(500),
     );
   });
 
@@ -110,7 +110,7 @@ describe('ReportedRing, 3.x', () => {
         const ids = (segs: ReturnType<typeof ring.segments>) => segs.map((x) => [x.start, x.end, x.consumers.map((c) => c.id)]);
         assert.deepEqual(ids(read.segments()), ids(ring.segments()));
       }),
-      { numRuns: 300, ...(seed !== undefined ? { seed } : {}) },
+      propertyRuns(300),
     );
   });
 });
