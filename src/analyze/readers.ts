@@ -106,19 +106,19 @@ function emitKey(sink: KeySink, format: KeyFormat, field: Bytes, hex: Bytes, lin
 const SCAN = 64;
 
 /**
- * Splits bytes into lines at LF (a CR before the LF is dropped; no line after a final LF), as the
- * CLI reads stdin for `route`. Calls `onLine(buf, length, lineNumber, tooLong)`.
+ * A reader of lines: splits bytes into lines at LF (a CR before the LF is dropped; no line after a
+ * final LF), as the CLI reads stdin for `route`, and hands each to `onLine`.
  */
-export class LineSplitter {
+abstract class LineSplitter implements KeyReader {
   lines = 0;
   readonly #cur = new Bytes();
   #partial = false;
   #tooLong = false;
 
-  constructor(
-    private readonly onLine: (buf: Uint8Array, length: number, line: number, tooLong: boolean) => void,
-    private readonly maxLineBytes: number = DEFAULT_MAX_KEY_BYTES,
-  ) {}
+  constructor(private readonly maxLineBytes: number) {}
+
+  /** A line's bytes (`buf[0..length)`, reused for the next line), its number, and whether it was cut off past the maximum. */
+  protected abstract onLine(buf: Uint8Array, length: number, line: number, tooLong: boolean): void;
 
   feed(chunk: Uint8Array): void {
     let pos = 0;
@@ -162,8 +162,7 @@ export class LineSplitter {
 }
 
 /** One key per line: the line's bytes (UTF-8) or the line's hex. An empty line is the empty key. */
-export class LineKeyReader implements KeyReader {
-  readonly #splitter: LineSplitter;
+export class LineKeyReader extends LineSplitter {
   readonly #hex = new Bytes();
   readonly #field = new Bytes(0);
 
@@ -173,22 +172,10 @@ export class LineKeyReader implements KeyReader {
     private readonly maxKeyBytes: number = DEFAULT_MAX_KEY_BYTES,
   ) {
     // Hex text takes two characters a byte (plus whitespace): allow for it.
-    this.#splitter = new LineSplitter((buf, length, line, tooLong) => this.#line(buf, length, line, tooLong), format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes);
+    super(format === 'hex' ? 2 * maxKeyBytes + 64 : maxKeyBytes);
   }
 
-  get lines(): number {
-    return this.#splitter.lines;
-  }
-
-  feed(chunk: Uint8Array): void {
-    this.#splitter.feed(chunk);
-  }
-
-  end(): void {
-    this.#splitter.end();
-  }
-
-  #line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
+  protected onLine(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
     if (tooLong) {
       this.sink.problem(line, `the line is longer than the ${this.maxKeyBytes}-byte key limit; skipped`);
       return;
@@ -536,8 +523,7 @@ export class AnalyzeInputError extends Error {}
  * string (or, for convenience, a safe integer, taken as its decimal text). With `hex` the field is
  * the key's bytes in hex. A line that is not JSON, not an object, or lacks the field is reported.
  */
-export class JsonLinesKeyReader implements KeyReader {
-  readonly #splitter: LineSplitter;
+export class JsonLinesKeyReader extends LineSplitter {
   readonly #decoder = new TextDecoder();
   readonly #encoder = new TextEncoder();
   readonly #hex = new Bytes();
@@ -550,22 +536,10 @@ export class JsonLinesKeyReader implements KeyReader {
     private readonly maxKeyBytes: number = DEFAULT_MAX_KEY_BYTES,
   ) {
     // A JSON line holds the key escaped (up to 6 characters a byte) plus the rest of the object.
-    this.#splitter = new LineSplitter((buf, length, line, tooLong) => this.#line(buf, length, line, tooLong), 8 * maxKeyBytes);
+    super(8 * maxKeyBytes);
   }
 
-  get lines(): number {
-    return this.#splitter.lines;
-  }
-
-  feed(chunk: Uint8Array): void {
-    this.#splitter.feed(chunk);
-  }
-
-  end(): void {
-    this.#splitter.end();
-  }
-
-  #line(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
+  protected onLine(buf: Uint8Array, length: number, line: number, tooLong: boolean): void {
     if (tooLong) {
       this.sink.problem(line, 'the line is too long for a JSON object holding one key; skipped');
       return;

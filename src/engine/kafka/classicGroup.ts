@@ -152,7 +152,7 @@ export class ClassicGroup {
 
   owners(): Owners {
     const out: Owners = new Map();
-    for (const [t, n] of this.counts) out.set(t, new Array<string | null>(n).fill(null));
+    for (const [t, n] of this.counts) out.set(t, Array<string | null>(n).fill(null));
     for (const m of this.#members.values()) for (const tp of m.owned) {
       const list = out.get(tp.topic);
       if (list && tp.partition < list.length) list[tp.partition] = m.id;

@@ -108,7 +108,7 @@ export class ConsumerProtocolGroup {
     const out: Owners = new Map();
     const byId = new Map<string, string>();
     for (const [name, t] of this.topics) {
-      out.set(name, new Array<string | null>(t.count).fill(null));
+      out.set(name, Array<string | null>(t.count).fill(null));
       byId.set(t.id.text, name);
     }
     for (const id of this.#members.keys()) {
