@@ -99,14 +99,23 @@ describe('key-routing assignment', () => {
     }
   });
   test('a range group too large to list: exit 2, while route still names the member', async () => {
-    const big = { 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 60000 }, { name: 'b', system: 'kafka', partitions: 60000 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a', 'b'], members: ['m1', 'm2'] }] };
+    const big = { 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 160000 }, { name: 'b', system: 'kafka', partitions: 60000 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a', 'b'], members: ['m1', 'm2'] }] };
     const cfg = configFile(big);
     const r = await cli(['assignment', '--config', cfg, '--group', 'g']);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /assignment: group g has 120000 partitions over its topics; listing every owner stops at 50000 \(route a key to see its member\)/);
+    assert.match(r.stderr, /assignment: group g has 220000 partitions over its topics; listing every owner stops at 200000 \(route a key to see its member\)/);
     const route = await cli(['route', '--config', cfg, '--topic', 'a'], 'user-1\n');
-    const p = kafkaPartition('user-1', 60000);
-    assert.deepEqual(route.lines[0].groups, { g: p < 30000 ? 'm1' : 'm2' });
+    const p = kafkaPartition('user-1', 160000);
+    assert.deepEqual(route.lines[0].groups, { g: p < 80000 ? 'm1' : 'm2' });
+  });
+  test('a range group computed from its shares (past 50,000 partitions) is listed up to 200,000', async () => {
+    const cfg = configFile({ 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 120000 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a'], members: ['m2', 'm1', 'm3'] }] });
+    const r = await cli(['assignment', '--config', cfg, '--group', 'g']);
+    assert.equal(r.code, 0, r.stderr);
+    const owners: string[] = r.lines[0].owners.a;
+    assert.equal(owners.length, 120000);
+    // Range: the members sorted, 40,000 consecutive partitions each.
+    assert.deepEqual([owners[0], owners[39999], owners[40000], owners[79999], owners[80000], owners[119999]], ['m1', 'm1', 'm2', 'm2', 'm3', 'm3']);
   });
 });
 
@@ -124,6 +133,24 @@ describe('key-routing what-if --group', () => {
     assert.deepEqual(Object.keys(out.steps[0]), ['event', 'moved', 'added', 'movedFraction', 'rebalance', 'keys']);
     assert.equal(out.keys.length, 12, 'one per key per topic of the group');
     assert.deepEqual(Object.keys(out.keys[0]), ['key', 'topic', 'before', 'after', 'moved']);
+  });
+  test('a range group of 60,000 partitions (computed from its shares): m3 joins, and half the partitions change owner', async () => {
+    // Before: m1 0-29999, m2 30000-59999. After: m1 0-19999, m2 20000-39999, m3 40000-59999.
+    // It said "0 partitions of 0 changed owner" and "No partition changed owner" past 50,000.
+    const cfg = configFile({ 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 60000 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a'], members: ['m1', 'm2'] }] });
+    const r = await cli(['what-if', '--config', cfg, '--group', 'g', '--then', '+m3']);
+    assert.equal(r.code, 0, r.stderr);
+    const [step] = r.lines[0].steps;
+    assert.equal(step.movedFraction, 0.5);
+    assert.equal(step.moved.length, 30000);
+    assert.deepEqual([step.moved[0], step.moved[9999], step.moved[10000], step.moved[29999]], [
+      { topic: 'a', partition: 20000, from: 'm1', to: 'm2' },
+      { topic: 'a', partition: 29999, from: 'm1', to: 'm2' },
+      { topic: 'a', partition: 40000, from: 'm2', to: 'm3' },
+      { topic: 'a', partition: 59999, from: 'm2', to: 'm3' },
+    ]);
+    assert.match(step.rebalance.summary, /30000 partitions of 60000 changed owner;/);
+    assert.equal(step.note, undefined);
   });
   test('--group takes no --topic but for partitions=N; what-if without --then is a usage error', async () => {
     const cfg = configFile(settings([billing]));

@@ -6,11 +6,13 @@ import { parseSettings } from '../../src/engine/settings';
 import { Topology, type KafkaTopicState } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
-import { ConsumerGroupState, MAX_SIMULATED_PARTITIONS, parseGroupEvent, partitionsByMember, type GroupEvent, type Owners } from '../../src/engine/kafka/consumerGroup';
+import { ConsumerGroupState, formatGroupEvent, MAX_LISTED_PARTITIONS, MAX_SIMULATED_PARTITIONS, movedPartitions, parseGroupEvent, partitionsByMember, type GroupEvent, type OwnerChange, type Owners } from '../../src/engine/kafka/consumerGroup';
 import { applyGroupEvent, groupRouteFields } from '../../src/engine/kafka/groupTopology';
 import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { explainRebalance } from '../../src/engine/kafka/rebalanceExplain';
 import { rangeShares } from '../../src/engine/kafka/assignors/rangeAssignor';
+import fc from 'fast-check';
+import { propertyRuns } from './helpers';
 
 const ORDERS_ID = '3NHVvglWJqhiTMpQ344zdg';
 const PAYMENTS_ID = 'GgSK5_X1Pp6B_v5u4SBqxg';
@@ -195,14 +197,14 @@ describe('key -> partition -> member', () => {
   });
   test('range over int32-sized topics: each key\'s member computed directly, the listing refused', () => {
     const big = [
-      { name: 'a', system: 'kafka', partitions: 70_000 },
+      { name: 'a', system: 'kafka', partitions: 170_000 },
       { name: 'b', system: 'kafka', partitions: 50_000 },
     ];
     const topo = topology([{ name: 'g', assignor: 'range', topics: ['a', 'b'], members: [{ id: 'm1' }, { id: 'm10' }, { id: 'm2' }, { id: 'x', topics: ['b'] }] }], big);
     const g = topo.group('g')!;
-    assert.match(g.owners() as string, /group g has 120000 partitions over its topics; listing every owner stops at 50000/);
-    const shares = rangeShares(['m1', 'm10', 'm2'], 70_000);
-    for (const p of [0, 23_333, 23_334, 46_667, 69_999]) {
+    assert.match(g.owners() as string, /group g has 220000 partitions over its topics; listing every owner stops at 200000/);
+    const shares = rangeShares(['m1', 'm10', 'm2'], 170_000);
+    for (const p of [0, 56_666, 56_667, 113_333, 113_334, 169_999]) {
       const [id] = shares.find(([, [from, to]]) => p >= from && p < to)!;
       assert.equal(g.ownerOf('a', p), id, `a-${p}`);
     }
@@ -242,8 +244,11 @@ describe('key -> partition -> member', () => {
     const listed = (g.owners() as Owners).get('a')!;
     assert.deepEqual([listed[0], listed[14_999], listed[15_000], listed[44_999]], ['a', 'a', 'b', 'c']);
     assert.ok(g.apply({ kind: 'partitions', topic: 'a', count: 60_000 }).ok);
-    assert.match(g.owners() as string, /60000 partitions/);
     assert.deepEqual([g.ownerOf('a', 0), g.ownerOf('a', 19_999), g.ownerOf('a', 20_000), g.ownerOf('a', 59_999)], ['a', 'a', 'b', 'c']);
+    // Listed from the shares: each partition's owner as ownerOf gives it.
+    const shares = (g.owners() as Owners).get('a')!;
+    assert.equal(shares.length, 60_000);
+    assert.deepEqual([shares[0], shares[19_999], shares[20_000], shares[59_999]], ['a', 'a', 'b', 'c']);
   });
   test('uniform without topic ids: a deterministic stand-in and a note saying so', () => {
     const t = topics().map((x) => Object.fromEntries(Object.entries(x).filter(([k]) => k !== "topicId")));
@@ -351,5 +356,134 @@ describe('a group\'s state as a history', () => {
     assert.ok(c.apply({ kind: 'leave', id: 'm4' }).ok);
     assert.ok(g.members.has('m4'));
     assert.ok(c instanceof ConsumerGroupState);
+  });
+});
+
+describe('range groups past 50,000 partitions: a rebalance counted from the shares, listed up to 200,000', () => {
+  /** Every partition's owner in the group now, per topic, as `ownerOf` gives it. */
+  const ownersNow = (g: ConsumerGroupState, counts: Map<string, number>) =>
+    new Map([...counts].map(([t, n]) => [t, Array.from({ length: n }, (_, p) => g.ownerOf(t, p))]));
+
+  test('each step\'s moved and added partitions, fraction and summary equal a partition-by-partition count', () => {
+    const pool = ['m1', 'm10', 'm2', 'x', 'y'];
+    const arb = fc.record({
+      assignor: fc.constantFrom('range', 'server-range'),
+      a: fc.integer({ min: 50_001, max: 120_000 }),
+      b: fc.option(fc.integer({ min: 1, max: 90_000 }), { nil: undefined }),
+      members: fc.uniqueArray(fc.record({ id: fc.constantFrom(...pool), only: fc.constantFrom(undefined, 'a', 'b') }), { minLength: 1, maxLength: 4, selector: (m) => m.id }),
+      events: fc.array(
+        fc.oneof(
+          fc.record({ kind: fc.constant('plus'), id: fc.constantFrom(...pool), only: fc.constantFrom(undefined, 'a', 'b') }),
+          fc.record({ kind: fc.constant('leave'), id: fc.constantFrom(...pool) }),
+          fc.record({ kind: fc.constant('grow'), topic: fc.constantFrom('a', 'b'), by: fc.integer({ min: 1, max: 150_000 }) }),
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+    });
+    fc.assert(
+      fc.property(arb, (c) => {
+        const ts = [{ name: 'a', system: 'kafka', partitions: c.a }, ...(c.b ? [{ name: 'b', system: 'kafka', partitions: c.b }] : [])];
+        const groupTopics = ts.map((t) => t.name);
+        const sub = (only: string | undefined) => (only && groupTopics.includes(only) ? { topics: [only] } : {});
+        const topo = topology([{ name: 'g', assignor: c.assignor, topics: groupTopics, members: c.members.map((m) => ({ id: m.id, ...sub(m.only) })) }], ts);
+        const g = topo.group('g')!;
+        const counts = new Map(ts.map((t) => [t.name, t.partitions]));
+        for (const e of c.events) {
+          const event: GroupEvent =
+            e.kind === 'grow'
+              ? { kind: 'partitions', topic: counts.has(e.topic!) ? e.topic! : 'a', count: counts.get(counts.has(e.topic!) ? e.topic! : 'a')! + e.by! }
+              : e.kind === 'leave'
+                ? { kind: 'leave', id: e.id! }
+                : { kind: 'plus', id: e.id!, ...(g.members.has(e.id!) ? { topics: sub(e.only).topics ?? groupTopics } : sub(e.only)) };
+          const before = ownersNow(g, counts);
+          const totalBefore = g.partitions;
+          const r = g.apply(event);
+          if (!r.ok) continue;
+          if (event.kind === 'partitions') counts.set(event.topic, event.count);
+          const after = ownersNow(g, counts);
+          const moved: OwnerChange[] = [];
+          let added = 0;
+          for (const [t, list] of after) {
+            const old = before.get(t)!;
+            list.forEach((to, p) => {
+              const from = old[p] ?? null;
+              if (from !== to && from !== null) moved.push({ topic: t, partition: p, from, to });
+              else if (from !== to) added++;
+            });
+          }
+          const s = r.value;
+          const what = `${formatGroupEvent(event)} on ${JSON.stringify(c)}`;
+          assert.equal(s.moved, moved.length, what);
+          assert.equal(s.added, added, what);
+          assert.equal(s.partitions, g.partitions, what);
+          const listed = totalBefore <= MAX_LISTED_PARTITIONS && g.partitions <= MAX_LISTED_PARTITIONS;
+          assert.deepEqual(movedPartitions(s), listed ? moved : [], what);
+          if (g.partitions <= MAX_LISTED_PARTITIONS) assert.deepEqual(g.owners(), after, what);
+          else assert.match(g.owners() as string, /listing every owner stops at 200000/);
+          const x = explainRebalance(g.assignor, s, new Set(g.members.keys()));
+          if (c.assignor === 'range') {
+            assert.match(x.summary, new RegExp(`${moved.length} partitions? of ${g.partitions} changed owner${added ? ` and ${added} new partitions? got one` : ';'}`), what);
+          }
+          assert.equal(x.keyOrder.some((n) => /moves whole/.test(n)), moved.length > 0, what);
+        }
+      }),
+      propertyRuns(12),
+    );
+  });
+
+  test('every assignor, followed partition by partition: the counts are those of the listed changes', () => {
+    const arb = fc.record({
+      assignor: fc.constantFrom('range', 'roundrobin', 'sticky', 'cooperative-sticky', 'uniform', 'server-range'),
+      a: fc.integer({ min: 1, max: 12 }),
+      b: fc.integer({ min: 1, max: 12 }),
+      members: fc.uniqueArray(fc.constantFrom('m1', 'm2', 'm3', 'm4'), { minLength: 1, maxLength: 4 }),
+      events: fc.array(fc.constantFrom('+m1', '+m2', '+m5', '+m5:a', '-m1', '-m2', '-m5', 'partitions=14', 'partitions=20'), { minLength: 1, maxLength: 5 }),
+    });
+    fc.assert(
+      fc.property(arb, (c) => {
+        const ts = [
+          { name: 'a', system: 'kafka', partitions: c.a, topicId: ORDERS_ID },
+          { name: 'b', system: 'kafka', partitions: c.b, topicId: PAYMENTS_ID },
+        ];
+        const g = topology([{ name: 'g', assignor: c.assignor, topics: ['a', 'b'], members: c.members.map((id) => ({ id })) }], ts).group('g')!;
+        for (const text of c.events) {
+          const r = g.apply(parseGroupEvent(text, 'a') as GroupEvent);
+          if (!r.ok) continue;
+          const s = r.value;
+          assert.equal(s.moved, movedPartitions(s).length, `${text} on ${JSON.stringify(c)}`);
+          assert.equal(s.added, s.changed.length - s.moved, `${text} on ${JSON.stringify(c)}`);
+          assert.equal(s.partitions, [...s.after.values()].reduce((n, l) => n + l.length, 0));
+        }
+      }),
+      propertyRuns(60),
+    );
+  });
+
+  test('2,147,483,647 partitions, m3 joins m1 and m2: 1,073,741,823 change owner (counted, not listed)', () => {
+    const topo = topology([{ name: 'g', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }], [{ name: 'orders', system: 'kafka', partitions: 2147483647 }]);
+    const g = topo.group('g')!;
+    const run = runGroupWhatIf(g, new Map([['orders', topo.topic('orders') as KafkaTopicState]]), ['+m3'], [{ shown: 'user-1', key: stringKey('user-1') }]);
+    const [s] = run.steps;
+    // Before: m1 0..1073741823, m2 the rest. After: 715827883, 715827882 and 715827882 partitions.
+    // m1 gives 715827883..1073741823 to m2 (357913941), m2 gives 1431655765.. to m3 (715827882).
+    assert.equal(s.movedFraction, 1073741823 / 2147483647);
+    assert.deepEqual(s.moved, []);
+    assert.match(s.note!, /has 2147483647 partitions over its topics; listing every owner stops at 200000/);
+    assert.match(s.rebalance!.summary, /1073741823 partitions of 2147483647 changed owner;/);
+    assert.match(s.rebalance!.keyOrder.join(' '), /A partition moves whole/);
+    assert.doesNotMatch(s.rebalance!.keyOrder.join(' '), /No partition changed owner/);
+    // user-1 is on partition 1404122828: m2's before and after.
+    assert.deepEqual(run.keys[0], { key: 'user-1', topic: 'orders', before: { partition: 1404122828, member: 'm2' }, after: { partition: 1404122828, member: 'm2' }, moved: false });
+  });
+
+  test('from observed owners past 50,000 partitions: the report is the step\'s before', () => {
+    const owners = Array.from({ length: 60_000 }, (_, p) => (p < 59_990 ? 'm1' : null));
+    const topo = topology([{ name: 'g', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }], observed: { owners: { orders: owners } } }], [{ name: 'orders', system: 'kafka', partitions: 60_000 }]);
+    const r = topo.group('g')!.apply({ kind: 'plus', id: 'm3' });
+    assert.ok(r.ok);
+    // After: m1 0..19999, m2 20000..39999, m3 40000..59999. m1 had everything below 59990.
+    assert.equal(r.value.moved, 59_990 - 20_000);
+    assert.equal(r.value.added, 10);
+    assert.equal(movedPartitions(r.value).length, 39_990);
   });
 });

@@ -37,6 +37,12 @@ export function rebalanceProtocol(a: AssignorName): RebalanceProtocol {
 /** Past this many partitions over a group's topics, only the range assignors (computed directly) are followed. */
 export const MAX_SIMULATED_PARTITIONS = 50_000;
 
+/**
+ * Past this many partitions over a group's topics their owners are not listed one by one (a range
+ * group's rebalance is then counted from the members' shares).
+ */
+export const MAX_LISTED_PARTITIONS = 200_000;
+
 /** A range assignor (classic or KIP-848): its owners can be worked out without following each partition. */
 function isRange(a: AssignorName): boolean {
   return a === 'range' || a === 'server-range';
@@ -129,20 +135,57 @@ export interface GroupStep {
   event: string;
   /** What kind of change it was, once resolved against the group. */
   change: 'join' | 'subscribe' | 'leave' | 'partitions';
-  /** Owners after each round (cooperative-sticky: 2 when partitions moved between members; otherwise 1). */
+  /** Owners after each round (cooperative-sticky: 2 when partitions moved between members; otherwise 1; none where computed directly). */
   rounds: Owners[];
   before: Owners;
   after: Owners;
   /**
    * Partitions whose owner differs between `before` and `after`, topic by topic, ascending; a
-   * partition created by the event counts only in `changed` (from null), not as moved.
+   * partition created by the event counts only in `changed` (from null), not as moved. `before`,
+   * `after` and `changed` are empty past MAX_LISTED_PARTITIONS: `moved` and `added` count them.
    */
   changed: OwnerChange[];
+  /** Partitions that had an owner before the step and another (or none) after it. */
+  moved: number;
+  /** Partitions that had no owner before the step (or did not exist) and have one after it. */
+  added: number;
+  /** The partitions of the group's topics after the step. */
+  partitions: number;
 }
 
-/** Partitions that had an owner before the step and another (or none) after it. */
+/** Partitions that had an owner before the step and another (or none) after it, where listed. */
 export function movedPartitions(step: GroupStep): OwnerChange[] {
   return step.changed.filter((c) => c.from !== null);
+}
+
+/** A topic's owners as runs from partition 0 up: [owner, first partition, end (exclusive)]. */
+type Run = [string | null, number, number];
+
+/** The runs of a listed topic. */
+function runsOf(list: ReadonlyArray<string | null>): Run[] {
+  const runs: Run[] = [];
+  list.forEach((m, p) => {
+    const last = runs.at(-1);
+    if (last?.[0] === m) last[2]++;
+    else runs.push([m, p, p + 1]);
+  });
+  return runs;
+}
+
+/**
+ * Adds to `count` [moved, added] between a topic's runs before and after a step (see GroupStep), a
+ * run at a time: a range group's owners are a few runs however many partitions it has (2147483647).
+ */
+function countChanges(a: Run[], b: Run[], count: number[]): void {
+  // Past the end of `a` the partitions did not exist before the step: no owner.
+  const past: Run = [null, a.at(-1)?.[2] ?? 0, Infinity];
+  for (let i = 0, j = 0; j < b.length; ) {
+    const [from, start, end] = a[i] ?? past;
+    const [to, first, last] = b[j];
+    if (from !== to) count[from === null ? 1 : 0] += Math.min(end, last) - Math.max(start, first);
+    if (end <= last) i++;
+    if (last <= end) j++;
+  }
 }
 
 /**
@@ -199,7 +242,7 @@ export class ConsumerGroupState {
       this.#seedObserved(config.observed);
     } else {
       this.#sim?.form();
-      this.#current = this.#computeOwners();
+      this.#current = this.#sim?.owners() ?? new Map();
     }
   }
 
@@ -247,8 +290,10 @@ export class ConsumerGroupState {
    * too many partitions to list.
    */
   owners(): Owners | string {
-    if (this.#sim === null && !this.observed) return this.#tooMany();
-    return this.#current;
+    if (this.#sim || this.observed) return this.#current;
+    return this.partitions > MAX_LISTED_PARTITIONS
+      ? `group ${this.name} has ${this.partitions} partitions over its topics; listing every owner stops at ${MAX_LISTED_PARTITIONS} (route a key to see its member)`
+      : this.#snapshot();
   }
 
   /** An independent state equal to this one: the configuration with the same events replayed. */
@@ -264,6 +309,8 @@ export class ConsumerGroupState {
     if (typeof check === 'string') return { ok: false, error: check };
     const change = check.change;
     const before = this.#snapshot();
+    // Runs before the step, while the shares are those of the members before it.
+    const runsBefore = [...this.#counts.keys()].map((t) => [t, this.#runs(t, before)] as const);
     let rounds: Owners[];
     try {
       rounds = this.#run(event, change);
@@ -273,24 +320,22 @@ export class ConsumerGroupState {
     this.#history.push(event);
     this.observed = false;
     const after = this.#snapshot();
-    return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed: diffOwners(before, after) } };
+    const count = [0, 0];
+    for (const [t, runs] of runsBefore) countChanges(runs, this.#runs(t, after), count);
+    return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed: diffOwners(before, after), moved: count[0], added: count[1], partitions: this.partitions } };
   }
 
   // ---- internals ----
 
   /** The partitions of the group's topics, all together. */
-  #total(): number {
+  get partitions(): number {
     let total = 0;
     for (const n of this.#counts.values()) total += n;
     return total;
   }
 
   #direct(): boolean {
-    return isRange(this.assignor) && this.#total() > MAX_SIMULATED_PARTITIONS;
-  }
-
-  #tooMany(): string {
-    return `group ${this.name} has ${this.#total()} partitions over its topics; listing every owner stops at ${MAX_SIMULATED_PARTITIONS} (route a key to see its member)`;
+    return isRange(this.assignor) && this.partitions > MAX_SIMULATED_PARTITIONS;
   }
 
   #newSimulation(): ClassicGroup | ConsumerProtocolGroup {
@@ -337,7 +382,7 @@ export class ConsumerGroupState {
       const n = this.#counts.get(event.topic);
       if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
       if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
-      const total = this.#total() - n + event.count;
+      const total = this.partitions - n + event.count;
       if (total > MAX_SIMULATED_PARTITIONS && !isRange(this.assignor)) {
         return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
       }
@@ -372,10 +417,8 @@ export class ConsumerGroupState {
         this.#subscriptions.set(event.id, (event.topics ?? this.config.topics).slice());
         break;
     }
-    if (this.#sim === null) {
-      this.#current = this.#computeOwners();
-      return [this.#current];
-    }
+    // Computed directly: the owners are the shares (`#snapshot`), no round to follow.
+    if (this.#sim === null) return [];
     if (this.#sim instanceof ClassicGroup) {
       if (change === 'join') this.#sim.add((event as { id: string }).id, this.#subscriptions.get((event as { id: string }).id)!);
       else if (change === 'leave') this.#sim.remove((event as { id: string }).id);
@@ -392,22 +435,39 @@ export class ConsumerGroupState {
     return [this.#current];
   }
 
-  #computeOwners(): Owners {
-    if (this.#sim === null) return new Map();
-    return this.#sim.owners();
+  /** The owners now, as lists (empty past MAX_LISTED_PARTITIONS; a range group's from its shares). */
+  #snapshot(): Owners {
+    if (this.#sim || this.observed) return new Map([...this.#current].map(([t, l]) => [t, l.slice()]));
+    const out: Owners = new Map();
+    if (this.partitions <= MAX_LISTED_PARTITIONS) {
+      for (const [t, n] of this.#counts) {
+        const list = Array<string | null>(n).fill(null);
+        for (const [m, [from, to]] of this.#shares(t)) list.fill(m, from, to);
+        out.set(t, list);
+      }
+    }
+    return out;
   }
 
-  #snapshot(): Owners {
-    if (this.#sim === null && !this.observed) return new Map();
-    return new Map([...this.#current].map(([t, l]) => [t, l.slice()]));
+  /** A topic's owners as runs: a range group's from its shares where computed directly, else from its list in `owners`. */
+  #runs(topic: string, owners: Owners): Run[] {
+    if (this.#sim || this.observed) return runsOf(owners.get(topic)!);
+    const shares = this.#shares(topic);
+    return shares.length ? shares.map(([m, [from, to]]) => [m, from, to]) : [[null, 0, this.#counts.get(topic)!]];
+  }
+
+  /** The range assignors' shares of a topic's partitions among the members subscribed to it. */
+  #shares(topic: string): Array<[string, [number, number]]> {
+    let shares = this.#rangeShares.get(topic);
+    if (!shares) this.#rangeShares.set(topic, (shares = rangeShares([...this.#subscriptions].filter(([, t]) => t.includes(topic)).map(([id]) => id).sort(compareStrings), this.#counts.get(topic)!)));
+    return shares;
   }
 
   /** The range assignors' owner of one partition, computed directly (any partition count). */
   #rangeOwner(topic: string, partition: number): string | null {
     const count = this.#counts.get(topic);
     if (count === undefined || partition >= count) return null;
-    let shares = this.#rangeShares.get(topic);
-    if (!shares) this.#rangeShares.set(topic, (shares = rangeShares([...this.#subscriptions].filter(([, t]) => t.includes(topic)).map(([id]) => id).sort(compareStrings), count)));
+    const shares = this.#shares(topic);
     // The shares run up from partition 0: the owner's is the last one starting at or before it.
     let lo = 0;
     let hi = shares.length;

@@ -6,7 +6,7 @@
  */
 import type { MessageKey } from '../key';
 import type { KafkaTopicState } from '../topology';
-import { movedPartitions, parseGroupEvent, rebalanceProtocol, type ConsumerGroupState, type OwnerChange, type RebalanceProtocol } from './consumerGroup';
+import { MAX_LISTED_PARTITIONS, movedPartitions, parseGroupEvent, rebalanceProtocol, type ConsumerGroupState, type OwnerChange, type RebalanceProtocol } from './consumerGroup';
 import { explainRebalance, type RebalanceExplanation } from './rebalanceExplain';
 
 export interface KeyPlace {
@@ -104,7 +104,7 @@ export class GroupWhatIfRun {
       const r = topicState.apply({ kind: 'partitions', count: event.count });
       if (!r.ok) return refused(r.error);
     }
-    const partitionsBefore = totalPartitions(group);
+    const partitionsBefore = group.partitions;
     const r = group.apply(event);
     if (!r.ok) {
       if (topicState) topicState.partitions = oldCount;
@@ -121,14 +121,14 @@ export class GroupWhatIfRun {
       }),
     );
     this.#current = next;
-    const listing = group.owners();
     this.#steps.push({
       event: text,
       moved,
       added: r.value.changed.filter((c) => c.from === null),
-      movedFraction: partitionsBefore > 0 ? moved.length / partitionsBefore : 0,
+      movedFraction: partitionsBefore > 0 ? r.value.moved / partitionsBefore : 0,
       rebalance: explainRebalance(group.assignor, r.value, new Set(group.members.keys())),
-      ...(typeof listing === 'string' ? { note: listing } : {}),
+      // Past the listing's bound `owners()` says so (and below it would list them all once more).
+      ...(group.partitions > MAX_LISTED_PARTITIONS ? { note: group.owners() as string } : {}),
       keys: keyMoves,
     });
   }
@@ -166,13 +166,4 @@ export function runGroupWhatIf(
   const run = new GroupWhatIfRun(group, topics, keys, partitionsTopic);
   for (const text of events) run.step(text);
   return run.result();
-}
-
-/** The partitions of the group's topics, or 0 where there are too many to list (`owners()`). */
-export function totalPartitions(group: ConsumerGroupState): number {
-  const owners = group.owners();
-  if (typeof owners === 'string') return 0;
-  let n = 0;
-  for (const l of owners.values()) n += l.length;
-  return n;
 }

@@ -10,7 +10,7 @@
  * - consumer (KIP-848: uniform, server-range): the coordinator computes a target; each member
  *   converges on its own, revoking before the new owner is given the partition.
  */
-import { rebalanceProtocol, type AssignorName, type GroupStep, type OwnerChange, type Owners, type RebalanceProtocol } from './consumerGroup';
+import { diffOwners, rebalanceProtocol, type AssignorName, type GroupStep, type Owners, type RebalanceProtocol } from './consumerGroup';
 
 /** `TopicPartition.toString()`: `orders-5`. */
 export function partitionName(topic: string, partition: number): string {
@@ -43,15 +43,9 @@ export interface RebalanceExplanation {
 function revokedAndAssigned(before: Owners, after: Owners, present: ReadonlySet<string>): { revoked: Record<string, string[]>; assigned: Record<string, string[]> } {
   const revoked: Record<string, string[]> = {};
   const assigned: Record<string, string[]> = {};
-  for (const [topic, list] of after) {
-    const old = before.get(topic) ?? [];
-    for (let p = 0; p < Math.max(list.length, old.length); p++) {
-      const from = old[p] ?? null;
-      const to = list[p] ?? null;
-      if (from === to) continue;
-      if (from !== null && present.has(from)) (revoked[from] ??= []).push(partitionName(topic, p));
-      if (to !== null) (assigned[to] ??= []).push(partitionName(topic, p));
-    }
+  for (const { topic, partition, from, to } of diffOwners(before, after)) {
+    if (from !== null && present.has(from)) (revoked[from] ??= []).push(partitionName(topic, partition));
+    if (to !== null) (assigned[to] ??= []).push(partitionName(topic, partition));
   }
   return { revoked, assigned };
 }
@@ -72,18 +66,17 @@ function count(n: number, one: string, many = `${one}s`): string {
 export function explainRebalance(assignor: AssignorName, step: GroupStep, members: ReadonlySet<string>): RebalanceExplanation {
   const protocol = rebalanceProtocol(assignor);
   const moved = step.changed.filter((c) => c.from !== null);
-  const created = step.changed.filter((c) => c.from === null);
+  const created = step.added;
   const departed = new Set(moved.map((c) => c.from!).filter((m) => !members.has(m)));
-  const keyOrder = keyOrderNotes(step, moved);
+  const keyOrder = keyOrderNotes(step);
 
   if (protocol === 'eager') {
-    const total = [...step.after.values()].reduce((n, l) => n + l.length, 0);
     return {
       protocol,
       summary:
         `Eager rebalance (${assignor}): every member stops consuming and gives up all its partitions (onPartitionsRevoked with everything) before it rejoins, ` +
-        `and nothing is consumed until the leader's assignment arrives (SyncGroup). ${count(moved.length, 'partition')} of ${total} changed owner` +
-        (created.length ? ` and ${count(created.length, 'new partition')} got one` : '') +
+        `and nothing is consumed until the leader's assignment arrives (SyncGroup). ${count(step.moved, 'partition')} of ${step.partitions} changed owner` +
+        (created ? ` and ${count(created, 'new partition')} got one` : '') +
         `; the other partitions go back to the member that had them, but they paused too.`,
       paused: 'all',
       keyOrder,
@@ -110,7 +103,7 @@ export function explainRebalance(assignor: AssignorName, step: GroupStep, member
       summary += 'Nothing had to move between two members, so one round does it.';
     }
     if (fromDeparted.length) summary += ` The partitions of ${list([...departed])} (${list(fromDeparted)}) are free and assigned in round 1.`;
-    if (created.length) summary += ` The ${count(created.length, 'new partition')} ${created.length === 1 ? 'is' : 'are'} assigned in round 1.`;
+    if (created) summary += ` The ${count(created, 'new partition')} ${created === 1 ? 'is' : 'are'} assigned in round 1.`;
     return { protocol, summary, paused, rounds, keyOrder };
   }
 
@@ -132,7 +125,7 @@ export function explainRebalance(assignor: AssignorName, step: GroupStep, member
   };
 }
 
-function keyOrderNotes(step: GroupStep, moved: readonly OwnerChange[]): string[] {
+function keyOrderNotes(step: GroupStep): string[] {
   const notes: string[] = [];
   if (step.change === 'partitions') {
     notes.push(
@@ -140,7 +133,7 @@ function keyOrderNotes(step: GroupStep, moved: readonly OwnerChange[]): string[]
         'and be consumed before them, by another member. Per-key order across the change is not kept.',
     );
   }
-  if (moved.length > 0) {
+  if (step.moved > 0) {
     notes.push(
       'A partition moves whole, so all keys of a moved partition follow it to the new member and each key\'s records keep their order. ' +
         'Records the old owner processed but did not commit are processed again by the new owner, which starts at the last committed offset (at-least-once: duplicates, not reordering).',

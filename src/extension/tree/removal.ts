@@ -5,7 +5,6 @@
  * Kafka consumer group: the group's rebalance without it, as `what-if --group` and the panel's group
  * what-if compute it, read back as the partitions that change member.
  */
-import { totalPartitions } from '../../engine/kafka/groupWhatIf';
 import { whatIfSelector, runWhatIf } from '../../engine/whatIf';
 import { groupWhatIf } from '../../shared/view/groupView';
 import type { SettingsModel } from '../settingsModel';
@@ -79,7 +78,7 @@ export function groupRemovalEffect(model: SettingsModel, group: string, id: stri
   if (!g) return { ...out, error: `no consumer group ${group}` };
   const owners = g.owners();
   if (typeof owners === 'string') return { ...out, error: owners };
-  out.total = totalPartitions(g);
+  out.total = g.partitions;
   // groupWhatIf runs on copies of the group and its topics: the settings' state stays as it is.
   const [step] = groupWhatIf(model.topology, g, g.config.topics[0], [`-${id}`], []).result.steps;
   if (step.error) return { ...out, error: step.error };

@@ -5,14 +5,14 @@
  * or leaves) with the partitions and keys that move. Everything comes from the engine's group
  * (`ConsumerGroupState`, `GroupWhatIfRun`); nothing here assigns a partition itself.
  */
-import { rebalanceProtocol, type AssignorName, type ConsumerGroupState } from '../../engine/kafka/consumerGroup';
+import { MAX_LISTED_PARTITIONS, rebalanceProtocol, type AssignorName, type ConsumerGroupState } from '../../engine/kafka/consumerGroup';
 import { GroupWhatIfRun, type GroupWhatIfResult } from '../../engine/kafka/groupWhatIf';
 import { KafkaTopicState, type Topology } from '../../engine/topology';
 import type { MessageKey } from '../../engine/key';
 import { skew, type Skew } from '../../analyze/figures';
 
 /** Past this many partitions the members' partition counts are not worked out one partition at a time. */
-export const MAX_COUNTED_PARTITIONS = 200_000;
+export const MAX_COUNTED_PARTITIONS = MAX_LISTED_PARTITIONS;
 
 export interface GroupMemberRow {
   id: string;
