@@ -555,6 +555,12 @@ describe('tree: Kafka consumer groups, each member\'s partitions as the engine\'
     assert.match(groupRemovalEffect(model, 'gone', 'm1').error!, /no consumer group gone/);
     const huge = buildModel([{ name: 'huge', system: 'kafka', partitions: 2_000_000_000 }], [], undefined, [{ name: 'g', assignor: 'range', topics: ['huge'], members: ids('h', 2) }]);
     assert.match(groupRemovalEffect(huge, 'g', 'h1').error!, /listing every owner stops at/);
+    // Past 50,000 partitions a range group is computed from its shares; up to 200,000 it is listed.
+    // h1 0-19999, h2 20000-39999, h3 40000-59999; without h1: h2 0-29999, h3 30000-59999.
+    const large = buildModel([{ name: 'large', system: 'kafka', partitions: 60_000 }], [], undefined, [{ name: 'g', assignor: 'range', topics: ['large'], members: ids('h', 3) }]);
+    const r3 = groupRemovalEffect(large, 'g', 'h1');
+    assert.equal(r3.error, undefined);
+    assert.deepEqual([r3.moved, r3.total, r3.gains.map((g) => [g.id, g.partitions.length, g.partitions[0].partition])], [30_000, 60_000, [['h2', 20_000, 0], ['h3', 10_000, 30_000]]]);
   });
 
   test('what if a member leaves a group the broker reported: the sticky assignor starts from the reported owners', () => {
