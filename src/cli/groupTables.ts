@@ -59,7 +59,9 @@ export function groupWhatIfTable(records: unknown[], style: Style): string {
         out.push(`${style.bold(s.event)}: ${style.red(`refused: ${s.error}`)}\n\n`);
         continue;
       }
-      out.push(`${style.bold(s.event)}: ${s.moved.length} partitions changed owner (${percent(s.movedFraction)})${s.added.length ? `, ${s.added.length} new` : ''}\n`);
+      // Past the listing's bound (the note) the moves are counted, not listed: the share says it.
+      const changed = s.note ? `${percent(s.movedFraction)} of the partitions changed owner` : `${s.moved.length} partitions changed owner (${percent(s.movedFraction)})`;
+      out.push(`${style.bold(s.event)}: ${changed}${s.added.length ? `, ${s.added.length} new` : ''}\n`);
       if (s.note) out.push(`  ${style.dim(s.note)}\n`);
       const rows = [...s.moved, ...s.added].map((c): Cell[] => [c.topic, String(c.partition), member(c.from, style), member(c.to, style)]);
       if (rows.length > 0) out.push(renderTable([{ header: 'TOPIC' }, { header: 'PARTITION', right: true }, { header: 'FROM' }, { header: 'TO' }], rows, style));

@@ -384,6 +384,40 @@ export default async function panelScenarios({ wb, scenario }) {
     await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
   });
 
+  await scenario('panel: a range group of 2,147,483,647 partitions: a step gives the share that moves, counted from the shares, and no count of none', async () => {
+    await openWithKey();
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    edited['keyRouting.kafkaGroups'] = [{ name: 'huge', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }];
+    edited['keyRouting.topics'].find((t) => t.name === 'orders').partitions = 2147483647;
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
+    try {
+      await tab('orders').click();
+      await view('partitions').click();
+      // The edited settings are in the panel once the group's two members are listed.
+      await frame().locator('.members-table tr[data-member="m2"]').waitFor();
+      await wb.until(async () => (await frame().locator('.members-table tbody tr').count()) === 2, 'the huge group (m1, m2) in the panel');
+      // The engine's count for m3 joining, on a copy of the group (range: 1,073,741,823 partitions).
+      const group = topology().group('huge').clone();
+      const step = group.apply({ kind: 'plus', id: 'm3' });
+      if (!step.ok || step.value.moved !== 1073741823) throw new Error(`the engine: ${JSON.stringify(step.ok ? step.value.moved : step.error)}`);
+      const share = `${((step.value.moved / 2147483647) * 100).toFixed(2)} %`;
+      await view('whatif').click();
+      await frame().locator('#group-whatif-member').fill('m3');
+      await frame().locator('#group-whatif-add').click();
+      await frame().locator('#group-whatif-steps li', { hasText: `+m3 — partitions that change member: ${share}` }).waitFor();
+      await frame().locator('#group-whatif-rebalance', { hasText: '1073741823 partitions of 2147483647 changed owner;' }).waitFor();
+      // Too many to list: no "0 of 2,147,483,647 partitions change member".
+      if ((await frame().locator('#group-whatif-moved-partitions').count()) !== 0) throw new Error(`the panel counts ${await frame().locator('#group-whatif-moved-partitions').textContent()}`);
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    // The panel follows the restored settings before the next scenario: their group's members, or none.
+    await view('partitions').click();
+    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
+    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
+  });
+
   await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
     await openWithKey();
     const T = 'persistent://public/default/observed-panel';

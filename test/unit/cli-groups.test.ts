@@ -152,6 +152,17 @@ describe('key-routing what-if --group', () => {
     assert.match(step.rebalance.summary, /30000 partitions of 60000 changed owner;/);
     assert.equal(step.note, undefined);
   });
+  test('a range group past 200,000 partitions: the step counts what moves, the table gives the share', async () => {
+    const cfg = configFile({ 'keyRouting.topics': [{ name: 'a', system: 'kafka', partitions: 2147483647 }], 'keyRouting.kafkaGroups': [{ name: 'g', topics: ['a'], members: ['m1', 'm2'] }] });
+    const r = await cli(['what-if', '--config', cfg, '--group', 'g', '--then', '+m3']);
+    assert.equal(r.code, 0, r.stderr);
+    const [step] = r.lines[0].steps;
+    assert.deepEqual([step.moved, step.movedFraction], [[], 1073741823 / 2147483647]);
+    assert.match(step.note, /listing every owner stops at 200000/);
+    const table = await cliText(['what-if', '--config', cfg, '--group', 'g', '--then', '+m3', '--format', 'table']);
+    assert.match(table.stdout, /^\+m3: 50\.00% of the partitions changed owner$/m);
+    assert.match(table.stdout, /1073741823 partitions of 2147483647 changed owner;/);
+  });
   test('--group takes no --topic but for partitions=N; what-if without --then is a usage error', async () => {
     const cfg = configFile(settings([billing]));
     const ok = await cli(['what-if', '--config', cfg, '--group', 'billing', '--topic', 'orders', '--then', 'partitions=12']);

@@ -200,14 +200,18 @@ export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
     h(
       'ol',
       { id: 'group-whatif-steps', 'aria-label': l10n.t('applied steps') },
-      ...result.steps.map((s) => h('li', { class: s.error ? 'error' : '' }, s.event, ' — ' + (s.error ? l10n.t('refused: {0}', s.error) : l10n.t('partitions that change member: {0}', s.moved.length) + (s.added.length ? l10n.t(', new: {0}', s.added.length) : '')))),
+      // Past the listing's bound (the step's note) the moves are counted, not listed: their share.
+      ...result.steps.map((s) => h('li', { class: s.error ? 'error' : '' }, s.event, ' — ' + (s.error ? l10n.t('refused: {0}', s.error) : l10n.t('partitions that change member: {0}', s.note ? pct(s.movedFraction) : s.moved.length) + (s.added.length ? l10n.t(', new: {0}', s.added.length) : '')))),
     ),
   );
 
   const moved = movedPartitions(base, after);
-  box.append(
-    h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.subarray(0, 2000).join(',') }, h('strong', {}, thousands(moved.length)), ' ' + l10n.t('of {0} partitions of {1} change member.', thousands(base.partitions), base.topic)),
-  );
+  // Not counted where the topic's partitions are too many to list (`owner` null).
+  if (base.owner) {
+    box.append(
+      h('p', { id: 'group-whatif-moved-partitions', 'data-count': moved.length, 'data-partitions': moved.subarray(0, 2000).join(',') }, h('strong', {}, thousands(moved.length)), ' ' + l10n.t('of {0} partitions of {1} change member.', thousands(base.partitions), base.topic)),
+    );
+  }
   if (moved.length) {
     // Thousands of partitions can move (a member joining a range group shifts every range): a page at a time.
     const rows = pagedTable({
