@@ -77,17 +77,10 @@ function decodeHex(src: Uint8Array, start: number, end: number, out: Bytes): str
   while (start < end && isSpace(src[start])) start++;
   while (end > start && isSpace(src[end - 1])) end--;
   out.length = 0;
-  const n = end - start;
-  if (n % 2 !== 0) return `invalid hex: odd number of digits (${n})`;
-  for (let i = start; i < end; i += 2) {
-    const hi = hexDigit(src[i]);
-    const lo = hexDigit(src[i + 1]);
-    if (hi < 0 || lo < 0) {
-      const at = hi < 0 ? i : i + 1;
-      return `invalid hex: ${JSON.stringify(String.fromCharCode(src[at]))} at position ${at - start}`;
-    }
-    out.push((hi << 4) | lo);
-  }
+  // The first byte that is not a hex digit first: "75 73" has a space, not an odd count.
+  for (let i = start; i < end; i++) if (hexDigit(src[i]) < 0) return `invalid hex: ${JSON.stringify(String.fromCharCode(src[i]))} at position ${i - start}`;
+  if ((end - start) % 2 !== 0) return `invalid hex: odd number of digits (${end - start})`;
+  for (let i = start; i < end; i += 2) out.push((hexDigit(src[i]) << 4) | hexDigit(src[i + 1]));
   return null;
 }
 

@@ -191,19 +191,16 @@ export function decodeUtf8(bytes: Uint8Array): string | null {
   }
 }
 
-/** Parses hex (either case, no separators, even length) into bytes; throws with what is wrong. */
+/**
+ * Parses hex (either case, no separators, even length) into bytes; throws with what is wrong: the
+ * first character that is not a hex digit (a space in "75 73", not an odd count), else an odd count.
+ */
 export function parseHex(hex: string): Uint8Array {
+  const bad = /[^\da-f]/i.exec(hex);
+  if (bad) throw new Error(`invalid hex: ${JSON.stringify(bad[0])} at position ${bad.index}`);
   if (hex.length % 2 !== 0) throw new Error(`invalid hex: odd number of digits (${hex.length})`);
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const hi = hexDigit(hex.charCodeAt(2 * i));
-    const lo = hexDigit(hex.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) {
-      const at = hi < 0 ? 2 * i : 2 * i + 1;
-      throw new Error(`invalid hex: ${JSON.stringify(hex[at])} at position ${at}`);
-    }
-    out[i] = (hi << 4) | lo;
-  }
+  for (let i = 0; i < out.length; i++) out[i] = (hexDigit(hex.charCodeAt(2 * i)) << 4) | hexDigit(hex.charCodeAt(2 * i + 1));
   return out;
 }
 

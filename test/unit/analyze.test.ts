@@ -340,11 +340,13 @@ function readAll(make: (sink: KeySink) => { feed(b: Uint8Array): void; end(): vo
 describe('readers: malformed lines are reported with their line number and skipped', () => {
   test('bad hex lines', () => {
     for (const chunked of [false, true]) {
-      const rec = readAll((s) => new LineKeyReader(s, 'hex'), '75736572\n7g\nabc\n\n41\r\n', chunked);
+      const rec = readAll((s) => new LineKeyReader(s, 'hex'), '75736572\n7g\nabc\n\n41\r\n75 73\n', chunked);
       assert.deepEqual(rec.keys.map((k) => [k.key, k.line]), [['user', 1], ['', 4], ['A', 5]]);
       assert.deepEqual(rec.problems, [
         { line: 2, message: 'invalid hex: "g" at position 1' },
         { line: 3, message: 'invalid hex: odd number of digits (3)' },
+        // Four digits and a space: the space is what is wrong, not the count.
+        { line: 6, message: 'invalid hex: " " at position 2' },
       ]);
     }
   });

@@ -65,6 +65,11 @@ describe('Java-compatible bytes', () => {
     assert.deepEqual([...parseHex('')], []);
     assert.throws(() => parseHex('abc'), /odd number of digits/);
     assert.throws(() => parseHex('zz'), /"z" at position 0/);
+    // A character that is not a hex digit is named before the count is judged: "75 73" has four
+    // digits and a space (it said "odd number of digits (5)").
+    assert.throws(() => parseHex('75 73'), /^Error: invalid hex: " " at position 2$/);
+    assert.throws(() => parseHex('0x7573'), /^Error: invalid hex: "x" at position 1$/);
+    assert.throws(() => parseHex('abcg'), /"g" at position 3/);
   });
 
   test('base64 matches Node for every length', () => {

@@ -219,7 +219,8 @@ describe('Kafka key serializers: bad keys and the other serializers', () => {
     assert.equal(ser('string', 'é'), 'c3a9');
     assert.equal(ser('bytes', '00ff7F'), '00ff7f');
     assert.equal(ser('bytes', ''), '');
-    assert.match(refused('bytes', 'xyz'), /^"xyz" is not hex \(invalid hex: odd number of digits/);
+    assert.match(refused('bytes', 'xyz'), /^"xyz" is not hex \(invalid hex: "x" at position 0\)/);
+    assert.match(refused('bytes', 'abc'), /^"abc" is not hex \(invalid hex: odd number of digits \(3\)\)/);
     assert.match(refused('bytes', 'zz'), /^"zz" is not hex \(invalid hex: "z" at position 0\)/);
     // Given as hex (--key-format hex), the bytes are the key; typed text would be read as hex again.
     const raw = serializeKey('bytes', bytesKey(Uint8Array.from([0xde, 0xad]), true));
