@@ -72,7 +72,7 @@ export const whatIfSpec: CommandSpec = {
   ],
   details: [
     'JSON: {"steps": [{"event", "lost": {id: [[start, end]]}, "gained": {...}, "movedFraction"}], "keys": [{"key", "before", "after", "moved"}]}; a refused event has an "error" in its step.',
-    'With --group: {"group", "assignor", "protocol", "steps": [{"event", "moved": [{"topic", "partition", "from", "to"}], "added", "movedFraction", "rebalance", "keys"}], "keys"}: per rebalance the partitions that changed owner, the given keys that changed member, and what the protocol does to consumption and per-key order. Group events: +ID, +ID:TOPIC,... (joins, or changes a member\'s subscription), -ID, partitions=N (with --topic).',
+    'With --group: {"group", "assignor", "protocol", "steps": [{"event", "moved": [{"topic", "partition", "from", "to"}], "added", "movedFraction", "rebalance", "keys"}], "keys"}: per rebalance the partitions that changed owner, the given keys that changed member, and what the protocol does to consumption and per-key order. Group events: +ID, +ID:TOPIC,... (joins, or changes a member\'s subscription), -ID, partitions=N (with --topic). Past 200,000 partitions over the group\'s topics "moved" and "added" are left out (a "note" says so); movedFraction and the rebalance text still count them.',
   ],
   examples: [
     'key-routing what-if --topic payments --then +C5',
