@@ -81,6 +81,23 @@ describe('key-routing import', () => {
     assert.equal(after.lines[0].observed, undefined);
   });
 
+  test('a cooperative-sticky group of 60,000 partitions: its report routes keys, its rebalances are refused with the reason', async () => {
+    // The settings it printed were refused whole (the assignor is followed up to 50,000 partitions):
+    // route exited 2 and no key got its member.
+    const rows = Array.from({ length: 60_000 }, (_, p) => `billing  orders  ${p}  10  10  0  m${(p % 3) + 1}-7f3a  /10.0.0.1  c`);
+    const text = `\nGROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID\n${rows.join('\n')}\n`;
+    const r = await runImport(['kafka-groups', '-', '--assignor', 'cooperative-sticky'], text);
+    assert.equal(r.code, 0, r.stderr);
+    const config = configFile(r.stdout);
+    const route = await cli(['route', '--config', config], 'user-1\n');
+    assert.equal(route.code, 0, route.stderr);
+    // murmur2: user-1 is on partition 2828 of 60,000, which the report gives m3.
+    assert.deepEqual(route.lines[0], { key: 'user-1', topic: 'orders', system: 'kafka', partition: 2828, hash: 1404122828, groups: { billing: 'm3-7f3a' }, observed: true });
+    const w = await cli(['what-if', '--config', config, '--group', 'billing', '--then', '+m4']);
+    assert.equal(w.code, 0, w.stderr);
+    assert.equal(w.lines[0].steps[0].error, 'with 60000 partitions over the group\'s topics: the cooperative-sticky assignor is followed partition by partition up to 50000');
+  });
+
   test('ranges --partition: each partition of a per-partition report as the broker reported it', async () => {
     // Partition 1 reported C2 up to 40960, partitions 0 and 2 up to 32768 (pulsar-4.0-partitioned.json).
     const r = await runImport(['pulsar-stats', file('pulsar-4.0-partitioned.json')]);

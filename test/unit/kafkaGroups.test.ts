@@ -100,6 +100,33 @@ describe('keyRouting.kafkaGroups: problems named by their setting path', () => {
     }
     for (const assignor of ['range', 'server-range']) assert.deepEqual(parse([{ name: 'g', assignor, topics: ['a', 'b'], members: [{ id: 'm1' }] }], big).problems, []);
   });
+  test(`past ${MAX_SIMULATED_PARTITIONS} partitions a group of another assignor with the broker's report: routed as reported, its rebalances refused`, () => {
+    // What `import kafka-groups --assignor sticky` writes for a 60,000-partition group: it was
+    // refused as a whole, so no key got its member.
+    const t = [{ name: 'a', system: 'kafka', partitions: 60_000 }];
+    const owners = Array.from({ length: 60_000 }, (_, p) => (p === 7 ? null : `m${(p % 3) + 1}`));
+    for (const assignor of ['sticky', 'cooperative-sticky', 'uniform', 'roundrobin']) {
+      const topo = topology([{ name: 'g', assignor, topics: ['a'], members: [{ id: 'm1' }, { id: 'm2' }, { id: 'm3' }], observed: { owners: { a: owners } } }], t);
+      const g = topo.group('g')!;
+      assert.deepEqual([g.ownerOf('a', 0), g.ownerOf('a', 7), g.ownerOf('a', 59_999)], ['m1', null, 'm3'], assignor);
+      assert.deepEqual(groupRouteFields(topo.groups, { topic: 'a', system: 'kafka', partition: 5 }), { groups: { g: 'm3' }, observed: true }, assignor);
+      for (const event of [{ kind: 'plus', id: 'm4' }, { kind: 'leave', id: 'm1' }, { kind: 'partitions', topic: 'a', count: 60_001 }] as GroupEvent[]) {
+        const r = g.apply(event);
+        assert.ok(!r.ok && r.error === `with ${event.kind === 'partitions' ? 60_001 : 60_000} partitions over the group's topics: the ${assignor} assignor is followed partition by partition up to 50000`, `${assignor} ${JSON.stringify(event)}`);
+      }
+      assert.equal(g.observed, true, 'still the report');
+    }
+  });
+  test('a uniform group without topic ids: no stand-in note while its owners are the broker\'s report, the note once it rebalances', () => {
+    const t = topics().map((x) => Object.fromEntries(Object.entries(x).filter(([k]) => k !== 'topicId')));
+    const observed = { owners: { orders: ['m1', 'm1', 'm2', 'm2', 'm3', 'm3'], payments: ['m1', 'm2', 'm3', null] } };
+    const topo = topology([billing({ assignor: 'uniform', observed })], t);
+    const g = topo.group('billing')!;
+    // The route's member is the report's: the ids the assignor would need choose nothing here.
+    assert.deepEqual(groupRouteFields(topo.groups, { topic: 'orders', system: 'kafka', partition: 4 }), { groups: { billing: 'm3' }, observed: true });
+    assert.ok(g.apply({ kind: 'plus', id: 'm4' }).ok);
+    assert.match(groupRouteFields(topo.groups, { topic: 'orders', system: 'kafka', partition: 4 }).note!, /^group billing: the uniform assignor's choice depends on topic ids/);
+  });
   test('every assignor the schema offers is accepted, and the schema default is the engine default', () => {
     const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8'));
     const schema = pkg.contributes.configuration.properties['keyRouting.kafkaGroups'].items.properties;

@@ -267,7 +267,8 @@ export class ConsumerGroupState {
   /** Notes on how far the result can be trusted (unknown topic ids). */
   notes(): string[] {
     const out: string[] = [];
-    if (this.config.assignor === 'uniform') {
+    // While the owners are the broker's report the assignor has chosen none of them.
+    if (this.config.assignor === 'uniform' && !this.observed) {
       const missing = this.#initialTopics.filter((t) => !t.topicId).map((t) => t.name);
       if (missing.length > 0) {
         out.push(
@@ -378,16 +379,19 @@ export class ConsumerGroupState {
 
   /** Why the group refuses the event, or what kind of change it is. */
   #check(event: GroupEvent): { change: GroupStep['change'] } | string {
+    // The partitions after the event: past the limit only the range assignors are followed (a
+    // group of another assignor gets there from a broker's report, shown as reported).
+    let total = this.partitions;
     if (event.kind === 'partitions') {
       const n = this.#counts.get(event.topic);
       if (n === undefined) return `group ${this.name} does not subscribe to ${event.topic}`;
       if (event.count <= n) return `${event.topic} has ${n} partitions; Kafka only adds partitions`;
-      const total = this.partitions - n + event.count;
-      if (total > MAX_SIMULATED_PARTITIONS && !isRange(this.assignor)) {
-        return `the group's topics would have ${total} partitions; the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
-      }
-      return { change: 'partitions' };
+      total += event.count - n;
     }
+    if (total > MAX_SIMULATED_PARTITIONS && !isRange(this.assignor)) {
+      return `with ${total} partitions over the group's topics: the ${this.assignor} assignor is followed partition by partition up to ${MAX_SIMULATED_PARTITIONS}`;
+    }
+    if (event.kind === 'partitions') return { change: 'partitions' };
     if (event.kind === 'leave') return this.#subscriptions.has(event.id) ? { change: 'leave' } : `group ${this.name} has no member ${event.id}`;
     const topics = event.topics;
     if (topics) {
