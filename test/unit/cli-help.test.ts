@@ -63,6 +63,15 @@ describe('key-routing help and version', () => {
     });
   }
 
+  test('the commands --help says print tables are the ones that take --format', async () => {
+    // It said every command's output is a table on a terminal; compare, ordering, split,
+    // assign-chunks and import print JSON and refuse --format.
+    const help = (await cliText(['--help'])).stdout.replace(/\s+/g, ' ');
+    const said = /JSON otherwise \(--format table\|json\) for ([^;]+);/.exec(help)?.[1].split(/, | and /);
+    const withFormat: string[] = [];
+    for (const c of COMMANDS) if ((await cliText([c, '--help'])).stdout.includes('--format table|json')) withFormat.push(c);
+    assert.deepEqual(said, withFormat);
+  });
   test('an unknown command or option exits 2 with one line and a suggestion', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['rotue'], /^key-routing: unknown command "rotue"; did you mean route\? \(commands: route, ranges, /],
