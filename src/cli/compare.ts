@@ -10,6 +10,7 @@ import type { CliIo } from './cliIo';
 import { topologyArgs } from './topologyArgs';
 import type { CommandSpec } from './command';
 import { CONFIG, THEN, TOPIC } from './commonOptions';
+import { compareTable } from './tableViews';
 
 export function compareCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const { topics, events } = topologyArgs(io, args, true);
@@ -45,4 +46,5 @@ export const compareSpec: CommandSpec = {
   options: [CONFIG, { ...TOPIC, required: true }, { ...THEN, required: true, description: 'The change, exactly one: +NAME (a consumer connects), +NAME:START-END,... (STICKY) or -ID (disconnects).' }],
   examples: ['key-routing compare --topic payments --then +C5'],
   run: compareCommand,
+  table: compareTable,
 };

@@ -74,7 +74,7 @@ export function generalHelp(commands: readonly CommandSpec[]): string {
     ...definitions(commands.map((c) => [c.name, c.summary])),
     '',
     wrap(
-      'Settings come from --config FILE, or else the nearest .vscode/settings.json with keyRouting settings from the current folder upward. Output is a table on a terminal and JSON otherwise (--format table|json) for route, ranges, what-if, assignment, bundle and analyze; the other commands print JSON. A usage or settings error exits 2 with one line on stderr.',
+      'Settings come from --config FILE, or else the nearest .vscode/settings.json with keyRouting settings from the current folder upward. Output is a table on a terminal and JSON otherwise (--format table|json) for route, ranges, what-if, assignment, bundle, analyze and compare; the other commands print JSON. A usage or settings error exits 2 with one line on stderr.',
       0,
       '',
     ),

@@ -220,3 +220,61 @@ function heavyRoute(x: NonNullable<HeavyKey['routes']>[number]): string {
   const after = x.after ? routeBrief(x.after as unknown as Json) : before;
   return `${x.topic.slice(x.topic.lastIndexOf('/') + 1)} ${before}${after !== before ? ` -> ${after}` : ''}`;
 }
+
+interface StrategyRecord {
+  label: string;
+  refused: Array<{ name: string; error: string }>;
+  movedFraction: number;
+  consumersLosing: number;
+  before: { maxOverMean: number | null; unowned: number };
+  after: { maxOverMean: number | null; unowned: number };
+  error?: string;
+  note?: string;
+}
+
+/**
+ * compare: a row per strategy (the share of key hashes that moves, how many consumers lose some,
+ * the busiest consumer's share over the mean and the share nobody owns, before and after), then
+ * the consumers each strategy's broker refused and its note.
+ */
+export function compareTable(records: unknown[], style: Style): string {
+  const out: string[] = [];
+  for (const rec of records as Array<{ topic: string; event: string; strategies: StrategyRecord[] }>) {
+    const ratio = (v: number | null): Cell => (v === null ? none(style) : v.toFixed(3));
+    const rows = rec.strategies.map((s): Cell[] => [
+      s.label,
+      s.error === undefined ? percent(s.movedFraction) : none(style),
+      s.error === undefined ? String(s.consumersLosing) : none(style),
+      ratio(s.before.maxOverMean),
+      ratio(s.after.maxOverMean),
+      percent(s.before.unowned),
+      percent(s.after.unowned),
+      s.error === undefined ? '' : { text: s.error, paint: style.red },
+    ]);
+    out.push(`${style.bold(rec.topic)}: ${rec.event} under each strategy\n`);
+    out.push(
+      renderTable(
+        [
+          { header: 'STRATEGY' },
+          { header: 'MOVED', right: true },
+          { header: 'LOSING', right: true },
+          { header: 'MAX/MEAN BEFORE', right: true },
+          { header: 'AFTER', right: true },
+          { header: 'UNOWNED BEFORE', right: true },
+          { header: 'AFTER', right: true },
+          { header: 'ERROR' },
+        ],
+        rows,
+        style,
+      ),
+    );
+    for (const s of rec.strategies) {
+      // Consumers refused for the same reason on one line (without ranges STICKY refuses them all).
+      const byError = new Map<string, string[]>();
+      for (const r of s.refused) byError.set(r.error, [...(byError.get(r.error) ?? []), r.name]);
+      for (const [error, names] of byError) out.push(`  ${s.label}: ${style.red(`${names.join(', ')} refused: ${error}`)}\n`);
+      if (s.note) out.push(`  ${s.label}: ${style.dim(s.note)}\n`);
+    }
+  }
+  return out.join('');
+}

@@ -2,7 +2,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cli, configFile } from './cliRun';
+import { cli, cliText, configFile } from './cliRun';
 import { murmur2Reference } from './helpers';
 
 const settings = {
@@ -146,6 +146,29 @@ describe('key-routing compare', () => {
     const a = out.strategies[0];
     assert.deepEqual([a.lost, a.gained, a.movedFraction, a.consumersLosing], [{ C1: [[0, 32768]] }, { C2: [[0, 32768]] }, 32768 / 65535, 1]);
     assert.match(out.strategies[3].note, /manual/);
+  });
+
+  test('--format table: a row per strategy with the JSON\'s figures, the refusals grouped by reason', async () => {
+    const json = (await cli(['compare', '--config', cfg, '--topic', 'split4', '--then', '+C2'])).lines[0];
+    const t = await cliText(['compare', '--config', cfg, '--topic', 'split4', '--then', '+C2', '--format', 'table']);
+    assert.equal(t.code, 0, t.stderr);
+    const lines = t.stdout.split('\n');
+    assert.equal(lines[0], 'split4: +C2 under each strategy');
+    assert.deepEqual(lines[1].split(/ {2,}/), ['STRATEGY', 'MOVED', 'LOSING', 'MAX/MEAN BEFORE', 'AFTER', 'UNOWNED BEFORE', 'AFTER', 'ERROR']);
+    json.strategies.forEach((s: { label: string; movedFraction: number; consumersLosing: number; before: { maxOverMean: number | null; unowned: number }; after: { maxOverMean: number | null; unowned: number }; error?: string }, i: number) => {
+      const cells = lines[2 + i].trim().split(/ {2,}/);
+      const ratio = (v: number | null) => (v === null ? '-' : v.toFixed(3));
+      const moved = s.error === undefined ? [`${(s.movedFraction * 100).toFixed(2)}%`, String(s.consumersLosing)] : ['-', '-'];
+      assert.deepEqual(cells, [s.label, ...moved, ratio(s.before.maxOverMean), ratio(s.after.maxOverMean), `${(s.before.unowned * 100).toFixed(2)}%`, `${(s.after.unowned * 100).toFixed(2)}%`, ...(s.error === undefined ? [] : [s.error])], s.label);
+    });
+    // STICKY refuses C2 joining without ranges: the row says so instead of a share.
+    assert.match(json.strategies[3].error, /Must specify key shared meta/);
+    // STICKY without ranges refuses the configured consumers: one line for the reason.
+    const sticky = json.strategies[3];
+    const refusedLines = lines.filter((l) => l.includes(' refused: '));
+    assert.equal(refusedLines.length, new Set(sticky.refused.map((r: { error: string }) => r.error)).size);
+    assert.ok(refusedLines[0].includes(sticky.refused.map((r: { name: string }) => r.name).join(', ')));
+    assert.ok(lines.some((l) => l.includes(sticky.note)));
   });
 
   test('exactly one consumer event, on a topic with a subscription', async () => {
