@@ -76,12 +76,11 @@ export function groupRemovalEffect(model: SettingsModel, group: string, id: stri
   const g = model.topology.group(group);
   const out: GroupRemoval = { group, id, moved: 0, total: 0, gains: [] };
   if (!g) return { ...out, error: `no consumer group ${group}` };
-  const owners = g.owners();
-  if (typeof owners === 'string') return { ...out, error: owners };
   out.total = g.partitions;
   // groupWhatIf runs on copies of the group and its topics: the settings' state stays as it is.
   const [step] = groupWhatIf(model.topology, g, g.config.topics[0], [`-${id}`], []).result.steps;
-  if (step.error) return { ...out, error: step.error };
+  // The step's note: too many partitions to list what moves (a broker's report of them is listed).
+  if (step.error || step.note) return { ...out, error: step.error ?? step.note };
   out.moved = step.moved.length;
   const gains = new Map<string | null, GroupGain>();
   for (const c of step.moved) {
