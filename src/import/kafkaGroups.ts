@@ -17,7 +17,7 @@
  *   group command failed due to ...".
  * Join order is not in the output: members are listed in the order they first appear.
  */
-import { ASSIGNOR_NAMES } from '../engine/kafka/consumerGroup';
+import { ASSIGNOR_NAMES, MAX_LISTED_PARTITIONS } from '../engine/kafka/consumerGroup';
 import { KAFKA_GROUPS, TOPICS } from '../engine/settings';
 import { cutRow, headerColumns, splitRow, type Column, type Row } from './consoleTable';
 import { fail, quote } from './errors';
@@ -209,8 +209,8 @@ function addMember(g: Group, id: string): void {
 function setOwner(g: Group, topic: string, partition: number, member: string | null, src: string, line: number): void {
   // The owners are written one per partition, and the group holds them so: partition 99,999,999
   // ran the import out of memory (a real topic with 200,000 partitions is already far past Kafka's
-  // own advice, and past what the panel counts partition by partition).
-  if (!Number.isSafeInteger(partition) || partition >= 2e5) fail(src, `line ${line}: partition ${partition} is out of range (0-199999)`);
+  // own advice, and past what the engine lists and the panel counts partition by partition).
+  if (!Number.isSafeInteger(partition) || partition >= MAX_LISTED_PARTITIONS) fail(src, `line ${line}: partition ${partition} is out of range (0-199999)`);
   let byPartition = g.owners.get(topic);
   if (!byPartition) g.owners.set(topic, (byPartition = new Map()));
   const before = byPartition.get(partition);
@@ -263,7 +263,7 @@ function topicCount(topic: string, g: Group, opts: ImportOptions, counts: Map<st
   }
   count = Math.max(count, highest);
   // The settings' count sizes the owners list, as a listed partition does (setOwner).
-  if (count > 2e5) fail(src, `${topic} has ${count} partitions in the settings: out of range (1-200000)`);
+  if (count > MAX_LISTED_PARTITIONS) fail(src, `${topic} has ${count} partitions in the settings: out of range (1-200000)`);
   counts.set(topic, count);
   return count;
 }
