@@ -77,11 +77,16 @@ function decodeHex(src: Uint8Array, start: number, end: number, out: Bytes): str
   while (start < end && isSpace(src[start])) start++;
   while (end > start && isSpace(src[end - 1])) end--;
   out.length = 0;
-  // The first byte that is not a hex digit first: "75 73" has a space, not an odd count.
-  for (let i = start; i < end; i++) if (hexDigit(src[i]) < 0) return `invalid hex: ${JSON.stringify(String.fromCharCode(src[i]))} at position ${i - start}`;
-  if ((end - start) % 2 !== 0) return `invalid hex: odd number of digits (${end - start})`;
-  for (let i = start; i < end; i += 2) out.push((hexDigit(src[i]) << 4) | hexDigit(src[i + 1]));
-  return null;
+  // One pass; a byte that is not a hex digit is named before the count is judged: "75 73" has a
+  // space, not an odd count.
+  let hi = 0;
+  for (let i = start; i < end; i++) {
+    const d = hexDigit(src[i]);
+    if (d < 0) return `invalid hex: ${JSON.stringify(String.fromCharCode(src[i]))} at position ${i - start}`;
+    if ((i - start) % 2 === 0) hi = d;
+    else out.push((hi << 4) | d);
+  }
+  return (end - start) % 2 === 0 ? null : `invalid hex: odd number of digits (${end - start})`;
 }
 
 /** Emits the key held in `field` (text or hex) to the sink, or its problem. */
