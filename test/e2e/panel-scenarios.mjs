@@ -575,6 +575,38 @@ export default async function panelScenarios({ wb, scenario }) {
       if (pages.map((p) => p.length).join() !== '50,50,20') throw new Error(`the owners' table shows pages of ${pages.map((p) => p.length)} rows, not 50, 50 and 20`);
       const runs = pages.flat();
       if (runs.some(([first, last, owner], i) => first !== i || last !== i || owner !== dealt[i])) throw new Error(`the paged owners differ from the report: ${JSON.stringify(runs)}`);
+      // Growing orders makes billing's report stale (it lists n partitions): Apply writes the count
+      // and billing without its report, and leaves dealer's (another topic) as it was.
+      await tab('orders').click();
+      await view('whatif').click();
+      await frame().locator('#whatif-partitions').fill(String(n + 2));
+      await frame().locator('#whatif-set-partitions').click();
+      await frame().locator('#whatif-steps li', { hasText: `partitions=${n + 2}` }).waitFor();
+      const before = readFileSync(settingsFile, 'utf8');
+      await frame().locator('#whatif-apply').click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      const detail = await dialog.innerText();
+      if (!detail.includes('no longer describes group billing')) throw new Error(`the confirmation does not say billing's report goes: ${detail}`);
+      await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
+      const written = await wb.until(() => {
+        const text = readFileSync(settingsFile, 'utf8');
+        try {
+          const json = text !== before && JSON.parse(text);
+          // VS Code writes one setting at a time: wait for both.
+          return json && json['keyRouting.topics'].find((t) => t.name === 'orders').partitions === n + 2 && !json['keyRouting.kafkaGroups'][0].observed && json;
+        } catch {
+          return undefined; // mid-write
+        }
+      }, 'the settings file to hold the new count and billing without its report');
+      const [billing, dealer] = written['keyRouting.kafkaGroups'];
+      if (JSON.stringify(billing) !== JSON.stringify({ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] })) throw new Error(`billing is written as ${JSON.stringify(billing)}`);
+      if (JSON.stringify(dealer.observed?.owners?.[DEALT]) !== JSON.stringify(dealt)) throw new Error(`dealer's report changed: ${JSON.stringify(dealer)}`);
+      // The panel follows the settings with no problem on the group: it computes billing's owners again.
+      await frame().locator('#whatif-apply-status', { hasText: 'Applied' }).waitFor();
+      await view('partitions').click();
+      await frame().locator(`[data-chart="partitions"] rect.cell[data-partition="${n + 1}"][data-member]`).waitFor();
+      if (await frame().locator('details.problems').count()) throw new Error(`the panel shows settings problems: ${await frame().locator('details.problems').innerText()}`);
     } finally {
       writeFileSync(settingsFile, original);
     }

@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyToTopics } from '../../src/extension/panel/applyTopics';
+import { parseSettings } from '../../src/engine/settings';
 
 const topics = () => [
   { name: 'orders', system: 'kafka', partitions: 6 },
@@ -78,4 +79,42 @@ describe('"Apply to settings" from the panel', () => {
     assert.deepEqual(r.changes, ['consumers: C1 → C1, C2', 'observed: the broker\u2019s report no longer describes this topic (removed)']);
     assert.ok('observed' in current[0].subscription, 'the given settings are not changed');
   });
+
+  test('a grown Kafka topic takes the stale reports of the groups on it along, and the settings it writes parse', () => {
+    // Imported as kafka-consumer-groups.sh --describe showed them: two groups on orders, one on payments only.
+    const current = [{ name: 'orders', system: 'kafka', partitions: 6 }, { name: 'payments', system: 'kafka', partitions: 2 }];
+    const seen = (name: string, owners: Record<string, Array<string | null>>) => ({ name, assignor: 'range', topics: Object.keys(owners), members: [{ id: 'a' }, { id: 'b' }], observed: { at: '2026-12-01T10:00:00Z', owners } });
+    const billingSeen = seen('billing', { orders: ['a', 'a', 'a', 'b', 'b', 'b'] });
+    const auditSeen = seen('audit', { orders: ['a', 'b', 'a', 'b', 'a', 'b'], payments: ['a', 'b'] });
+    const groups = [
+      billingSeen,
+      auditSeen,
+      seen('refunds', { payments: ['b', 'a'] }),
+      { name: 'fresh', assignor: 'range', topics: ['orders'], members: [{ id: 'x' }] },
+    ];
+    const given = JSON.stringify(groups);
+    // Without the change, the settings would refuse both reports on orders: they list 6 of 8 partitions.
+    const stale = parseSettings({ 'keyRouting.topics': [{ ...current[0], partitions: 8 }, current[1]], 'keyRouting.kafkaGroups': groups }).problems;
+    assert.deepEqual(stale.map((p) => /^keyRouting\.kafkaGroups\[\d\]/.exec(p.path)?.[0]), ['keyRouting.kafkaGroups[0]', 'keyRouting.kafkaGroups[1]']);
+
+    const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 }, groups);
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.deepEqual(r.changes, [
+      'partitions: 6 → 8',
+      'observed: the broker\u2019s report no longer describes group billing (removed)',
+      'observed: the broker\u2019s report no longer describes group audit (removed)',
+    ]);
+    const { observed: _b, ...billing } = billingSeen;
+    const { observed: _a, ...audit } = auditSeen;
+    assert.deepEqual(r.groups, [billing, audit, groups[2], groups[3]]);
+    assert.equal(r.groups![2], groups[2], 'a group reporting other topics only is kept as it is');
+    assert.deepEqual(parseSettings({ 'keyRouting.topics': r.topics, 'keyRouting.kafkaGroups': r.groups }).problems, []);
+    assert.equal(JSON.stringify(groups), given, 'the given settings are not changed');
+
+    // Nothing about groups is written where the count stays, or no group reported the topic.
+    const same = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'payments', partitions: 3 }, [groups[0], groups[3]]);
+    assert.ok(!('error' in same) && same.groups === undefined && same.changes.length === 1, JSON.stringify(same));
+    assert.equal((applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 }) as { groups?: unknown }).groups, undefined);
+  });
 });
+

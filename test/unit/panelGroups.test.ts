@@ -128,6 +128,31 @@ describe('panel: the group what-if applied to the settings', () => {
     assert.ok('observed' in seen, 'the settings object it was given is left as it was');
   });
 
+  test('a group step that grows the topic takes the other groups\' reports on it along', () => {
+    const owners = (ids: string[]) => ({ owners: { orders: ids } });
+    const groups = [
+      { name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }], observed: owners(['r1', 'r1', 'r1', 'r2', 'r2', 'r2']) },
+      { name: 'other', assignor: 'sticky', topics: ['orders'], members: [{ id: 'o1' }], observed: owners(['o1', 'o1', 'o1', 'o1', 'o1', 'o1']) },
+    ];
+    const topics = [{ name: 'orders', system: 'kafka', partitions: 6 }];
+    const r = applyToGroups(groups, topics, { type: 'applyGroupToSettings', requestId: 1, group: 'seen', members: [{ id: 'r1' }, { id: 'r2' }], topic: 'orders', partitions: 8 });
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.deepEqual(r.changes, [
+      'orders partitions: 6 → 8',
+      'observed: the broker\u2019s report no longer describes this group (removed)',
+      'observed: the broker\u2019s report no longer describes group other (removed)',
+    ]);
+    assert.deepEqual(r.groups, [
+      { name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }] },
+      { name: 'other', assignor: 'sticky', topics: ['orders'], members: [{ id: 'o1' }] },
+    ]);
+    assert.deepEqual(parseSettings({ 'keyRouting.topics': r.topics, 'keyRouting.kafkaGroups': r.groups }).problems, []);
+    // A members-only step leaves the other group's report: the partitions it lists are still the topic's.
+    const members = applyToGroups(groups, topics, { type: 'applyGroupToSettings', requestId: 1, group: 'seen', members: [{ id: 'r1' }] });
+    assert.ok(!('error' in members));
+    assert.equal(members.groups[1], groups[1]);
+  });
+
   test('the webview\'s request is validated part by part', () => {
     const ok = parseFromWebviewMessage({ type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: 'm1', topics: ['orders'] }], topic: 'orders', partitions: 2147483647 });
     assert.ok(!isProtocolError(ok));

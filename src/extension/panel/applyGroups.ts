@@ -7,20 +7,12 @@
 import { KAFKA_GROUPS, parseSettings, TOPICS } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyGroupMessage } from '../../shared/protocol';
-import { isEntry, withoutReport, type Entry } from './applyTopics';
+import { entryOf, isEntry, withoutReport, withoutTopicReports, type SettingsChange } from './applyTopics';
 
-export interface GroupApply {
-  groups: unknown[];
-  /** Only where the partition count changes. */
-  topics?: unknown[];
-  changes: string[];
-}
-
-export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): GroupApply | { error: string } {
-  if (!Array.isArray(currentGroups)) return { error: `${KAFKA_GROUPS} is not an array in the settings` };
-  const index = currentGroups.findIndex((g) => isEntry(g) && g.name === msg.group);
-  if (index < 0) return { error: `no group named ${JSON.stringify(msg.group)} in ${KAFKA_GROUPS}` };
-  const entry = JSON.parse(JSON.stringify(currentGroups[index])) as Entry;
+export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): (SettingsChange & { groups: unknown[] }) | { error: string } {
+  const found = entryOf(currentGroups, KAFKA_GROUPS, 'group', msg.group);
+  if ('error' in found) return found;
+  const [index, entry, groups] = found;
   const changes: string[] = [];
   const before = Array.isArray(entry.members) ? entry.members : [];
   const next = msg.members.map((m) => (m.topics ? { id: m.id, topics: [...m.topics] } : { id: m.id }));
@@ -29,22 +21,21 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
     changes.push(`group ${msg.group} members: ${ids(before)} → ${ids(next)}`);
     entry.members = next;
   }
-  const groups = currentGroups.map((g, i) => (i === index ? entry : g));
   let topics: unknown[] | undefined;
   if (msg.topic !== undefined && msg.partitions !== undefined) {
-    if (!Array.isArray(currentTopics)) return { error: `${TOPICS} is not an array in the settings` };
-    const ti = currentTopics.findIndex((t) => isEntry(t) && t.name === msg.topic);
-    if (ti < 0) return { error: `no topic named ${JSON.stringify(msg.topic)} in ${TOPICS}` };
-    const t = JSON.parse(JSON.stringify(currentTopics[ti])) as Entry;
+    const topic = entryOf(currentTopics, TOPICS, 'topic', msg.topic);
+    if ('error' in topic) return topic;
+    const [, t, all] = topic;
     if (t.partitions !== msg.partitions) {
       changes.push(`${msg.topic} partitions: ${t.partitions ?? 0} → ${msg.partitions}`);
       t.partitions = msg.partitions;
-      topics = currentTopics.map((x, i) => (i === ti ? t : x));
+      topics = all;
     }
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
-  groups[index] = withoutReport(entry, 'group', changes);
-  const { settings, problems } = parseSettings({ [TOPICS]: topics ?? currentTopics, [KAFKA_GROUPS]: groups });
+  groups[index] = withoutReport(entry, 'this group', changes);
+  const written = (topics && withoutTopicReports(groups, msg.topic!, changes)) || groups;
+  const { settings, problems } = parseSettings({ [TOPICS]: topics ?? currentTopics, [KAFKA_GROUPS]: written });
   const prefix = `${KAFKA_GROUPS}[${index}]`;
   const mine = problems.find((p) => p.path === prefix || p.path.startsWith(`${prefix}.`) || (msg.topic !== undefined && p.path.startsWith(TOPICS)));
   if (mine) return { error: `${mine.path}: ${mine.message}` };
@@ -53,5 +44,5 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
   new Topology(settings, refusals);
   const refused = refusals.find((p) => p.path.startsWith(prefix));
   if (refused) return { error: `${refused.path}: ${refused.message}` };
-  return { groups, ...(topics ? { topics } : {}), changes };
+  return { groups: written, topics, changes };
 }

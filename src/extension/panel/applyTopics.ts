@@ -15,29 +15,67 @@ export function isEntry(v: unknown): v is Entry {
 }
 
 /**
+ * A deep copy of the entry named `name` in the settings array `list` (the setting `key`), with its
+ * index and the array with the copy in its place; or why there is none. A copy: the settings object
+ * VS Code hands out must not be changed in place.
+ */
+export function entryOf(list: unknown, key: string, noun: string, name: string): [number, Entry, unknown[]] | { error: string } {
+  if (!Array.isArray(list)) return { error: `${key} is not an array in the settings` };
+  const index = list.findIndex((e) => isEntry(e) && e.name === name);
+  if (index < 0) return { error: `no ${noun} named ${JSON.stringify(name)} in ${key}` };
+  const entry = JSON.parse(JSON.stringify(list[index])) as Entry;
+  return [index, entry, list.map((e, i) => (i === index ? entry : e))];
+}
+
+/** What an Apply writes: each settings array it changes, and the changes for the user to confirm. */
+export interface SettingsChange {
+  topics?: unknown[];
+  groups?: unknown[];
+  changes: string[];
+}
+
+/**
  * `o` (a subscription or a consumer group) without the broker's report it holds, if any (CONTRACT.md
  * section 4): the report describes the consumers, members and partitions the broker saw, and once
  * Apply changes them it no longer does. Kept, it named members that had left, and a group's Apply
  * was refused for it, or wrote a new member beside owners that never gave it a partition.
  */
-export function withoutReport(o: Entry, what: 'topic' | 'group', changes: string[]): Entry {
+export function withoutReport(o: Entry, what: string, changes: string[]): Entry {
   if (o.observed === undefined && o.observedPartitions === undefined) return o;
   const { observed: _o, observedPartitions: _p, ...rest } = o;
-  changes.push(`observed: the broker\u2019s report no longer describes this ${what} (removed)`);
+  changes.push(`observed: the broker\u2019s report no longer describes ${what} (removed)`);
   return rest;
 }
 
-/** The new `keyRouting.topics` array, or why the request cannot apply. Pure, for tests. */
-export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { topics: unknown[]; changes: string[] } | { error: string } {
-  if (!Array.isArray(current)) return { error: `${TOPICS} is not an array in the settings` };
-  const index = current.findIndex((e) => isEntry(e) && e.name === msg.topic);
-  if (index < 0) return { error: `no topic named ${JSON.stringify(msg.topic)} in ${TOPICS}` };
-  // A deep copy: the settings object VS Code hands out must not be changed in place.
-  const entry = JSON.parse(JSON.stringify(current[index])) as Entry;
+/**
+ * `groups` where a Kafka topic's partition count changes: each group whose report lists owners of
+ * `topic` is written without it (it lists the old count's partitions, and the settings would refuse
+ * the group for that); undefined where none does. Kept, another group imported on the topic was
+ * left for the user to mend by hand.
+ */
+export function withoutTopicReports(groups: unknown, topic: string, changes: string[]): unknown[] | undefined {
+  const n = changes.length;
+  // Looked up as data: a group's `observed` may be anything the user typed.
+  const next = (Array.isArray(groups) ? groups : []).map((g) => (Array.isArray((g as Reported | null)?.observed?.owners?.[topic]) ? withoutReport(g, `group ${g.name}`, changes) : g));
+  return changes.length > n ? next : undefined;
+}
+
+type Reported = Entry & { observed?: { owners?: Record<string, unknown> } };
+
+/**
+ * The new `keyRouting.topics` array (and `keyRouting.kafkaGroups`, given as `groups`, where a
+ * partition count change leaves group reports stale), or why the request cannot apply. Pure, for tests.
+ */
+export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, groups?: unknown): (SettingsChange & { topics: unknown[] }) | { error: string } {
+  const found = entryOf(current, TOPICS, 'topic', msg.topic);
+  if ('error' in found) return found;
+  const [index, entry, topics] = found;
   const changes: string[] = [];
+  let newGroups: unknown[] | undefined;
   if (msg.partitions !== undefined && msg.partitions !== (entry.partitions ?? 0)) {
     changes.push(`partitions: ${entry.partitions ?? 0} → ${msg.partitions}`);
     entry.partitions = msg.partitions;
+    newGroups = withoutTopicReports(groups, msg.topic, changes);
   }
   if (msg.consumers !== undefined) {
     if (entry.system !== 'pulsar' || !isEntry(entry.subscription)) return { error: `${msg.topic} has no Key_Shared subscription to set consumers on` };
@@ -50,8 +88,7 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { 
     }
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
-  if (isEntry(entry.subscription)) entry.subscription = withoutReport(entry.subscription, 'topic', changes);
-  const topics = current.map((e, i) => (i === index ? entry : e));
+  if (isEntry(entry.subscription)) entry.subscription = withoutReport(entry.subscription, 'this topic', changes);
   const problems: Problem[] = [];
   const parsed = parseTopics(topics, problems);
   const prefix = `${TOPICS}[${index}]`;
@@ -62,6 +99,6 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage): { 
   const refusals: Problem[] = [];
   new Topology({ topics: parsed.filter((t) => t.name === msg.topic), namespaces: [] }, refusals);
   if (refusals.length) return { error: `${refusals[0].path}: ${refusals[0].message}` };
-  return { topics, changes };
+  return { topics, groups: newGroups, changes };
 }
 

@@ -24,7 +24,7 @@ import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
 import type { Services } from '../present';
-import { applyGroupWithConfirmation, applyWithConfirmation } from './applySettings';
+import { applyWithConfirmation } from './applySettings';
 import { panelHtml } from './html';
 
 /** Invalid messages logged per minute; the rest are counted and summarised. */
@@ -181,7 +181,7 @@ export class RoutingPanel implements vscode.Disposable {
     this.#applying = true;
     try {
       const log = (line: string) => this.s.output.appendLine(line);
-      const r = msg.type === 'applyToSettings' ? await applyWithConfirmation(msg, log) : await applyGroupWithConfirmation(msg, log);
+      const r = await applyWithConfirmation(msg, log);
       this.#post({ type: 'applyResult', requestId: msg.requestId, outcome: r.outcome, message: r.message });
     } finally {
       this.#applying = false;
