@@ -116,5 +116,21 @@ describe('"Apply to settings" from the panel', () => {
     assert.ok(!('error' in same) && same.groups === undefined && same.changes.length === 1, JSON.stringify(same));
     assert.equal((applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 }) as { groups?: unknown }).groups, undefined);
   });
+
+  test('an Apply that would break another entry is refused naming it; a problem the settings had already does not block one', () => {
+    const current = [{ name: 'orders', system: 'kafka', partitions: 6 }, { name: 'typed', system: 'kafka', partitions: 12 }];
+    const groups = [{ name: 'billing', assignor: 'cooperative-sticky', topics: ['orders', 'typed'], members: [{ id: 'm1' }] }];
+    // cooperative-sticky is followed partition by partition up to 50,000 over the group's topics: 49,989 + 12 is past it.
+    const past = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 49_989 }, groups);
+    assert.ok('error' in past && past.error.startsWith('keyRouting.kafkaGroups[0].topics: its topics have 50001 partitions'), JSON.stringify(past));
+    const within = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 49_988 }, groups);
+    assert.ok(!('error' in within), JSON.stringify(within));
+    // A broken entry elsewhere (a topic without a system) stays the user's to mend.
+    const broken = [...current, { name: 'half-typed' }];
+    assert.ok(parseSettings({ 'keyRouting.topics': broken }).problems.length > 0);
+    const r = applyToTopics(broken, { type: 'applyToSettings', requestId: 1, topic: 'orders', partitions: 8 }, groups);
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.equal((r.topics[0] as { partitions: number }).partitions, 8);
+  });
 });
 

@@ -153,6 +153,21 @@ describe('panel: the group what-if applied to the settings', () => {
     assert.equal(members.groups[1], groups[1]);
   });
 
+  test('a group step refused where it would break another group; a broken topic elsewhere does not block it', () => {
+    const topics = [{ name: 'orders', system: 'kafka', partitions: 6 }, { name: 'half-typed' }];
+    const groups = [
+      { name: 'grow', assignor: 'range', topics: ['orders'], members: [{ id: 'g1' }] },
+      { name: 'sim', assignor: 'roundrobin', topics: ['orders'], members: [{ id: 's1' }] },
+    ];
+    const grow = (partitions: number) => applyToGroups(groups, topics, { type: 'applyGroupToSettings', requestId: 1, group: 'grow', members: [{ id: 'g1' }, { id: 'g2' }], topic: 'orders', partitions });
+    // A range group is computed directly at any count; the roundrobin group on the same topic is followed up to 50,000.
+    const past = grow(50_001);
+    assert.ok('error' in past && past.error.startsWith('keyRouting.kafkaGroups[1].topics'), JSON.stringify(past));
+    const r = grow(50_000);
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.equal((r.topics![0] as { partitions: number }).partitions, 50_000);
+  });
+
   test('the webview\'s request is validated part by part', () => {
     const ok = parseFromWebviewMessage({ type: 'applyGroupToSettings', requestId: 3, group: 'billing', members: [{ id: 'm1', topics: ['orders'] }], topic: 'orders', partitions: 2147483647 });
     assert.ok(!isProtocolError(ok));

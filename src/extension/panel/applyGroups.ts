@@ -1,13 +1,12 @@
 /**
  * "Apply to settings" from the panel's group what-if, computed without `vscode` (unit tested): the
  * group's entry in `keyRouting.kafkaGroups` with its members after the steps and, where a step grew
- * the topic, the topic's entry in `keyRouting.topics` with the new count; both checked by the
- * engine's settings parser (and the group built) before anything is written.
+ * the topic, the topic's entry in `keyRouting.topics` with the new count; refused where the written
+ * settings would have a problem they did not have (`newProblem`).
  */
-import { KAFKA_GROUPS, parseSettings, TOPICS } from '../../engine/settings';
-import { Topology } from '../../engine/topology';
+import { KAFKA_GROUPS, TOPICS } from '../../engine/settings';
 import type { ApplyGroupMessage } from '../../shared/protocol';
-import { entryOf, isEntry, withoutReport, withoutTopicReports, type SettingsChange } from './applyTopics';
+import { entryOf, isEntry, newProblem, withoutReport, withoutTopicReports, type SettingsChange } from './applyTopics';
 
 export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): (SettingsChange & { groups: unknown[] }) | { error: string } {
   const found = entryOf(currentGroups, KAFKA_GROUPS, 'group', msg.group);
@@ -35,14 +34,7 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
   groups[index] = withoutReport(entry, 'this group', changes);
   const written = (topics && withoutTopicReports(groups, msg.topic!, changes)) || groups;
-  const { settings, problems } = parseSettings({ [TOPICS]: topics ?? currentTopics, [KAFKA_GROUPS]: written });
-  const prefix = `${KAFKA_GROUPS}[${index}]`;
-  const mine = problems.find((p) => p.path === prefix || p.path.startsWith(`${prefix}.`) || (msg.topic !== undefined && p.path.startsWith(TOPICS)));
-  if (mine) return { error: `${mine.path}: ${mine.message}` };
-  // A group whose first rebalance fails is reported when the topology is built.
-  const refusals: Array<{ path: string; message: string }> = [];
-  new Topology(settings, refusals);
-  const refused = refusals.find((p) => p.path.startsWith(prefix));
-  if (refused) return { error: `${refused.path}: ${refused.message}` };
+  const problem = newProblem({ [TOPICS]: currentTopics, [KAFKA_GROUPS]: currentGroups }, { [TOPICS]: topics ?? currentTopics, [KAFKA_GROUPS]: written });
+  if (problem) return { error: problem };
   return { groups: written, topics, changes };
 }

@@ -1,10 +1,10 @@
 /**
  * The settings change "Apply to settings" asks for, computed without `vscode` (so it is unit
- * tested): the topic's entry with the new partition count and consumers, checked by the engine's
- * settings parser and by the broker rules the topology applies (a STICKY range that overlaps is
- * refused), every other entry left as it is.
+ * tested): the topic's entry with the new partition count and consumers, every other entry left as
+ * it is, and refused where the written settings would have a problem they did not have
+ * (`newProblem`: the settings parser's and the broker rules the topology applies).
  */
-import { parseTopics, TOPICS, type Problem } from '../../engine/settings';
+import { KAFKA_GROUPS, parseSettings, TOPICS, type Problem } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyToSettingsMessage } from '../../shared/protocol';
 
@@ -25,6 +25,30 @@ export function entryOf(list: unknown, key: string, noun: string, name: string):
   if (index < 0) return { error: `no ${noun} named ${JSON.stringify(name)} in ${key}` };
   const entry = JSON.parse(JSON.stringify(list[index])) as Entry;
   return [index, entry, list.map((e, i) => (i === index ? entry : e))];
+}
+
+/**
+ * The first problem the settings `next` have that `current` did not, as "path: message"; undefined
+ * where the Apply breaks nothing. A problem the settings already had is the user's to mend and does
+ * not block an Apply; a new one anywhere does: a grown topic can take a group on it past what its
+ * assignor is followed to. Of `next`, the entries the Apply wrote (new objects: the others are
+ * `current`'s own) are also built, with the groups on their topics, for the broker's
+ * refusals (an overlapping STICKY range, a rebalance that fails). An entry left alone builds as it
+ * did, and building a reported ring of 10,000 x 100 points takes a second; parsing its report,
+ * half a second, so `current` is parsed only where `next` has a problem.
+ */
+export function newProblem(current: Entry, next: Entry): string | undefined {
+  const { settings, problems } = parseSettings(next);
+  // Read as data: either array may be anything the user typed (a broken one parses with problems).
+  const wrote = (key: string) => new Set([next[key]].flat().filter((e) => ![current[key]].flat().includes(e)).map((e) => (e as Entry | null)?.name));
+  const topics = wrote(TOPICS);
+  const groups = wrote(KAFKA_GROUPS);
+  const kafkaGroups = (settings.kafkaGroups ?? []).filter((g) => groups.has(g.name) || g.topics.some((t) => topics.has(t)));
+  new Topology({ ...settings, topics: settings.topics.filter((t) => t.system === 'kafka' || topics.has(t.name)), kafkaGroups }, problems);
+  // Only settings that have problems are compared with the current ones (parsing is most of the time).
+  const text = (p: Problem) => `${p.path}: ${p.message}`;
+  const had = new Set(problems.length ? parseSettings(current).problems.map(text) : []);
+  return problems.map(text).find((p) => !had.has(p));
 }
 
 /** What an Apply writes: each settings array it changes, and the changes for the user to confirm. */
@@ -69,7 +93,7 @@ type Reported = Entry & { observed?: { owners?: Record<string, unknown> } };
 export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, groups?: unknown): (SettingsChange & { topics: unknown[] }) | { error: string } {
   const found = entryOf(current, TOPICS, 'topic', msg.topic);
   if ('error' in found) return found;
-  const [index, entry, topics] = found;
+  const [, entry, topics] = found;
   const changes: string[] = [];
   let newGroups: unknown[] | undefined;
   if (msg.partitions !== undefined && msg.partitions !== (entry.partitions ?? 0)) {
@@ -89,16 +113,8 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, gro
   }
   if (changes.length === 0) return { error: 'nothing to change: the settings already say this' };
   if (isEntry(entry.subscription)) entry.subscription = withoutReport(entry.subscription, 'this topic', changes);
-  const problems: Problem[] = [];
-  const parsed = parseTopics(topics, problems);
-  const prefix = `${TOPICS}[${index}]`;
-  const ours = (p: Problem) => p.path === prefix || p.path.startsWith(`${prefix}.`) || p.path.startsWith(`${prefix}[`);
-  const mine = problems.find(ours);
-  if (mine) return { error: `${mine.path}: ${mine.message}` };
-  // The broker's own refusals (overlapping STICKY ranges, say) come from building the topology.
-  const refusals: Problem[] = [];
-  new Topology({ topics: parsed.filter((t) => t.name === msg.topic), namespaces: [] }, refusals);
-  if (refusals.length) return { error: `${refusals[0].path}: ${refusals[0].message}` };
+  const problem = newProblem({ [TOPICS]: current, [KAFKA_GROUPS]: groups }, { [TOPICS]: topics, [KAFKA_GROUPS]: newGroups ?? groups });
+  if (problem) return { error: problem };
   return { topics, groups: newGroups, changes };
 }
 
