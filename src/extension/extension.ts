@@ -33,12 +33,22 @@ import { registerTreeActions } from './tree/actions';
 import type { TreeNode } from './tree/nodes';
 import { TopologyView } from './tree/topologyView';
 
-/** What `activate` returns: for other extensions and for the extension-host tests. */
+/** What `activate` returns to other extensions. */
 export interface KeyRoutingApi {
   readonly model: SettingsModel;
   readonly onDidChangeModel: vscode.Event<SettingsModel>;
   /** Routes text keys on the configured topics, without showing anything. */
   route(keys: string[]): KeyRoutes[];
+}
+
+/**
+ * Set by the build (esbuild.js): true in the development build, which the extension-host tests
+ * load, and false in the .vsix, whose script then leaves the tests' hooks out.
+ */
+declare const KEY_ROUTING_TEST_HOOKS: boolean;
+
+/** What `activate` returns in the development build: the API and the extension-host tests' hooks. */
+export interface KeyRoutingTestApi extends KeyRoutingApi {
   /** The status bar item's current text, or undefined while it is hidden. */
   readonly statusBarText: string | undefined;
   /** The side bar's rows as built from the current settings, and its view (for the tests). */
@@ -114,7 +124,7 @@ function adminTransport(): AdminTransport {
   }
 }
 
-export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
+export function activate(context: vscode.ExtensionContext): KeyRoutingApi | KeyRoutingTestApi {
   const output = new LazyOutputChannel('Key Routing');
   const config = new RoutingConfig(output);
   const results = new LastRoute(config);
@@ -162,12 +172,16 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     preview,
     vscode.commands.registerCommand('keyRouting.importTopology', (arg?: unknown) => importTopology(s, importDeps, new VsCodeImportUi(preview), arg)),
   );
-  return {
+  const api: KeyRoutingApi = {
     get model() {
       return config.model;
     },
     onDidChangeModel: config.onDidChange,
     route: (keys) => routeKeys(config.model, keys.map((k) => ({ label: k, key: stringKey(k) }))),
+  };
+  if (!KEY_ROUTING_TEST_HOOKS) return api;
+  // Copied as descriptors: the hooks' getters read the state at each call.
+  const hooks: Omit<KeyRoutingTestApi, keyof KeyRoutingApi> = {
     get statusBarText() {
       return editorFeatures?.status.visibleText;
     },
@@ -203,6 +217,7 @@ export function activate(context: vscode.ExtensionContext): KeyRoutingApi {
     // A scripted UI could confirm where the token goes: offered to tests only, never to other extensions.
     testing: context.extensionMode === vscode.ExtensionMode.Test ? { importTopology: (ui, arg) => importTopology(s, importDeps, ui, arg) } : undefined,
   };
+  return Object.defineProperties(api, Object.getOwnPropertyDescriptors(hooks)) as KeyRoutingTestApi;
 }
 
 export function deactivate(): void {

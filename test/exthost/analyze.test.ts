@@ -17,7 +17,7 @@ import { parseHex } from '../../src/engine/bytes';
 import { namespaceBundles, parseSettings, type Settings } from '../../src/engine/settings';
 import { topicBundle } from '../../src/engine/pulsar/namespaceBundles';
 import { PulsarTopicState, Topology, type TopicState } from '../../src/engine/topology';
-import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutingTestApi } from '../../src/extension/extension';
 import type { AnalysisOutcome } from '../../src/extension/analysis/service';
 
 const EXTENSION_ID = 'key-routing.key-routing-inspector';
@@ -150,11 +150,11 @@ function checkFigures(name: string, f: TopologyFigures, e: Expected, total: numb
 export function defineAnalyzeTests(): void {
   describe('Analyze Keys in the extension host', function () {
     this.timeout(120_000);
-    let api: KeyRoutingApi;
+    let api: KeyRoutingTestApi;
     let dir: string;
 
     before(async () => {
-      const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID);
+      const ext = vscode.extensions.getExtension<KeyRoutingTestApi>(EXTENSION_ID);
       assert.ok(ext);
       api = await ext.activate();
       dir = join(folder().fsPath, 'analysis');

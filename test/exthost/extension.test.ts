@@ -11,7 +11,7 @@ import { Topology } from '../../src/engine/topology';
 import { groupRouteFields } from '../../src/engine/kafka/groupTopology';
 import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
-import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutingTestApi } from '../../src/extension/extension';
 import type { KeyRoutes } from '../../src/extension/routeFormat';
 import { EXTENSION_ID, until } from './util';
 
@@ -56,12 +56,12 @@ async function openAndSelect(file: string, line: number, from: number, to: numbe
 
 export function defineExtensionTests(): void {
   describe('Key Routing in the extension host', () => {
-    let api: KeyRoutingApi;
+    let api: KeyRoutingTestApi;
     let original: unknown;
     const cfg = () => vscode.workspace.getConfiguration();
 
     before(async () => {
-      const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID);
+      const ext = vscode.extensions.getExtension<KeyRoutingTestApi>(EXTENSION_ID);
       assert.ok(ext, `${EXTENSION_ID} is not loaded`);
       api = await ext.activate();
       original = cfg().inspect(TOPICS)?.workspaceValue;

@@ -11,7 +11,7 @@ import { KAFKA_GROUPS, parseSettings, TOPICS } from '../../src/engine/settings';
 import { Topology } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { groupRouteFields } from '../../src/engine/kafka/groupTopology';
-import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutingTestApi } from '../../src/extension/extension';
 import type { KeyRoutes } from '../../src/extension/routeFormat';
 
 import { EXTENSION_ID, until } from './util';
@@ -23,7 +23,7 @@ const GROUPS = [
 
 export function defineGroupTests(): void {
   describe('Kafka consumer groups in the extension host', () => {
-    let api: KeyRoutingApi;
+    let api: KeyRoutingTestApi;
     const cfg = () => vscode.workspace.getConfiguration();
     const folder = () => vscode.workspace.workspaceFolders![0].uri;
 
@@ -40,7 +40,7 @@ export function defineGroupTests(): void {
     let original: unknown;
 
     before(async () => {
-      const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID)!;
+      const ext = vscode.extensions.getExtension<KeyRoutingTestApi>(EXTENSION_ID)!;
       api = await ext.activate();
       original = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
       await cfg().update(KAFKA_GROUPS, GROUPS, vscode.ConfigurationTarget.Workspace);

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'mocha';
 import { KAFKA_GROUPS, TOPICS } from '../../src/engine/settings';
-import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutingTestApi } from '../../src/extension/extension';
 import type { ImportUi, SourceKind, WriteSummary } from '../../src/extension/import/ui';
 import type { ImportKind } from '../../src/import';
 
@@ -148,14 +148,14 @@ async function until<T>(what: string, f: () => T | undefined | false, ms = 10_00
 
 export function defineImportTests(): void {
   describe('Import Topology', function () {
-    let api: KeyRoutingApi;
+    let api: KeyRoutingTestApi;
     let original: unknown;
     let originalGroups: unknown;
     const cfg = () => vscode.workspace.getConfiguration();
     const run = (ui: ImportUi, arg: unknown = { kind: 'pulsar-stats', source: 'admin' }) => api.testing!.importTopology(ui, arg);
 
     before(async () => {
-      const ext = vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID);
+      const ext = vscode.extensions.getExtension<KeyRoutingTestApi>(EXTENSION_ID);
       assert.ok(ext);
       api = await ext.activate();
       assert.ok(api.testing, 'the test-only API is there in test mode');

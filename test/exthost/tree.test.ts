@@ -12,7 +12,7 @@ import { PulsarTopicState, Topology } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import type { StickyKeyConsumerSelector } from '../../src/engine/pulsar/keyShared/selector';
 import { locate, positionAt } from '../../src/extension/jsonLocate';
-import type { KeyRoutingApi } from '../../src/extension/extension';
+import type { KeyRoutingTestApi } from '../../src/extension/extension';
 import type { KeyRoutes } from '../../src/extension/routeFormat';
 import type { TreeNode } from '../../src/extension/tree/nodes';
 import type { GroupRemoval, Removal } from '../../src/extension/tree/removal';
@@ -59,7 +59,7 @@ function all(nodes: readonly TreeNode[]): TreeNode[] {
 
 export function defineTreeTests(): void {
   describe('Key Routing side bar', () => {
-    let api: KeyRoutingApi;
+    let api: KeyRoutingTestApi;
     let topics: unknown;
     let namespaces: unknown;
     let groups: unknown;
@@ -67,7 +67,7 @@ export function defineTreeTests(): void {
     const row = (id: string) => rows().find((n) => n.id === id);
 
     before(async () => {
-      api = await vscode.extensions.getExtension<KeyRoutingApi>(EXTENSION_ID)!.activate();
+      api = await vscode.extensions.getExtension<KeyRoutingTestApi>(EXTENSION_ID)!.activate();
       topics = cfg().inspect(TOPICS)?.workspaceValue;
       namespaces = cfg().inspect(NAMESPACES)?.workspaceValue;
       groups = cfg().inspect(KAFKA_GROUPS)?.workspaceValue;
