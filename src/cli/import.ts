@@ -45,8 +45,10 @@ export function importCommand(args: ParsedArgs, write: Write, io: CliIo): void {
     if (e instanceof ImportError) throw new UsageError(e.message);
     throw e;
   }
+  // Merged first: the merge notes the reports it takes from groups already in the settings.
+  const merged = mergeImported(base, imported);
   for (const n of imported.notes) io.stderr.write(`key-routing: note: ${n}\n`);
-  write(JSON.stringify(mergeImported(base, imported), null, 2) + '\n');
+  write(JSON.stringify(merged, null, 2) + '\n');
 }
 
 export const importSpec: CommandSpec = {

@@ -333,6 +333,26 @@ export function defineImportTests(): void {
       }
     });
 
+    it('kafka-topics that grow a topic: a group of the workspace reporting the old count is written without its report, and the settings have no problem', async () => {
+      const target = vscode.ConfigurationTarget.Workspace;
+      await cfg().update(TOPICS, [{ name: 'orders', system: 'kafka', partitions: 3 }], target);
+      await cfg().update(KAFKA_GROUPS, [{ name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }], observed: { owners: { orders: ['r1', 'r1', null] } } }], target);
+      try {
+        await until('the group in the model', () => api.model.topology.group('seen'));
+        const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-topics-describe.txt')), write: true });
+        const r = await run(ui, { kind: 'kafka-topics', source: 'file' });
+        assert.equal(r.outcome, 'written', r.message);
+        assert.ok(ui.written!.notes.includes('observed: the broker\u2019s report no longer describes group seen (removed)'), ui.written!.notes.join('\n'));
+        assert.deepEqual(cfg().inspect(KAFKA_GROUPS)?.workspaceValue, [{ name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }] }]);
+        // The model follows: orders has 6 partitions and seen is computed by its assignor, with no finding.
+        await until('the model to follow the import', () => api.model.settings.topics.find((t) => t.name === 'orders')?.partitions === 6);
+        assert.deepEqual(api.model.findings.filter((f) => f.severity === 'error'), []);
+      } finally {
+        await cfg().update(KAFKA_GROUPS, originalGroups, target);
+        await cfg().update(TOPICS, original, target);
+      }
+    });
+
     it('imports kafka-topics output from a file; a bad report writes nothing', async () => {
       const ui = new ScriptedUi({ file: vscode.Uri.file(join(DATA, 'kafka-topics-describe.txt')), write: true });
       const r = await run(ui, { kind: 'kafka-topics', source: 'file' });

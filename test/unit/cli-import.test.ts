@@ -41,6 +41,21 @@ describe('key-routing import', () => {
     assert.match(r.stderr, /^key-routing: note: hashingScheme Murmur3_32Hash kept from the settings/m);
   });
 
+  test('kafka-topics that grow a topic: a group of the settings reporting its old count loses the report, with a note, and the printed settings route', async () => {
+    const base = {
+      'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 3 }],
+      'keyRouting.kafkaGroups': [{ name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }], observed: { owners: { orders: ['r1', 'r1', 'r2'] } } }],
+    };
+    const r = await runImport(['kafka-topics', file('kafka-topics-describe.txt'), '--config', configFile(base)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^key-routing: note: observed: the broker\u2019s report no longer describes group seen \(removed\)$/m);
+    assert.deepEqual(r.settings['keyRouting.kafkaGroups'], [{ name: 'seen', assignor: 'range', topics: ['orders'], members: [{ id: 'r1' }, { id: 'r2' }] }]);
+    // The range assignor over orders's 6 partitions: user-1 is on partition 2, r1's.
+    const route = await cli(['route', '--config', configFile(r.stdout), '--topic', 'orders'], 'user-1\n');
+    assert.equal(route.code, 0, route.stderr);
+    assert.deepEqual(route.lines[0].groups, { seen: 'r1' });
+  });
+
   test('the printed settings route, list and what-if from the report', async () => {
     const r = await runImport(['pulsar-stats', file('pulsar-4.0-auto-split-draining.json'), '--topic', 'persistent://public/default/orders']);
     assert.equal(r.code, 0, r.stderr);

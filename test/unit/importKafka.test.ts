@@ -11,6 +11,7 @@ import { importKafkaGroups } from '../../src/import/kafkaGroups';
 import { importKafkaTopics } from '../../src/import/kafkaTopics';
 import { ImportError } from '../../src/import/errors';
 import { parseSettings } from '../../src/engine/settings';
+import { importReport, mergeImported } from '../../src/import';
 
 const DATA = join(__dirname, '../../../test/unit/data/observed');
 const read = (f: string) => readFileSync(join(DATA, f), 'utf8');
@@ -192,4 +193,41 @@ describe('import kafka-topics', () => {
       assert.throws(() => importKafkaTopics(text, { source: 'x' }), (e: Error) => e instanceof ImportError && message.test(e.message));
     });
   }
+});
+
+describe('an import that changes a topic\'s partition count', () => {
+  const seen = (name: string, topic: string, owners: string[]) => ({ name, assignor: 'range', topics: [topic], members: [{ id: 'a' }], observed: { owners: { [topic]: owners } } });
+  const groupsOf = (settings: Record<string, unknown>) => settings['keyRouting.kafkaGroups'] as Array<Record<string, unknown>>;
+  const note = (group: string) => `observed: the broker\u2019s report no longer describes group ${group} (removed)`;
+
+  test('kafka-topics: the reports of the settings\' groups on that topic go, with a note; the others stay', () => {
+    const base = {
+      'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 3 }, { name: 'payments', system: 'kafka', partitions: 3 }],
+      'keyRouting.kafkaGroups': [seen('billing', 'orders', ['a', 'a', 'a']), seen('pay', 'payments', ['a', 'a', 'a']), { name: 'plain', assignor: 'range', topics: ['orders'], members: [{ id: 'a' }] }],
+    };
+    const given = JSON.stringify(base);
+    // orders goes from 3 to 6 partitions; payments stays at 3.
+    const r = importReport('kafka-topics', read('kafka-topics-describe.txt'), { source: 't.txt', base });
+    const after = mergeImported(base, r);
+    assert.deepEqual(groupsOf(after), [{ name: 'billing', assignor: 'range', topics: ['orders'], members: [{ id: 'a' }] }, ...base['keyRouting.kafkaGroups'].slice(1)]);
+    assert.deepEqual(r.notes, [note('billing')]);
+    // Before the change, billing was refused: "must list the owner of each of orders's 6 partitions".
+    assert.deepEqual(parseSettings(after).problems, []);
+    assert.equal(JSON.stringify(base), given, 'the settings it was given are left as they were');
+  });
+
+  test('kafka-groups: a higher partition than the settings say grows the topic; the group imported again has its new report, another on the topic loses its old one', () => {
+    const text = read('kafka-groups-describe.txt');
+    const base = { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 4 }], 'keyRouting.kafkaGroups': [seen('billing', 'orders', ['a', 'a', 'a', 'a']), seen('other', 'orders', ['a', 'a', 'a', 'a'])] };
+    const r = importReport('kafka-groups', text, { source: 'g.txt', base });
+    const after = mergeImported(base, r);
+    assert.deepEqual(groupsOf(after).map((g) => [g.name, (g.observed as { owners: Record<string, unknown[]> } | undefined)?.owners.orders.length]), [['billing', 6], ['other', undefined]]);
+    assert.ok(r.notes.includes(note('other')) && !r.notes.includes(note('billing')), r.notes.join('\n'));
+    assert.deepEqual(parseSettings(after).problems, []);
+    // The same output where the settings already have its counts takes nobody's report.
+    const same = { 'keyRouting.topics': [{ name: 'orders', system: 'kafka', partitions: 6 }, { name: 'payments', system: 'kafka', partitions: 3 }], 'keyRouting.kafkaGroups': [seen('other', 'orders', ['a', 'a', 'a', 'a', 'a', 'a'])] };
+    const kept = importReport('kafka-groups', text, { source: 'g.txt', base: same });
+    assert.deepEqual(groupsOf(mergeImported(same, kept))[0], same['keyRouting.kafkaGroups'][0]);
+    assert.ok(!kept.notes.some((n) => n.includes('no longer describes')));
+  });
 });

@@ -8,11 +8,9 @@ import { KAFKA_GROUPS, parseSettings, TOPICS, type Problem } from '../../engine/
 import { Topology } from '../../engine/topology';
 import type { ApplyToSettingsMessage } from '../../shared/protocol';
 
-export type Entry = Record<string, unknown>;
+import { isEntry, withoutReport, withoutTopicReports, type Entry } from '../../import/staleReports';
 
-export function isEntry(v: unknown): v is Entry {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+export { isEntry, withoutReport, withoutTopicReports, type Entry };
 
 /**
  * A deep copy of the entry named `name` in the settings array `list` (the setting `key`), with its
@@ -57,34 +55,6 @@ export interface SettingsChange {
   groups?: unknown[];
   changes: string[];
 }
-
-/**
- * `o` (a subscription or a consumer group) without the broker's report it holds, if any (CONTRACT.md
- * section 4): the report describes the consumers, members and partitions the broker saw, and once
- * Apply changes them it no longer does. Kept, it named members that had left, and a group's Apply
- * was refused for it, or wrote a new member beside owners that never gave it a partition.
- */
-export function withoutReport(o: Entry, what: string, changes: string[]): Entry {
-  if (o.observed === undefined && o.observedPartitions === undefined) return o;
-  const { observed: _o, observedPartitions: _p, ...rest } = o;
-  changes.push(`observed: the broker\u2019s report no longer describes ${what} (removed)`);
-  return rest;
-}
-
-/**
- * `groups` where a Kafka topic's partition count changes: each group whose report lists owners of
- * `topic` is written without it (it lists the old count's partitions, and the settings would refuse
- * the group for that); undefined where none does. Kept, another group imported on the topic was
- * left for the user to mend by hand.
- */
-export function withoutTopicReports(groups: unknown, topic: string, changes: string[]): unknown[] | undefined {
-  const n = changes.length;
-  // Looked up as data: a group's `observed` may be anything the user typed.
-  const next = (Array.isArray(groups) ? groups : []).map((g) => (Array.isArray((g as Reported | null)?.observed?.owners?.[topic]) ? withoutReport(g, `group ${g.name}`, changes) : g));
-  return changes.length > n ? next : undefined;
-}
-
-type Reported = Entry & { observed?: { owners?: Record<string, unknown> } };
 
 /**
  * The new `keyRouting.topics` array (and `keyRouting.kafkaGroups`, given as `groups`, where a
