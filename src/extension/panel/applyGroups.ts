@@ -6,7 +6,8 @@
  */
 import { KAFKA_GROUPS, TOPICS } from '../../engine/settings';
 import type { ApplyGroupMessage } from '../../shared/protocol';
-import { entryOf, isEntry, newProblem, withoutReport, withoutTopicReports, type SettingsChange } from './applyTopics';
+import { isEntry, withoutReport, withoutTopicReports } from '../../import/staleReports';
+import { entryOf, newProblem, type SettingsChange } from './applyTopics';
 
 export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): (SettingsChange & { groups: unknown[] }) | { error: string } {
   const found = entryOf(currentGroups, KAFKA_GROUPS, 'group', msg.group);

@@ -7,10 +7,7 @@
 import { KAFKA_GROUPS, parseSettings, TOPICS, type Problem } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyToSettingsMessage } from '../../shared/protocol';
-
 import { isEntry, withoutReport, withoutTopicReports, type Entry } from '../../import/staleReports';
-
-export { isEntry, withoutReport, withoutTopicReports, type Entry };
 
 /**
  * A deep copy of the entry named `name` in the settings array `list` (the setting `key`), with its
