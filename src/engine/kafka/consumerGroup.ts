@@ -310,8 +310,12 @@ export class ConsumerGroupState {
     if (typeof check === 'string') return { ok: false, error: check };
     const change = check.change;
     const before = this.#snapshot();
-    // Runs before the step, while the shares are those of the members before it.
-    const runsBefore = [...this.#counts.keys()].map((t) => [t, this.#runs(t, before)] as const);
+    // Runs before the step, while the shares are those of the members before it. A simulated group
+    // that a member joins or leaves lists every owner before and after: its moves are counted from
+    // the listed changes instead (a partition count change can take a range group past 200,000,
+    // where it is no longer listed).
+    const listed = this.#sim !== null && event.kind !== 'partitions';
+    const runsBefore = listed ? [] : [...this.#counts.keys()].map((t) => [t, this.#runs(t, before)] as const);
     let rounds: Owners[];
     try {
       rounds = this.#run(event, change);
@@ -321,9 +325,11 @@ export class ConsumerGroupState {
     this.#history.push(event);
     this.observed = false;
     const after = this.#snapshot();
+    const changed = diffOwners(before, after);
     const count = [0, 0];
+    if (listed) for (const c of changed) count[c.from === null ? 1 : 0]++;
     for (const [t, runs] of runsBefore) countChanges(runs, this.#runs(t, after), count);
-    return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed: diffOwners(before, after), moved: count[0], added: count[1], partitions: this.partitions } };
+    return { ok: true, value: { event: formatGroupEvent(event), change, rounds, before, after, changed, moved: count[0], added: count[1], partitions: this.partitions } };
   }
 
   // ---- internals ----
