@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { bytesKey, type MessageKey } from '../engine/key';
 import { parseHex } from '../engine/bytes';
-import { parseSettings, type Problem, type Settings } from '../engine/settings';
+import { KAFKA_GROUPS, NAMESPACES, parseSettings, TOPICS, type Problem, type Settings } from '../engine/settings';
+import { lintProperties } from '../engine/settingsLint';
 import { UsageError, type ParsedArgs } from './args';
 import { inCwd, type CliIo, type CliStdin, type TextSink } from './cliIo';
 import { readSettingsFile } from './settingsFile';
@@ -21,13 +22,22 @@ export function readJsonFile(io: CliIo, path: string, option: string): unknown {
   }
 }
 
-/** The settings in the `--config` file; any problem is a configuration error (the CLI is strict). */
+/**
+ * The settings in the `--config` file; any problem is a configuration error (the CLI is strict).
+ * A property the parser ignores (unknown, or of the other system) is a warning on stderr, as the
+ * extension shows it: a misspelt "replicaPoint" would otherwise change the answer in silence.
+ */
 export function loadSettings(io: CliIo, path: string): Settings {
-  const { settings, problems } = parseSettings(readSettingsFile(inCwd(io, path), `--config ${path}`));
+  const raw = readSettingsFile(inCwd(io, path), `--config ${path}`);
+  const { settings, problems } = parseSettings(raw);
   if (problems.length > 0) {
     const p = problems[0];
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
     throw new UsageError(`${p.path}: ${p.message}${more}`);
+  }
+  const r = raw as Record<string, unknown>;
+  for (const f of lintProperties(r[TOPICS], r[NAMESPACES], r[KAFKA_GROUPS])) {
+    if (f.severity === 'warning') io.stderr.write(`key-routing: warning: ${f.path}: ${f.message} (${f.fix})\n`);
   }
   return settings;
 }

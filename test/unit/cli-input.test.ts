@@ -263,6 +263,31 @@ describe('settings: --config defaults to the nearest .vscode/settings.json', () 
     }
   });
 
+  test('a property the settings parser ignores is a warning on stderr, in every command that reads the settings; the answer is the one without it', async () => {
+    const typo = {
+      'keyRouting.topics': [
+        { name: 'orders', system: 'kafka', partitions: 6, hashingScheme: 'Murmur3_32Hash' },
+        { name: 'persistent://public/default/ring', system: 'pulsar', subscription: { consistentHashing: true, replicaPoint: 5, consumers: [{ name: 'C1' }, { name: 'C2' }] } },
+      ],
+    };
+    const clean = structuredClone(typo) as any;
+    delete clean['keyRouting.topics'][0].hashingScheme;
+    delete clean['keyRouting.topics'][1].subscription.replicaPoint;
+    const warnings = [
+      'key-routing: warning: keyRouting.topics[0].hashingScheme: applies to Pulsar topics only; a Kafka topic ignores it (remove it, or set "system": "pulsar")',
+      'key-routing: warning: keyRouting.topics[1].subscription.replicaPoint: unknown property "replicaPoint"; it is ignored (did you mean "replicaPoints"?)',
+    ];
+    for (const cmd of [['route', 'user-1'], ['ranges', '--topic', 'ring'], ['what-if', '--topic', 'ring', '--then', '-C1', 'user-1']]) {
+      const given = await cli([...cmd, '--config', configFile(typo)]);
+      assert.equal(given.code, 0, given.stderr);
+      assert.deepEqual(given.stderr.trim().split('\n'), warnings, cmd[0]);
+      // The default is used: the same output as the settings without the typo, which warn of nothing.
+      const without = await cli([...cmd, '--config', configFile(clean)]);
+      assert.equal(without.stderr, '', cmd[0]);
+      assert.deepEqual(given.lines, without.lines, cmd[0]);
+    }
+  });
+
   test('a syntax error names the file, line and column', async () => {
     const text = '{\n  // fine\n  "keyRouting.topics": [\n    { "name": "x" "system": "kafka" }\n  ]\n}\n';
     const line = 4;

@@ -2,7 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildModel, closest, fixFor, fullPulsarName, routeKeys } from '../../src/extension/settingsModel';
+import { buildModel, fixFor, routeKeys } from '../../src/extension/settingsModel';
+import { closest, fullPulsarName } from '../../src/engine/settingsLint';
 import { stringKey } from '../../src/engine/key';
 import { PulsarTopicState } from '../../src/engine/topology';
 
