@@ -22,8 +22,9 @@ const SAMPLES = argv.includes('--samples') ? Number(argv[argv.indexOf('--samples
 const tmp = mkdtempSync(join(tmpdir(), 'key-routing-activation-'));
 try {
   const bundle = join(tmp, 'extension.js');
-  // The options of esbuild.js --production for dist/extension.js, then its second minifier.
-  await build({ ...esbuildConfig.extensionBundle, absWorkingDir: root, outfile: bundle, bundle: true, minify: true, sourcemap: false, target: 'es2022', mainFields: ['module', 'main'], logLevel: 'warning' });
+  // The options of esbuild.js --production for dist/extension.js (without the tests' hooks, as the
+  // .vsix), then its second minifier.
+  await build({ ...esbuildConfig.extensionBundle, define: { KEY_ROUTING_TEST_HOOKS: 'false' }, absWorkingDir: root, outfile: bundle, bundle: true, minify: true, sourcemap: false, target: 'es2022', mainFields: ['module', 'main'], logLevel: 'warning' });
   await esbuildConfig.terse(bundle);
   const example = join(root, 'examples/settings.json');
   const scenarios = [
