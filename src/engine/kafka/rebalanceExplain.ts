@@ -10,7 +10,7 @@
  * - consumer (KIP-848: uniform, server-range): the coordinator computes a target; each member
  *   converges on its own, revoking before the new owner is given the partition.
  */
-import { diffOwners, rebalanceProtocol, type AssignorName, type GroupStep, type Owners, type RebalanceProtocol } from './consumerGroup';
+import { diffOwners, rebalanceProtocol, type AssignorName, type GroupStep, type OwnerChange, type RebalanceProtocol } from './consumerGroup';
 
 /** `TopicPartition.toString()`: `orders-5`. */
 export function partitionName(topic: string, partition: number): string {
@@ -39,11 +39,11 @@ export interface RebalanceExplanation {
   keyOrder: string[];
 }
 
-/** Changes between two owner maps as revoked (by their owner) and assigned (to their new owner). */
-function revokedAndAssigned(before: Owners, after: Owners, present: ReadonlySet<string>): { revoked: Record<string, string[]>; assigned: Record<string, string[]> } {
+/** Owner changes (`diffOwners`) as revoked (by their owner) and assigned (to their new owner). */
+function revokedAndAssigned(changes: readonly OwnerChange[], present: ReadonlySet<string>): { revoked: Record<string, string[]>; assigned: Record<string, string[]> } {
   const revoked: Record<string, string[]> = {};
   const assigned: Record<string, string[]> = {};
-  for (const { topic, partition, from, to } of diffOwners(before, after)) {
+  for (const { topic, partition, from, to } of changes) {
     if (from !== null && present.has(from)) (revoked[from] ??= []).push(partitionName(topic, partition));
     if (to !== null) (assigned[to] ??= []).push(partitionName(topic, partition));
   }
@@ -87,10 +87,10 @@ export function explainRebalance(assignor: AssignorName, step: GroupStep, member
     const rounds: RebalanceRound[] = [];
     let prev = step.before;
     step.rounds.forEach((owners, i) => {
-      rounds.push({ round: i + 1, ...revokedAndAssigned(prev, owners, members) });
+      rounds.push({ round: i + 1, ...revokedAndAssigned(diffOwners(prev, owners), members) });
       prev = owners;
     });
-    const transferring = step.rounds.length > 1 ? revokedAndAssigned(step.before, step.rounds[0], members).revoked : {};
+    const transferring = step.rounds.length > 1 ? revokedAndAssigned(diffOwners(step.before, step.rounds[0]), members).revoked : {};
     const paused = Object.values(transferring).flat();
     const fromDeparted = moved.filter((c) => departed.has(c.from!)).map((c) => partitionName(c.topic, c.partition));
     let summary = `Cooperative rebalance (${assignor}): members keep consuming the partitions they keep. `;
@@ -107,8 +107,8 @@ export function explainRebalance(assignor: AssignorName, step: GroupStep, member
     return { protocol, summary, paused, rounds, keyOrder };
   }
 
-  // KIP-848: one target, reconciled member by member.
-  const { revoked, assigned } = revokedAndAssigned(step.before, step.after, members);
+  // KIP-848: one target, reconciled member by member (the step's own changes: before to after).
+  const { revoked, assigned } = revokedAndAssigned(step.changed, members);
   const perMember: Record<string, { revoke: string[]; assign: string[] }> = {};
   for (const m of new Set([...Object.keys(revoked), ...Object.keys(assigned)])) perMember[m] = { revoke: revoked[m] ?? [], assign: assigned[m] ?? [] };
   const waiting = moved.filter((c) => c.to !== null && members.has(c.from!)).map((c) => partitionName(c.topic, c.partition));
