@@ -116,7 +116,8 @@ export function fullPulsarName(name: string): string {
   return name;
 }
 
-function isObject(v: unknown): v is Record<string, any> {
+/** A JSON object (not null, not an array): an entry of the settings read as data. */
+export function isObject(v: unknown): v is Record<string, any> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

@@ -13,7 +13,7 @@ import type { KeyRoutes } from './routeFormat';
 import { PARTITIONER_NAMES } from '../engine/kafka/partitioners';
 import { KEY_SERIALIZERS } from '../engine/kafka/serializers';
 import { HASHING_SCHEMES } from '../engine/pulsar/producerRouting';
-import { lintProperties, type Finding, type Severity } from '../engine/settingsLint';
+import { isObject, lintProperties, type Finding, type Severity } from '../engine/settingsLint';
 
 export type { Finding, Severity };
 
@@ -229,10 +229,6 @@ function groupFix(path: string, message: string): string {
   if (/\.topics/.test(path)) return 'list Kafka topics of keyRouting.topics, e.g. ["orders"], or add the topic there first';
   if (path.endsWith('.name')) return 'give the group a name, e.g. "billing" (its group.id)';
   return 'see the setting\'s description under Settings > Extensions > Key Routing';
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Routes keys on every configured topic, in settings order. */
