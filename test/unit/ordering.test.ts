@@ -4,7 +4,7 @@ import {
   compareOrdering,
   explainOrdering,
   explainOrderingSteps,
-  OrderingSimulation,
+  SteppedSimulation,
   parseScenario,
   parseSteps,
   ScenarioError,
@@ -53,7 +53,7 @@ describe('4.0 draining hashes', () => {
   };
 
   test('a moved hash with 2 unacknowledged messages at C1 is blocked for C2 until both are acknowledged, then allowed', () => {
-    const sim = new OrderingSimulation(base);
+    const sim = new SteppedSimulation(base);
     const o = sim.apply('+C2');
     assert.equal(o.protection, 'drainingHashes');
     assert.deepEqual(o.moves, [{ from: ['C1'], to: ['C2'], ranges: [[0, 32768]], size: 32768 }]);
@@ -76,7 +76,7 @@ describe('4.0 draining hashes', () => {
   });
 
   test('a blocked message waits in the replay queue, counts a blocked attempt, and goes out after the acks', () => {
-    const sim = new OrderingSimulation(base);
+    const sim = new SteppedSimulation(base);
     sim.apply('+C2');
     const r = sim.dispatch();
     assert.deepEqual(
@@ -103,7 +103,7 @@ describe('4.0 draining hashes', () => {
   });
 
   test('a hash that comes back to its original owner is not blocked there, and its entry is dropped when it is sent', () => {
-    const sim = new OrderingSimulation({ ...base, event: undefined });
+    const sim = new SteppedSimulation({ ...base, event: undefined });
     sim.apply('+C2');
     const back = sim.apply('-C2');
     assert.deepEqual(back.moves, [{ from: ['C2'], to: ['C1'], ranges: [[0, 32768]], size: 32768 }]);
@@ -203,7 +203,7 @@ describe('3.x recently joined consumers', () => {
 
   for (const g of ['3.0', '3.1'] as const) {
     test(`${g}: C2 is held until every message before its position is acknowledged`, () => {
-      const sim = new OrderingSimulation({ ...held, generation: g });
+      const sim = new SteppedSimulation({ ...held, generation: g });
       const o = sim.apply('+C2');
       // 3.0: the read position (3); 3.1: the last sent position (2). Same release point here.
       assert.deepEqual(o.heldAt, g === '3.0' ? { consumer: 'C2', position: 3, marker: 'readPosition' } : { consumer: 'C2', position: 2, marker: 'lastSentPosition' });
@@ -411,7 +411,7 @@ describe('which protection applies', () => {
 
 describe('scenario errors name the field', () => {
   const ok: OrderingScenario = { generation: '4.0', consumers: [{ name: 'C1' }], messages: [{ id: 'm1', key: 'x' }, { id: 'm2', key: 'y' }] };
-  const bad = (patch: Partial<OrderingScenario>, re: RegExp) => assert.throws(() => new OrderingSimulation({ ...ok, ...patch }), (e: unknown) => e instanceof ScenarioError && re.test(e.message));
+  const bad = (patch: Partial<OrderingScenario>, re: RegExp) => assert.throws(() => new SteppedSimulation({ ...ok, ...patch }), (e: unknown) => e instanceof ScenarioError && re.test(e.message));
 
   test('inconsistent states', () => {
     bad({ messages: [{ id: 'm', key: 'a' }, { id: 'm', key: 'b' }] }, /messages\[1\]: the id "m" is used twice/);
@@ -424,16 +424,16 @@ describe('scenario errors name the field', () => {
 
   test('a pending message must sit at its key’s owner; refused consumers; bad events; bad acks', () => {
     const two: OrderingScenario = { generation: '4.0', subscription: AUTO, consumers: [{ name: 'C1' }, { name: 'C2' }], messages: [{ id: 'm1', key: B }] };
-    assert.throws(() => new OrderingSimulation({ ...two, pending: { C2: ['m1'] } }), /pending\.C2: m1 .* goes to C1 before the change/);
+    assert.throws(() => new SteppedSimulation({ ...two, pending: { C2: ['m1'] } }), /pending\.C2: m1 .* goes to C1 before the change/);
     assert.throws(
-      () => new OrderingSimulation({ generation: '3.0', subscription: { keySharedMode: 'STICKY' }, consumers: [{ name: 'E', ranges: [[5, 1]] }], messages: [] }),
+      () => new SteppedSimulation({ generation: '3.0', subscription: { keySharedMode: 'STICKY' }, consumers: [{ name: 'E', ranges: [[5, 1]] }], messages: [] }),
       /consumers\[0\] \(E\): the broker refuses it: Fixed hash range start > end/,
     );
-    const sim = new OrderingSimulation(two);
+    const sim = new SteppedSimulation(two);
     assert.throws(() => sim.apply('C3'), /event: event "C3": expected/);
     assert.throws(() => sim.ack('m1'), /ack: m1 is not delivered and unacknowledged \(it is unread\)/);
     assert.match(sim.apply('partitions=4').error!, /new partitions/);
-    assert.throws(() => new OrderingSimulation({ ...two, generation: '5.0' as OrderingGeneration }), /generation must be one of 3\.0, 3\.1, 4\.0/);
+    assert.throws(() => new SteppedSimulation({ ...two, generation: '5.0' as OrderingGeneration }), /generation must be one of 3\.0, 3\.1, 4\.0/);
   });
 
   test('parseScenario and parseSteps check the JSON shape', () => {
@@ -469,7 +469,7 @@ for (const [label, subscription] of configs) {
     const r = rng(label.length * 31337);
     for (let walk = 0; walk < 12; walk++) {
       const keys = Array.from({ length: 6 }, (_, i) => `key-${walk}-${i}`);
-      const sim = new OrderingSimulation({ generation: '4.0', subscription, consumers: [{ name: 'c0' }, { name: 'c1' }], messages: [] });
+      const sim = new SteppedSimulation({ generation: '4.0', subscription, consumers: [{ name: 'c0' }, { name: 'c1' }], messages: [] });
       const everMoved = new Set<number>();
       let n = 0;
       let names = 2;
@@ -509,7 +509,7 @@ test('3.x random walks: a recently joined consumer never gets a message past its
   for (const g of ['3.0', '3.1'] as const) {
     const r = rng(g === '3.0' ? 5 : 6);
     for (let walk = 0; walk < 12; walk++) {
-      const sim = new OrderingSimulation({ generation: g, subscription: AUTO, consumers: [{ name: 'c0' }], messages: [] });
+      const sim = new SteppedSimulation({ generation: g, subscription: AUTO, consumers: [{ name: 'c0' }], messages: [] });
       let n = 0;
       let names = 1;
       for (let step = 0; step < 40; step++) {

@@ -8,11 +8,12 @@
  * - `explainOrderingSteps(scenario, steps)`: the same after each follow-up step (acks,
  *   dispatch rounds, further changes).
  * - `compareOrdering(scenario)`: `explainOrdering` for each generation.
- * - `OrderingSimulation` for step-by-step use (apply, ack, preview, dispatch, state).
+ * - `SteppedSimulation` for step-by-step use (apply, preview, publish, ack, dispatch, state);
+ *   `OrderingSimulation` (apply, preview) is what the panel's ordering note runs.
  */
 import { eventText, roundText } from './explain';
 import type { OrderingStep } from './scenario';
-import { OrderingSimulation } from './simulation';
+import { SteppedSimulation } from './steppedSimulation';
 import {
   ORDERING_GENERATIONS,
   type DispatchRound,
@@ -24,6 +25,7 @@ import {
 
 export * from './types';
 export { OrderingSimulation, computeMoves } from './simulation';
+export { SteppedSimulation } from './steppedSimulation';
 export { eventText, roundText, verdictText, movesText, listText, rangesText } from './explain';
 export { parseScenario, parseSteps, type OrderingStep } from './scenario';
 
@@ -50,7 +52,7 @@ export interface OrderingStepReport {
 
 /** Applies the scenario's change and describes the next dispatch round. Throws `ScenarioError`. */
 export function explainOrdering(scenario: OrderingScenario): OrderingReport {
-  const sim = new OrderingSimulation(scenario);
+  const sim = new SteppedSimulation(scenario);
   const event = scenario.event !== undefined ? sim.apply(scenario.event) : undefined;
   const next = sim.preview();
   const explanation = [...(event ? eventText(sim.generation, event) : []), ...roundText(next)];
@@ -68,7 +70,7 @@ export function compareOrdering(scenario: Omit<OrderingScenario, 'generation'>):
 
 /** `explainOrdering`, then each step in turn with what it changed and what comes next. */
 export function explainOrderingSteps(scenario: OrderingScenario, steps: readonly OrderingStep[]): { initial: OrderingReport; steps: OrderingStepReport[] } {
-  const sim = new OrderingSimulation(scenario);
+  const sim = new SteppedSimulation(scenario);
   const event = scenario.event !== undefined ? sim.apply(scenario.event) : undefined;
   const next = sim.preview();
   const initial: OrderingReport = {

@@ -26,11 +26,9 @@ import {
   type Delivery,
   type DispatchRound,
   type EventOutcome,
-  type MessageInfo,
   type Move,
   type OrderingGeneration,
   type OrderingScenario,
-  type SimulationState,
   type Verdict,
 } from './types';
 
@@ -45,7 +43,7 @@ export function createGuard(generation: OrderingGeneration): OrderingGuard {
   }
 }
 
-interface Round {
+export interface Round {
   deliveries: Delivery[];
   sent: Array<[SimMessage, Consumer]>;
   verdicts: Map<SimMessage, Verdict>;
@@ -55,14 +53,15 @@ export class OrderingSimulation {
   readonly generation: OrderingGeneration;
   readonly selectorConfig: SelectorConfig;
   readonly allowOutOfOrderDelivery: boolean;
-  #sub: KeySharedSubscription;
+  // Protected, not private: the command line's stepping (`SteppedSimulation`) changes them too.
+  protected sub: KeySharedSubscription;
   /** Whether `sub` is this simulation's to change (a base is only read until the first change). */
   #owned = true;
-  readonly #guard: OrderingGuard;
-  readonly #msgs: SimMessage[];
-  readonly #byId = new Map<string, SimMessage>();
-  #readPos: number;
-  readonly #permits = new Map<string, number>();
+  protected readonly guard: OrderingGuard;
+  protected readonly msgs: SimMessage[];
+  protected readonly byId = new Map<string, SimMessage>();
+  protected readPos: number;
+  protected readonly permits = new Map<string, number>();
 
   /**
    * Builds the state before the change; throws `ScenarioError` naming what is wrong. With `base`,
@@ -86,7 +85,7 @@ export class OrderingSimulation {
       if (scenario.consumers.length > 0) throw new ScenarioError('consumers: a scenario that starts from a subscription takes its consumers from it');
       this.selectorConfig = base.config;
       // Read as it is; cloned before the first change (an adopted state replaces it unread).
-      this.#sub = base;
+      this.sub = base;
       this.#owned = false;
     } else {
       this.selectorConfig = {
@@ -97,39 +96,39 @@ export class OrderingSimulation {
         hashRangeSize: s.hashRangeSize ?? 65536,
       };
       try {
-        this.#sub = new KeySharedSubscription(this.selectorConfig);
+        this.sub = new KeySharedSubscription(this.selectorConfig);
       } catch (e) {
         if (e instanceof ConsumerAssignError) throw new ScenarioError(`subscription.hashRangeSize: ${e.message}`);
         throw e;
       }
     }
-    this.#guard = createGuard(scenario.generation);
+    this.guard = createGuard(scenario.generation);
 
     scenario.consumers.forEach((c, i) => {
-      const r = this.#sub.connect(c.name, c.ranges);
+      const r = this.sub.connect(c.name, c.ranges);
       if (!r.ok) throw new ScenarioError(`consumers[${i}] (${c.name}): the broker refuses it: ${r.error}`);
     });
 
-    const selector = this.#sub.selector;
-    this.#msgs = scenario.messages.map((m, position) => {
-      if (this.#byId.has(m.id)) throw new ScenarioError(`messages[${position}]: the id ${JSON.stringify(m.id)} is used twice`);
+    const selector = this.sub.selector;
+    this.msgs = scenario.messages.map((m, position) => {
+      if (this.byId.has(m.id)) throw new ScenarioError(`messages[${position}]: the id ${JSON.stringify(m.id)} is used twice`);
       const hash = selector.makeStickyKeyHash(utf8(m.key));
       const msg: SimMessage = { id: m.id, key: m.key, position, hash, slot: selector.slotOf(hash), status: 'unread', sent: false };
-      this.#byId.set(m.id, msg);
+      this.byId.set(m.id, msg);
       return msg;
     });
 
     for (const id of scenario.acked ?? []) {
-      const m = this.#message(id, 'acked');
+      const m = this.message(id, 'acked');
       if (m.status === 'acked') throw new ScenarioError(`acked: ${id} is listed twice`);
       m.status = 'acked';
       m.sent = true;
     }
     for (const [consumerId, ids] of Object.entries(scenario.pending ?? {})) {
-      const c = this.#sub.consumers.find((x) => x.id === consumerId);
+      const c = this.sub.consumers.find((x) => x.id === consumerId);
       if (!c) throw new ScenarioError(`pending.${consumerId}: no connected consumer has that id (ids: ${this.#liveIds().join(', ') || 'none'})`);
       for (const id of ids) {
-        const m = this.#message(id, `pending.${consumerId}`);
+        const m = this.message(id, `pending.${consumerId}`);
         if (m.status !== 'unread') throw new ScenarioError(`pending.${consumerId}: ${id} is already ${m.status === 'acked' ? 'acknowledged' : `pending at ${m.consumer!.id}`}`);
         const owner = selector.select(m.hash);
         if (owner !== c) {
@@ -143,41 +142,41 @@ export class OrderingSimulation {
         m.sent = true;
       }
     }
-    const lastSent = this.#msgs.reduce((p, m) => (m.sent ? Math.max(p, m.position) : p), -1);
-    if (scenario.readPosition === undefined) this.#readPos = lastSent + 1;
+    const lastSent = this.msgs.reduce((p, m) => (m.sent ? Math.max(p, m.position) : p), -1);
+    if (scenario.readPosition === undefined) this.readPos = lastSent + 1;
     else {
       const rp = scenario.readPosition;
-      if (!Number.isInteger(rp) || rp < lastSent + 1 || rp > this.#msgs.length) {
+      if (!Number.isInteger(rp) || rp < lastSent + 1 || rp > this.msgs.length) {
         throw new ScenarioError(
-          `readPosition must be an integer from ${lastSent + 1} (after the last message sent) to ${this.#msgs.length} (after the last message); got ${rp}`,
+          `readPosition must be an integer from ${lastSent + 1} (after the last message sent) to ${this.msgs.length} (after the last message); got ${rp}`,
         );
       }
-      this.#readPos = rp;
+      this.readPos = rp;
     }
-    for (const m of this.#msgs) if (m.status === 'unread' && m.position < this.#readPos) m.status = 'replay';
+    for (const m of this.msgs) if (m.status === 'unread' && m.position < this.readPos) m.status = 'replay';
     for (const [id, n] of Object.entries(scenario.permits ?? {})) {
       if (!Number.isInteger(n) || n < 0) throw new ScenarioError(`permits.${id}: must be an integer >= 0 (got ${n})`);
-      this.#permits.set(id, n);
+      this.permits.set(id, n);
     }
   }
 
-  #message(id: string, where: string): SimMessage {
-    const m = this.#byId.get(id);
+  protected message(id: string, where: string): SimMessage {
+    const m = this.byId.get(id);
     if (!m) throw new ScenarioError(`${where}: no message has the id ${JSON.stringify(id)}`);
     return m;
   }
 
   #liveIds(): string[] {
-    return this.#sub.consumers.map((c) => c.id);
+    return this.sub.consumers.map((c) => c.id);
   }
 
   get consumers(): readonly Consumer[] {
-    return this.#sub.consumers;
+    return this.sub.consumers;
   }
 
   /** The cursor and dispatcher facts the guards read. */
-  #view(): CursorView {
-    const msgs = this.#msgs;
+  protected view(): CursorView {
+    const msgs = this.msgs;
     const markDeletePosition = (): number => {
       let p = -1;
       while (p + 1 < msgs.length && msgs[p + 1].status === 'acked') p++;
@@ -185,17 +184,17 @@ export class OrderingSimulation {
     };
     return {
       messages: msgs,
-      live: this.#sub.consumers,
+      live: this.sub.consumers,
       keySharedMode: this.selectorConfig.keySharedMode,
       allowOutOfOrderDelivery: this.allowOutOfOrderDelivery,
-      readPosition: this.#readPos,
+      readPosition: this.readPos,
       markDeletePosition,
       lastSentPosition: () => {
         let p = -1;
         while (p + 1 < msgs.length && msgs[p + 1].sent) p++;
         return Math.max(p, markDeletePosition());
       },
-      entriesSinceFirstNotAcked: () => this.#readPos - markDeletePosition(),
+      entriesSinceFirstNotAcked: () => this.readPos - markDeletePosition(),
     };
   }
 
@@ -217,33 +216,33 @@ export class OrderingSimulation {
     } catch (e) {
       throw new ScenarioError(`event: ${(e as Error).message}`);
     }
-    const view = this.#view();
-    const prot = this.#guard.protection(view);
+    const view = this.view();
+    const prot = this.guard.protection(view);
     const outcome: EventOutcome = { event: formatEvent(event), moves: [], protection: prot.kind, draining: [], newlyDraining: [], redelivered: [] };
-    const drainingBefore = new Map(this.#guard.draining(view).map((d) => [d.hash, d.pending]));
+    const drainingBefore = new Map(this.guard.draining(view).map((d) => [d.hash, d.pending]));
     if (prot.note) outcome.protectionNote = prot.note;
     if (event.kind === 'partitions') {
       outcome.error = 'the ordering simulation covers consumers joining and leaving one subscription; new partitions get their own dispatchers';
       return outcome;
     }
     // The broker's assignment snapshots before and after, as columns (never changed once taken).
-    const before = this.#sub.selector.snapshotTable();
+    const before = this.sub.selector.snapshotTable();
     // A leaving consumer's ring points, asked before it leaves (a 4.x ring frees its name index).
-    const leaving = event.kind === 'disconnect' ? this.#sub.consumers.find((c) => c.id === event.id) : undefined;
-    const leavingPoints = leaving && ringPointsOf(this.#sub.selector, leaving);
+    const leaving = event.kind === 'disconnect' ? this.sub.consumers.find((c) => c.id === event.id) : undefined;
+    const leavingPoints = leaving && ringPointsOf(this.sub.selector, leaving);
     const adopted = next ? this.#adopt(event, next) : undefined;
     if (!adopted && !this.#owned) {
-      this.#sub = this.#sub.clone();
+      this.sub = this.sub.clone();
       this.#owned = true;
     }
-    const r = adopted ?? (event.kind === 'connect' ? this.#sub.connect(event.name, event.ranges) : this.#sub.disconnect(event.id));
+    const r = adopted ?? (event.kind === 'connect' ? this.sub.connect(event.name, event.ranges) : this.sub.disconnect(event.id));
     if (!r.ok) {
       outcome.error = r.error;
-      outcome.draining = this.#guard.draining(view);
+      outcome.draining = this.guard.draining(view);
       return outcome;
     }
     // Read after the change: an adopted state is another subscription object.
-    const selector = this.#sub.selector;
+    const selector = this.sub.selector;
     const consumer = r.value;
     outcome.consumer = consumer.id;
     const after = selector.snapshotTable();
@@ -252,12 +251,12 @@ export class OrderingSimulation {
     const points = event.kind === 'connect' ? ringPointsOf(selector, consumer) : leavingPoints;
     outcome.moves = sweepMoves(before, after, selector.keyValues, lost, points && ringChangeWindows(before, points));
     if (event.kind === 'connect') {
-      const j = this.#guard.onJoin(this.#view(), consumer, lost);
+      const j = this.guard.onJoin(this.view(), consumer, lost);
       if (j.heldAt) {
         outcome.heldAt = j.heldAt;
         if (j.heldAt.marker === 'readPosition') {
           const held = j.heldAt.position;
-          outcome.readNotSent = this.#msgs
+          outcome.readNotSent = this.msgs
             .filter((m) => m.status === 'replay' && !m.sent && m.position < held && selector.select(m.hash) === consumer)
             .map((m) => m.id);
         }
@@ -265,18 +264,18 @@ export class OrderingSimulation {
       if (j.notHeldBecause && prot.kind !== 'none') outcome.notHeldBecause = j.notHeldBecause;
     } else {
       // Its unacknowledged messages go back to the replay queue, to be redelivered in order.
-      const had = this.#msgs.filter((m) => m.status === 'pending' && m.consumer === consumer);
+      const had = this.msgs.filter((m) => m.status === 'pending' && m.consumer === consumer);
       for (const m of had) {
         m.status = 'replay';
         m.consumer = undefined;
       }
-      if (this.#sub.consumers.length === 0) this.#rewind();
+      if (this.sub.consumers.length === 0) this.#rewind();
       else {
-        this.#guard.onLeave(this.#view(), consumer, lost, had);
+        this.guard.onLeave(this.view(), consumer, lost, had);
         outcome.redelivered = had.map((m) => m.id);
       }
     }
-    outcome.draining = this.#guard.draining(this.#view());
+    outcome.draining = this.guard.draining(this.view());
     outcome.newlyDraining = outcome.draining.filter((d) => (drainingBefore.get(d.hash) ?? 0) < d.pending).map((d) => d.hash);
     return outcome;
   }
@@ -287,9 +286,9 @@ export class OrderingSimulation {
    * that name, or minus the one with that id. Undefined otherwise (the caller applies the event).
    */
   #adopt(event: TopologyEvent & { kind: 'connect' | 'disconnect' }, after: KeySharedSubscription): { ok: true; value: Consumer } | undefined {
-    const now = this.#sub.consumers;
+    const now = this.sub.consumers;
     const next = after.consumers;
-    if (after.config !== this.#sub.config && JSON.stringify(after.config) !== JSON.stringify(this.#sub.config)) return undefined;
+    if (after.config !== this.sub.config && JSON.stringify(after.config) !== JSON.stringify(this.sub.config)) return undefined;
     let changed: Consumer | undefined;
     if (event.kind === 'connect') {
       if (next.length !== now.length + 1) return undefined;
@@ -305,79 +304,35 @@ export class OrderingSimulation {
     }
     // Read as it is, and cloned before a change of the simulation's own (an event not adopted):
     // the what-if may still show it, and a later note may go on from it.
-    this.#sub = after;
+    this.sub = after;
     this.#owned = false;
     return { ok: true, value: changed };
   }
 
   /** No consumer left: the dispatcher drops its state and the cursor rewinds to the mark-delete position. */
   #rewind(): void {
-    this.#guard.reset();
-    for (const m of this.#msgs) {
+    this.guard.reset();
+    for (const m of this.msgs) {
       if (m.status !== 'acked') {
         m.status = 'unread';
         m.consumer = undefined;
         m.sent = false;
       }
     }
-    this.#readPos = this.#view().markDeletePosition() + 1;
-  }
-
-  /** New messages arrive at the end of the topic (unread). */
-  publish(messages: ReadonlyArray<{ id: string; key: string }>): void {
-    const selector = this.#sub.selector;
-    for (const { id, key } of messages) {
-      if (this.#byId.has(id)) throw new ScenarioError(`publish: the id ${JSON.stringify(id)} is already used`);
-      const hash = selector.makeStickyKeyHash(utf8(key));
-      const m: SimMessage = { id, key, position: this.#msgs.length, hash, slot: selector.slotOf(hash), status: 'unread', sent: false };
-      this.#msgs.push(m);
-      this.#byId.set(id, m);
-    }
-  }
-
-  /** The consumers acknowledge these messages (each must be delivered and unacknowledged). */
-  ack(ids: string | readonly string[]): void {
-    for (const id of typeof ids === 'string' ? [ids] : ids) {
-      const m = this.#message(id, 'ack');
-      if (m.status !== 'pending') throw new ScenarioError(`ack: ${id} is not delivered and unacknowledged (it is ${m.status})`);
-      const c = m.consumer!;
-      m.status = 'acked';
-      m.consumer = undefined;
-      this.#guard.onAck(this.#view(), m, c);
-    }
+    this.readPos = this.view().markDeletePosition() + 1;
   }
 
   /** What the next dispatch round would do, without doing it. */
   preview(): DispatchRound {
-    return this.#present(this.#round().deliveries);
+    return this.present(this.round().deliveries);
   }
 
-  /** Runs the next dispatch round: what may go out is sent (and becomes unacknowledged). */
-  dispatch(): DispatchRound {
-    const r = this.#round();
-    for (const [m, c] of r.sent) {
-      m.status = 'pending';
-      m.consumer = c;
-      m.sent = true;
-      this.#guard.onSent(m, c);
-      const p = this.#permits.get(c.id);
-      if (p !== undefined) this.#permits.set(c.id, p - 1);
-    }
-    for (const [m, v] of r.verdicts) {
-      if (v.kind === 'draining') this.#guard.onBlocked(m);
-      // What a read could not send waits in the replay queue (a message nobody owns included).
-      if (m.status === 'unread') m.status = 'replay';
-    }
-    if (this.#msgs.some((m) => m.position >= this.#readPos)) this.#readPos = this.#msgs.length;
-    return this.#present(r.deliveries);
-  }
-
-  #round(): Round {
-    const selector = this.#sub.selector;
-    const view = this.#view();
+  protected round(): Round {
+    const selector = this.sub.selector;
+    const view = this.view();
     const permits = new Map<Consumer, number>();
     const perm = (c: Consumer): number => {
-      if (!permits.has(c)) permits.set(c, this.#permits.get(c.id) ?? Number.POSITIVE_INFINITY);
+      if (!permits.has(c)) permits.set(c, this.permits.get(c.id) ?? Number.POSITIVE_INFINITY);
       return permits.get(c)!;
     };
     const sent: Array<[SimMessage, Consumer]> = [];
@@ -401,14 +356,14 @@ export class OrderingSimulation {
     };
 
     // Replay read: oldest first. Replays are not checked against the replay queue itself.
-    for (const m of this.#msgs) {
+    for (const m of this.msgs) {
       if (m.status !== 'replay') continue;
       const c = selector.select(m.hash);
-      decide(m, this.#common(m, c, heldHash, perm) ?? this.#guard.check(view, m, c!, true), c);
+      decide(m, this.#common(m, c, heldHash, perm) ?? this.guard.check(view, m, c!, true), c);
     }
     // What still waits for redelivery, by hash: a normal read does not send those hashes.
     const waiting = new Map<number, string[]>();
-    for (const m of this.#msgs) {
+    for (const m of this.msgs) {
       if (m.status === 'replay' && verdicts.get(m)!.kind !== 'allowed') waiting.set(m.hash, [...(waiting.get(m.hash) ?? []), m.id]);
     }
 
@@ -416,7 +371,7 @@ export class OrderingSimulation {
     // Normal read of the rest, as one batch, oldest first. (3.0 applies the replay-queue rule to
     // all of a consumer's messages in a read at once; with the whole backlog read as one batch
     // that only changes which reason is shown, never the outcome, so it is not modelled.)
-    for (const m of this.#msgs) {
+    for (const m of this.msgs) {
       if (m.status !== 'unread') continue;
       const c = selector.select(m.hash);
       let v = this.#common(m, c, heldHash, perm);
@@ -424,13 +379,13 @@ export class OrderingSimulation {
         const replayRule: Verdict | null = waiting.has(m.hash) ? { kind: 'behindReplay', waiting: waiting.get(m.hash)! } : null;
         // 3.1 checks the joining position first, then the replay queue; 3.0 and 4.0 the replay
         // queue first, then their own rule. (Only the reason shown depends on the order.)
-        const own = this.#guard.check(view, m, c!, false);
+        const own = this.guard.check(view, m, c!, false);
         v = this.generation === '3.1' ? (own ?? replayRule) : (replayRule ?? own);
       }
       decide(m, v, c);
     }
 
-    const deliveries = this.#msgs
+    const deliveries = this.msgs
       .filter((m) => verdicts.has(m))
       .sort((a, b) => rank(a) - rank(b) || a.position - b.position)
       .map((m) => {
@@ -458,7 +413,7 @@ export class OrderingSimulation {
   /** An earlier message of the same key that is unacknowledged elsewhere or not sent: order breaks. */
   #earlierOfKey(m: SimMessage, c: Consumer, sent: Array<[SimMessage, Consumer]>): { earlier: string; at: string | null } | undefined {
     const sentNow = new Map(sent);
-    for (const e of this.#msgs) {
+    for (const e of this.msgs) {
       if (e.position >= m.position || e.key !== m.key || e.status === 'acked') continue;
       const at = e.status === 'pending' ? e.consumer! : sentNow.get(e);
       if (at === undefined) return { earlier: e.id, at: null };
@@ -467,32 +422,13 @@ export class OrderingSimulation {
     return undefined;
   }
 
-  #present(deliveries: Delivery[]): DispatchRound {
+  protected present(deliveries: Delivery[]): DispatchRound {
     const byConsumer: Record<string, Delivery[]> = {};
-    for (const c of this.#sub.consumers) byConsumer[c.id] = [];
+    for (const c of this.sub.consumers) byConsumer[c.id] = [];
     for (const d of deliveries) if (d.consumer !== null) (byConsumer[d.consumer] ??= []).push(d);
     return { deliveries, byConsumer };
   }
 
-  state(): SimulationState {
-    const view = this.#view();
-    const out: SimulationState = {
-      generation: this.generation,
-      consumers: this.#liveIds(),
-      messages: this.#msgs.map((m) => this.#info(m)),
-      markDeletePosition: view.markDeletePosition(),
-      readPosition: this.#readPos,
-      draining: this.#guard.draining(view),
-      recentlyJoined: this.#guard.recentlyJoined(),
-    };
-    if (this.generation === '3.1') out.lastSentPosition = view.lastSentPosition();
-    return out;
-  }
-
-  #info(m: SimMessage): MessageInfo {
-    const status: MessageInfo['status'] = m.status === 'pending' ? { state: 'pending', consumer: m.consumer!.id } : { state: m.status };
-    return { id: m.id, key: m.key, position: m.position, stickyKeyHash: m.hash, slot: m.slot, status };
-  }
 }
 
 function rank(m: SimMessage): number {
