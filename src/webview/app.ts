@@ -31,7 +31,7 @@ import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
 import { renderRing, ringSize, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
-import { groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
+import { groupApplyDiffers, groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
 import { renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
 
@@ -1149,8 +1149,23 @@ export class App {
     if (editor) editor.sync(spec);
     else this.#groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
     if (!afterEditor) part.append(h('h3', {}, l10n.t('Rebalance what-if: group {0}', base.group)), editor.element);
+    // Whether Apply gives the group other owners: when the panel is idle (it forms the group again).
+    const differs = r.result.steps.some((s) => !s.error) && r.applyDiffers;
+    const slot = groupApplyDiffers(differs ? null : 0);
+    if (differs) {
+      this.#whenIdle(() => {
+        let n = 0;
+        try {
+          n = differs();
+        } finally {
+          // Settled even where it threw (the page's error handler reports that).
+          slot.replaceWith(groupApplyDiffers(n));
+        }
+      });
+    }
     part.append(
       renderGroupWhatIf(spec),
+      slot,
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.#applyStatus.get(key) ?? ''),
       h('h4', {}, l10n.t('Members after the what-if')),
       membersTable(r.after, null, 'members-after-table'),

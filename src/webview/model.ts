@@ -17,6 +17,7 @@ import { extendOrderingNote, orderingNote, type OrderingNote } from '../shared/v
 import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, noStepsResult, type GroupViewModel, type GroupWhatIfRunState } from '../shared/view/groupView';
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
+import { diffOwners } from '../engine/kafka/consumerGroup';
 import { unpackReportedRanges } from '../shared/reportedRanges';
 import { warmLayouts } from '../shared/view/layoutCache';
 
@@ -46,6 +47,11 @@ export interface GroupWhatIf {
   result: GroupWhatIfResult;
   after: GroupViewModel;
   memberTopics: Map<string, string[]>;
+  /**
+   * Partitions whose member the group formed again from the members Apply writes would change
+   * (`formedAgain`): worked out when asked, as forming a group costs as much as a step.
+   */
+  applyDiffers?: () => number;
 }
 
 export class Models {
@@ -339,7 +345,13 @@ export class Models {
     const all = after.config.topics.join('\u0000');
     const memberTopics = new Map<string, string[]>();
     for (const [id, subs] of after.members) if (subs.join('\u0000') !== all) memberTopics.set(id, [...subs]);
-    return { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics };
+    let differs: number | undefined;
+    const applyDiffers = () => {
+      const now = after.owners();
+      const formed = after.formedAgain().owners();
+      return (differs ??= typeof now === 'string' || typeof formed === 'string' ? 0 : diffOwners(now, formed).length);
+    };
+    return { result: run.result, after: buildGroupView(after, topics.get(topic)!, routed), memberTopics, applyDiffers };
   }
 
   namespace(name: string, positions: number[] | null): NamespaceViewModel | { error: string } | undefined {

@@ -356,6 +356,8 @@ export default async function panelScenarios({ wb, scenario }) {
         throw new Error(`moved partitions: the panel says ${await count.getAttribute('data-count')}, the engine ${moved.length}`);
       });
       if ((await count.getAttribute('data-partitions')) !== moved.join(',')) throw new Error(`moved partitions ${await count.getAttribute('data-partitions')}, the engine ${moved.join(',')}`);
+      // A range group's owners depend on its members alone: Apply gives the same ones, no warning.
+      await frame().locator('span#group-whatif-apply-differs[data-count="0"]').waitFor({ state: 'attached' });
       const rows = await frame().locator('#group-whatif-moved-table tr[data-partition]').evaluateAll((els) => els.map((el) => Number(el.getAttribute('data-partition'))));
       if (rows.join(',') !== moved.slice(0, 50).join(',')) throw new Error(`moved partitions table ${rows.join(',')}, the engine ${moved.join(',')}`);
       if ((await frame().locator('.side[data-e2e-kept="yes"]').count()) !== 1) throw new Error('a group step drew the topic\'s what-if again');
@@ -381,6 +383,62 @@ export default async function panelScenarios({ wb, scenario }) {
     const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
     if (restored) await frame().locator('.members-table tbody tr').nth(restored.members.length - 1).locator(`xpath=self::*[@data-member="${restored.members.at(-1).id}"]`).waitFor();
     else await frame().locator('.members-table').waitFor({ state: 'detached' });
+    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
+  });
+
+  await scenario('panel: a sticky group\'s what-if says how many partitions Apply gives another member, and after Apply the panel shows just those changed', async () => {
+    await openWithKey();
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    edited['keyRouting.kafkaGroups'] = [{ name: 'ledger', assignor: 'sticky', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }];
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
+    try {
+      await tab('orders').click();
+      await view('whatif').click();
+      // A group of its own name: the what-if of the workspace's billing group may have steps.
+      await frame().locator('.group-whatif h3', { hasText: 'group ledger' }).waitFor();
+      // The engine: m3 joins (the what-if), and the group Apply's settings give (formed again).
+      const stepped = topology().group('ledger').clone();
+      if (!stepped.apply({ kind: 'plus', id: 'm3' }).ok) throw new Error('the engine refuses +m3');
+      const formed = stepped.formedAgain();
+      const n = topology().topic('orders').partitions;
+      const differ = [];
+      for (let p = 0; p < n; p++) if (stepped.ownerOf('orders', p) !== formed.ownerOf('orders', p)) differ.push(p);
+      if (differ.length === 0) throw new Error('the engine forms the same owners again: the scenario would prove nothing');
+      await frame().locator('#group-whatif-member').fill('m3');
+      await frame().locator('#group-whatif-add').click();
+      const warning = frame().locator(`p.warning#group-whatif-apply-differs[data-count="${differ.length}"]`);
+      await warning.waitFor().catch(async () => {
+        throw new Error(`the panel says ${await frame().locator('#group-whatif-apply-differs').getAttribute('data-count')} partitions differ after Apply, the engine ${differ.length}`);
+      });
+      if (!(await warning.textContent()).includes(`gives ${differ.length} partitions another member`)) throw new Error(`the warning reads: ${await warning.textContent()}`);
+      // Undone, nothing to apply and nothing to warn of.
+      await frame().locator('#group-whatif-undo').click();
+      await frame().locator('span#group-whatif-apply-differs[data-count="0"]').waitFor({ state: 'attached' });
+      await frame().locator('#group-whatif-redo').click();
+      await warning.waitFor();
+      await frame().locator('#group-whatif-apply').click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
+      await frame().locator('#group-whatif-apply-status', { hasText: 'Applied' }).waitFor();
+      // The panel now draws the group from the settings: the owners formed again, which differ
+      // from the what-if's on exactly the partitions the warning counted.
+      await view('partitions').click();
+      await frame().locator('.members-table tr[data-member="m3"]').waitFor();
+      const shown = await wb.until(async () => {
+        const cells = await frame().locator('[data-chart="partitions"] rect.cell').evaluateAll((els) => els.map((el) => [Number(el.getAttribute('data-partition')), el.getAttribute('data-member')]));
+        const owners = [];
+        for (const [p, m] of cells) owners[p] = m;
+        return owners.length === n && owners.every((m, p) => m === formed.ownerOf('orders', p)) && owners;
+      }, 'the partitions view to show the owners the group forms from its members');
+      const changed = shown.flatMap((m, p) => (m !== stepped.ownerOf('orders', p) ? [p] : []));
+      if (changed.join() !== differ.join()) throw new Error(`after Apply partitions ${changed} have another member than the what-if showed; the warning counted ${differ}`);
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await view('partitions').click();
+    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
     await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
   });
 

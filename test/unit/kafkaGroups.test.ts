@@ -6,7 +6,7 @@ import { parseSettings } from '../../src/engine/settings';
 import { Topology, type KafkaTopicState } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { kafkaPartition } from '../../src/engine/kafka/partitioner';
-import { ConsumerGroupState, formatGroupEvent, MAX_LISTED_PARTITIONS, MAX_SIMULATED_PARTITIONS, movedPartitions, parseGroupEvent, partitionsByMember, type GroupEvent, type OwnerChange, type Owners } from '../../src/engine/kafka/consumerGroup';
+import { ASSIGNOR_NAMES, ConsumerGroupState, diffOwners, formatGroupEvent, MAX_LISTED_PARTITIONS, MAX_SIMULATED_PARTITIONS, movedPartitions, parseGroupEvent, partitionsByMember, type GroupEvent, type OwnerChange, type Owners } from '../../src/engine/kafka/consumerGroup';
 import { applyGroupEvent, groupRouteFields } from '../../src/engine/kafka/groupTopology';
 import { runGroupWhatIf } from '../../src/engine/kafka/groupWhatIf';
 import { explainRebalance } from '../../src/engine/kafka/rebalanceExplain';
@@ -383,6 +383,38 @@ describe('a group\'s state as a history', () => {
     assert.ok(c.apply({ kind: 'leave', id: 'm4' }).ok);
     assert.ok(g.members.has('m4'));
     assert.ok(c instanceof ConsumerGroupState);
+  });
+
+  test('formedAgain, sticky: m3 joining m1 and m2 keeps 4 of 6 partitions; the three formed at once give 3 of them another owner', () => {
+    // Kafka's constrained sticky assignment: m1 and m2 are dealt 0-5 in turn; m3 then takes the
+    // partitions past each one's quota of 2 (4 and 5); m1, m2 and m3 formed at once are dealt in turn.
+    const g = topology([{ name: 'g', assignor: 'sticky', topics: ['orders'], members: [{ id: 'm1' }, { id: 'm2' }] }]).group('g')!;
+    assert.deepEqual(g.owners(), new Map([['orders', ['m1', 'm2', 'm1', 'm2', 'm1', 'm2']]]));
+    assert.ok(g.apply({ kind: 'plus', id: 'm3' }).ok);
+    assert.deepEqual(g.owners(), new Map([['orders', ['m1', 'm2', 'm1', 'm2', 'm3', 'm3']]]));
+    const again = g.formedAgain();
+    assert.deepEqual(again.owners(), new Map([['orders', ['m1', 'm2', 'm3', 'm1', 'm2', 'm3']]]));
+    assert.equal(diffOwners(g.owners() as Owners, again.owners() as Owners).length, 3);
+    assert.deepEqual(again.events, []);
+    assert.equal(g.events.length, 1);
+  });
+
+  test('formedAgain: the same owners where no history matters (every assignor before an event; the range ones and roundrobin after any), and never the report', () => {
+    const events = fc.array(fc.oneof(fc.constantFrom('-m1', '-m2', '-m3', '+m1', '+m2', '+m3', 'partitions=9', 'partitions=12'), fc.integer({ min: 4, max: 9 }).map((i) => `+m${i}${i % 2 ? ':orders' : ''}`)), { maxLength: 8 });
+    fc.assert(
+      fc.property(fc.constantFrom(...ASSIGNOR_NAMES), events, (assignor, list) => {
+        const g = topology([billing({ assignor })]).group('billing')!;
+        assert.deepEqual(g.formedAgain().owners(), g.owners());
+        for (const e of list) g.apply(parseGroupEvent(e, 'orders') as GroupEvent);
+        if (['range', 'roundrobin', 'server-range'].includes(assignor)) assert.deepEqual(g.formedAgain().owners(), g.owners());
+        assert.deepEqual([...g.formedAgain().members], [...g.members]);
+      }),
+      propertyRuns(60),
+    );
+    const reported = topology([billing({ assignor: 'range', topics: ['orders'], observed: { at: '2026-12-01T11:00:00Z', owners: { orders: ['m3', 'm3', 'm2', 'm2', 'm1', 'm1'] } } })]).group('billing')!;
+    const again = reported.formedAgain();
+    assert.equal(again.observed, false);
+    assert.deepEqual(again.owners(), new Map([['orders', ['m1', 'm1', 'm2', 'm2', 'm3', 'm3']]]));
   });
 });
 

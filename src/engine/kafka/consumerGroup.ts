@@ -304,6 +304,18 @@ export class ConsumerGroupState {
     return c;
   }
 
+  /**
+   * The group that settings listing its members now give: formed in one rebalance, with no history
+   * and no broker's report (what the panel's Apply writes). A sticky assignor can then give other
+   * owners than the rebalances that led here: with `sticky`, m3 joining m1 and m2 on 6 partitions
+   * keeps 4 partitions where they were, and forming m1, m2, m3 at once gives 3 of the 6 another owner.
+   */
+  formedAgain(): ConsumerGroupState {
+    const members = [...this.#subscriptions].map(([id, topics]) => ({ id, topics: [...topics] }));
+    const topics = [...this.#metadata].map(([name, m]) => ({ name, partitions: m.count, topicId: m.id }));
+    return new ConsumerGroupState({ ...this.config, members, observed: undefined }, topics);
+  }
+
   /** Applies one event as one rebalance; a refused event leaves the group as it was. */
   apply(event: GroupEvent): Outcome<GroupStep> {
     const check = this.#check(event);

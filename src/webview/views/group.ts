@@ -192,6 +192,16 @@ export function groupWhatIfEditor(first: GroupWhatIfSpec): GroupWhatIfEditor {
   return { element, sync };
 }
 
+/**
+ * The warning that Apply gives `n` partitions another member than the steps did (the settings keep
+ * the members, not the steps: see `GroupWhatIf.applyDiffers`), nothing for none, or with null its
+ * place while that is worked out.
+ */
+export function groupApplyDiffers(n: number | null): HTMLElement {
+  const attrs = { id: 'group-whatif-apply-differs', ...(n === null ? { 'aria-busy': 'true' } : { 'data-count': n }) };
+  return n ? h('p', { ...attrs, class: 'warning' }, l10n.t('Apply writes the members, not these steps: the group formed from them in one rebalance gives {0} partitions another member.', thousands(n))) : h('span', attrs);
+}
+
 /** What follows the group's editor: the steps, the partitions and keys that move, what the rebalance does. */
 export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
   const { base, after, result } = spec;
