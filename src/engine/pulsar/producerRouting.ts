@@ -36,13 +36,6 @@ export function isCppScheme(scheme: HashingScheme): boolean {
   return CPP_HASH[scheme] !== undefined;
 }
 
-/** The C++ scheme's hash of key bytes (masked), for callers that hold the bytes in a buffer. */
-export function cppKeyHash(scheme: HashingScheme, bytes: Uint8Array, length: number): number {
-  const f = CPP_HASH[scheme];
-  if (!f) throw new Error(`${scheme} is not a C++ client hashing scheme`);
-  return f(bytes, length);
-}
-
 /** The client-side `Hash.makeHash` of a string key (masked to 31 bits). */
 export function clientKeyHash(scheme: HashingScheme, key: string): number {
   // A switch of direct calls rather than a lookup in CPP_STRING_HASH: each call site here then

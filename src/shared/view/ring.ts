@@ -94,10 +94,6 @@ export function ringModelOf(cols: RingColumnsModel, owners: readonly OwnerInfo[]
   return { space: cols.space, points: cols.points, owner: cols.owner, queued };
 }
 
-export function buildRing(selector: ConsistentHashing3Selector | ConsistentHashing4Selector, table: OwnerTable): RingModel {
-  return ringModelOf(buildRingColumns(selector, table, false), table.owners);
-}
-
 /** The index of the point a hash lands on: the first point >= hash, wrapping to the first. -1 for an empty ring. */
 export function owningPoint(ring: RingModel, hash: number): number {
   const n = ring.points.length;

@@ -363,38 +363,3 @@ export function sortedPoints(hashes: readonly Int32Array[]): Int32Array {
   for (let i = 0; i < m; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i];
   return all.slice(0, n);
 }
-
-/**
- * Sorts `keys` (non-negative int32) ascending, carrying `values` along, stably: a least-significant
- * digit radix sort, 11 bits a pass (two passes for 16-bit keys, three for 31-bit ones). The inputs
- * are used as scratch.
- */
-export function radixSort(keys: Int32Array, values: Int32Array): [Int32Array, Int32Array] {
-  const n = keys.length;
-  let max = 0;
-  for (let i = 0; i < n; i++) if (keys[i] > max) max = keys[i];
-  let k: Int32Array = keys;
-  let v: Int32Array = values;
-  let k2: Int32Array = new Int32Array(n);
-  let v2: Int32Array = new Int32Array(n);
-  const count = new Int32Array(2048);
-  for (let shift = 0; shift === 0 || max >>> shift > 0; shift += 11) {
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(k[i] >>> shift) & 2047]++;
-    let sum = 0;
-    for (let d = 0; d < 2048; d++) {
-      const c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (let i = 0; i < n; i++) {
-      const p = count[(k[i] >>> shift) & 2047]++;
-      k2[p] = k[i];
-      v2[p] = v[i];
-    }
-    [k, k2] = [k2, k];
-    [v, v2] = [v2, v];
-    if (shift >= 22) break;
-  }
-  return [k, v];
-}

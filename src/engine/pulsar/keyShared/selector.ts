@@ -100,11 +100,6 @@ export const EMPTY_TABLE: SegmentTable = Object.freeze({
   owners: Object.freeze([]) as ReadonlyArray<readonly Consumer[]>,
 });
 
-/** The consumers of segment `i`. */
-export function consumersAt(t: SegmentTable, i: number): readonly Consumer[] {
-  return t.owners[t.owner[i]];
-}
-
 /**
  * Builds a `SegmentTable` in one pass, merging as it goes exactly as `mergeSegments` does: an
  * empty segment (start > end) is skipped, and a segment that continues the previous one with the
@@ -290,18 +285,6 @@ export function firstEndingFrom(t: SegmentTable, pos: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/**
- * Freezes computed segments (their consumer lists included) for memoisation: every caller then
- * shares one result, and a caller that tried to change it could not corrupt the next one's.
- */
-export function frozenSegments(segments: Segment[]): Segment[] {
-  for (const s of segments) {
-    Object.freeze(s.consumers);
-    Object.freeze(s);
-  }
-  return Object.freeze(segments) as Segment[];
 }
 
 /** Merges adjacent segments whose consumer lists are the same objects in the same order. */
