@@ -1164,8 +1164,9 @@ export class App {
       });
     }
     part.append(
-      renderGroupWhatIf(spec),
+      // Under the editor's Apply button, where it is read before Apply.
       slot,
+      renderGroupWhatIf(spec),
       h('p', { id: 'group-whatif-apply-status', role: 'status' }, this.#applyStatus.get(key) ?? ''),
       h('h4', {}, l10n.t('Members after the what-if')),
       membersTable(r.after, null, 'members-after-table'),

@@ -412,6 +412,7 @@ export default async function panelScenarios({ wb, scenario }) {
         throw new Error(`the panel says ${await frame().locator('#group-whatif-apply-differs').getAttribute('data-count')} partitions differ after Apply, the engine ${differ.length}`);
       });
       if (!(await warning.textContent()).includes(`gives ${differ.length} partitions another member`)) throw new Error(`the warning reads: ${await warning.textContent()}`);
+      await shot('group-apply-differs');
       // Undone, nothing to apply and nothing to warn of.
       await frame().locator('#group-whatif-undo').click();
       await frame().locator('span#group-whatif-apply-differs[data-count="0"]').waitFor({ state: 'attached' });
