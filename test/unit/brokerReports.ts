@@ -18,6 +18,7 @@ import { AutoSplitHashRangeSelector } from '../../src/engine/pulsar/keyShared/au
 import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
 import type { Consumer, HashRange, StickyKeyConsumerSelector } from '../../src/engine/pulsar/keyShared/selector';
 import { KeySharedSubscription, type SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
+import { ringPoints } from './helpers';
 
 export type StatsFormat = '3.0' | '4.0' | '4.0-classic';
 
@@ -46,7 +47,7 @@ export function reportedRanges(selector: StickyKeyConsumerSelector, consumers: r
   }
   if (selector instanceof ConsistentHashing3Selector) {
     let start = 0;
-    for (const [point, list] of selector.points()) {
+    for (const [point, list] of ringPoints(selector)) {
       for (const c of list) add(c, [start, point]);
       start = point + 1;
     }

@@ -18,7 +18,7 @@ import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../sr
 import { fullWindow, layoutSegments, zoomWindow } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, layoutPartitions } from '../../src/shared/view/topicView';
-import { plainModel, settingsOf } from './helpers';
+import { plainModel, ringPoints, settingsOf } from './helpers';
 import { KEYS_OF_EVERY_KIND, plainGroup, TOPICS_OF_EVERY_KIND } from './viewFixtures';
 
 const TOPICS = TOPICS_OF_EVERY_KIND;
@@ -87,7 +87,7 @@ describe('frames: the view the panel makes from the host frame', () => {
     }
     assert.ok(queued > 100, `points with a queue: ${queued}`);
     // And as the selector itself holds them.
-    const points = sel.points();
+    const points = ringPoints(sel);
     assert.deepEqual(points.slice(0, 500).map(([, , q]) => q.map((c) => c.id)), Array.from({ length: 500 }, (_, i) => columns.queued(i)));
   });
 

@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import type fc from 'fast-check';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Segments } from '../../src/shared/view/segments';
+import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
+import { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
+import type { Consumer } from '../../src/engine/pulsar/keyShared/selector';
 
 /**
  * fast-check's parameters for a property of `numRuns` runs: a new seed each run, or `FC_SEED=N`'s,
@@ -171,4 +174,19 @@ export function plainModel(x: unknown): unknown {
       return { space, keyValues, count, starts, ends, owner, owners };
     }),
   );
+}
+
+/**
+ * Every point of a consistent-hashing ring, ascending, read through the columns the product uses
+ * (`pointColumns`): on 3.x with all its consumers, on 4.x with the selected consumer and the queue
+ * of colliding ones behind it.
+ */
+export function ringPoints(s: ConsistentHashing4Selector): Array<[number, Consumer, readonly Consumer[]]>;
+export function ringPoints(s: ConsistentHashing3Selector): Array<[number, readonly Consumer[]]>;
+export function ringPoints(s: ConsistentHashing3Selector | ConsistentHashing4Selector): Array<[number, readonly Consumer[]] | [number, Consumer, readonly Consumer[]]> {
+  const cols = s.pointColumns();
+  return Array.from(cols.points, (p, i) => {
+    const holders = cols.holders(i);
+    return s instanceof ConsistentHashing4Selector ? [p, holders[0], holders.slice(1)] : [p, holders];
+  });
 }

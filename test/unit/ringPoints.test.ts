@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import murmurLib from 'murmurhash3js-revisited';
 import { ConsistentHashing3Selector } from '../../src/engine/pulsar/keyShared/consistentHashing3';
 import { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
-import { randInt, randomString, rng } from './helpers';
+import { randInt, randomString, ringPoints, rng } from './helpers';
 
 // Ring points recomputed with the reference library from the point strings the brokers hash, so
 // any shortcut the selectors take (cached prefixes, midstates, batches) is checked against the
@@ -25,7 +25,7 @@ test('3.0 ring points are Murmur3_32(UTF-8(name + i)) for every i', () => {
     const s = new ConsistentHashing3Selector(points);
     s.addConsumer({ id: 'x', name });
     const expected = [...new Set(Array.from({ length: points }, (_, i) => masked(name + i)))].sort((a, b) => a - b);
-    assert.deepEqual(s.points().map(([p]) => p), expected, `${JSON.stringify(name)} x ${points}`);
+    assert.deepEqual(ringPoints(s).map(([p]) => p), expected, `${JSON.stringify(name)} x ${points}`);
   }
 });
 
@@ -38,6 +38,6 @@ test('4.0 ring points are Murmur3_32(UTF-8(name \\0 index \\0 i)) % 65535 + 1 fo
     for (let k = 0; k < copies; k++) s.addConsumer({ id: `${name}#${k}`, name });
     const expected = new Set<number>();
     for (let k = 0; k < copies; k++) for (let i = 0; i < points; i++) expected.add((masked(`${name}\0${k}\0${i}`) % 65535) + 1);
-    assert.deepEqual(s.points().map(([p]) => p), [...expected].sort((a, b) => a - b), `${JSON.stringify(name)} x ${copies} x ${points}`);
+    assert.deepEqual(ringPoints(s).map(([p]) => p), [...expected].sort((a, b) => a - b), `${JSON.stringify(name)} x ${copies} x ${points}`);
   }
 });

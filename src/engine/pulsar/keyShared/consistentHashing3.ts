@@ -91,14 +91,6 @@ export class ConsistentHashing3Selector extends RingSelector implements StickyKe
     return holdersAt(ring, this.members, i < ring.keys.length ? i : 0);
   }
 
-  /** Every point with its consumers, ascending (for the ring view). */
-  points(): Array<[number, readonly Consumer[]]> {
-    const ring = this.current();
-    const out: Array<[number, readonly Consumer[]]> = new Array(ring.keys.length);
-    for (let i = 0; i < ring.keys.length; i++) out[i] = [ring.keys[i], holdersAt(ring, this.members, i)];
-    return out;
-  }
-
   clone(): ConsistentHashing3Selector {
     const c = new ConsistentHashing3Selector(this.replicaPoints);
     this.copyRingTo(c);

@@ -8,7 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { ceilingIndex, holdersAt, leadAt } from './ringPoints';
+import { ceilingIndex, leadAt } from './ringPoints';
 import { RingSelector } from './ringSelector';
 import { only, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
@@ -176,17 +176,6 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
     super.changed();
     this.#slotTable = null;
     this.#selects = 0;
-  }
-
-  /** Every point with its selected consumer and the queue behind it, ascending. */
-  points(): Array<[number, Consumer, readonly Consumer[]]> {
-    const ring = this.current();
-    const out: Array<[number, Consumer, readonly Consumer[]]> = new Array(ring.keys.length);
-    for (let i = 0; i < ring.keys.length; i++) {
-      const seq = holdersAt(ring, this.members, i);
-      out[i] = [ring.keys[i], seq[0], seq.slice(1)];
-    }
-    return out;
   }
 
   clone(): ConsistentHashing4Selector {
