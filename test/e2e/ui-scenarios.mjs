@@ -123,6 +123,10 @@ export default async function uiScenarios({ wb, scenario }) {
   await uiScenario('a broken setting shows its error with the setting path', async () => {
     const raw = JSON.parse(readFileSync(settingsFile, 'utf8'));
     raw['keyRouting.topics'][0].partitions = 0;
+    // And the parser's shorthand for a consumer and a member, a bare string (valid: the next
+    // scenario checks that the schema takes it too).
+    raw['keyRouting.topics'].push({ name: 'shorthand', system: 'pulsar', subscription: { consumers: ['C1', 'C2'] } }, { name: 'shorthand-kafka', system: 'kafka', partitions: 3 });
+    raw['keyRouting.kafkaGroups'] = [...(raw['keyRouting.kafkaGroups'] ?? []), { name: 'shorthand', topics: ['shorthand-kafka'], members: ['m1', 'm2'] }];
     writeFileSync(settingsFile, JSON.stringify(raw, null, 2) + '\n');
     const text = await wb.notification(/keyRouting\.topics\[0\]\.partitions/);
     if (!/must be an integer/.test(text) || !/Fix:/.test(text)) throw new Error(`the error reads ${JSON.stringify(text)}`);
@@ -140,6 +144,10 @@ export default async function uiScenarios({ wb, scenario }) {
     await rows.filter({ hasText: 'Value is below the minimum of 1.' }).first().waitFor();
     // ... and the extension adds its finding with the setting path and a fix.
     await rows.filter({ hasText: 'keyRouting.topics[0].partitions: must be an integer' }).first().waitFor();
+    // Both have checked the whole file by now: nothing about the shorthand consumers and members
+    // (the schema once wanted objects there, the parser took strings).
+    const wrongType = (await rows.allInnerTexts()).filter((t) => /Incorrect type/.test(t));
+    if (wrongType.length) throw new Error(`the schema refuses valid settings: ${wrongType.join(' | ')}`);
     await wb.screenshot('problems');
   });
 }
