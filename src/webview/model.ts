@@ -48,8 +48,9 @@ export interface GroupWhatIf {
   after: GroupViewModel;
   memberTopics: Map<string, string[]>;
   /**
-   * Partitions whose member the group formed again from the members Apply writes would change
-   * (`formedAgain`): worked out when asked, as forming a group costs as much as a step.
+   * How many partitions would get another member in the group that the members Apply writes form
+   * (`formedAgain`): worked out when asked, as forming a group costs as much as a step. A later
+   * step taken on the same run changes `after`'s group; its value is a new one.
    */
   applyDiffers?: () => number;
 }
