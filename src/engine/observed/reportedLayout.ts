@@ -143,9 +143,10 @@ function table3(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly H
   // as table4 does, one numeric sort of `start * n + i` where that is exact (starts are below 2^31,
   // so up to 2^22 ranges: a ring of 4,000,000 points reports no more); the comparator took 40-70 ms
   // of a what-if step on a ring of 1,000 x 100 points in the panel.
-  const order = new Uint32Array(n).map((_, i) => i);
-  if (n > 2 ** 22) order.sort((a, b) => starts[a] - starts[b] || a - b);
-  else new Float64Array(n).map((_, i) => starts[i] * n + i).sort().forEach((key, k) => (order[k] = key % n));
+  const order =
+    n > 2 ** 22
+      ? new Uint32Array(n).map((_, i) => i).sort((a, b) => starts[a] - starts[b] || a - b)
+      : Uint32Array.from(new Float64Array(n).map((_, i) => starts[i] * n + i).sort(), (key) => key % n);
   const b = new SegmentTableBuilder([], n + 1);
   let first: readonly Consumer[] | undefined;
   let i = 0;
