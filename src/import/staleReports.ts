@@ -3,11 +3,12 @@
  * panel's Apply and for an import alike. The settings are read as data: any entry may hold
  * anything the user typed.
  */
+import { isObject } from '../engine/settingsLint';
+
 export type Entry = Record<string, unknown>;
 
-export function isEntry(v: unknown): v is Entry {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** An entry of the settings (`isObject`), its properties unknown until checked. */
+export const isEntry: (v: unknown) => v is Entry = isObject;
 
 /**
  * `o` (a subscription or a consumer group) without the broker's report it holds, if any: the report

@@ -126,7 +126,7 @@ export class OrderingSimulation {
     }
     for (const [consumerId, ids] of Object.entries(scenario.pending ?? {})) {
       const c = this.sub.consumers.find((x) => x.id === consumerId);
-      if (!c) throw new ScenarioError(`pending.${consumerId}: no connected consumer has that id (ids: ${this.#liveIds().join(', ') || 'none'})`);
+      if (!c) throw new ScenarioError(`pending.${consumerId}: no connected consumer has that id (ids: ${this.liveIds().join(', ') || 'none'})`);
       for (const id of ids) {
         const m = this.message(id, `pending.${consumerId}`);
         if (m.status !== 'unread') throw new ScenarioError(`pending.${consumerId}: ${id} is already ${m.status === 'acked' ? 'acknowledged' : `pending at ${m.consumer!.id}`}`);
@@ -166,7 +166,8 @@ export class OrderingSimulation {
     return m;
   }
 
-  #liveIds(): string[] {
+  /** The ids of the connected consumers, in connection order. */
+  protected liveIds(): string[] {
     return this.sub.consumers.map((c) => c.id);
   }
 

@@ -59,7 +59,7 @@ export class SteppedSimulation extends OrderingSimulation {
     const view = this.view();
     const out: SimulationState = {
       generation: this.generation,
-      consumers: this.consumers.map((c) => c.id),
+      consumers: this.liveIds(),
       messages: this.msgs.map(info),
       markDeletePosition: view.markDeletePosition(),
       readPosition: this.readPos,
