@@ -31,7 +31,7 @@ import { renderNamespace } from './views/namespace';
 import { renderPartitions, type PartitionsSpec } from './views/partitions';
 import { renderRing, ringSize, type RingSpec } from './views/ring';
 import { consumersLegend, keysTable, producersTable } from './views/tables';
-import { groupApplyDiffers, groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
+import { appliesAStep, groupApplyDiffers, groupChooser, groupKeysTable, groupNote, groupWhatIfEditor, membersTable, renderGroupWhatIf, type GroupWhatIfEditor, type GroupWhatIfSpec } from './views/group';
 import { analysedKeysPerMember } from '../shared/view/groupView';
 import { renderApplyDiffers, renderOrderingNote, renderWhatIf, whatIfEditor, type WhatIfEditor, type WhatIfSpec } from './views/whatIf';
 
@@ -591,8 +591,30 @@ export class App {
 
   /** A view's failure: said where the view would be, and reported to the host's log. */
   #viewFailed(e: unknown): HTMLElement {
-    this.#post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+    this.#report(e);
     return h('p', { class: 'error' }, l10n.t('This view failed: {0}', (e as Error).message));
+  }
+
+  /** An error the page caught, for the host's log. */
+  #report(e: unknown): void {
+    this.#post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
+  }
+
+  /**
+   * A what-if's Apply check (a rebuild of what the written settings give) when the panel is idle:
+   * it only warns before Apply, and as the next task it held up the input after a step by 50 ms or
+   * more. `show` gets its value, or `fallback` where it threw (reported, as a failed view is).
+   */
+  #checkWhenIdle<T>(check: () => T, fallback: T, show: (value: T) => void): void {
+    this.#whenIdle(() => {
+      let value = fallback;
+      try {
+        value = check();
+      } catch (e) {
+        this.#report(e);
+      }
+      show(value);
+    });
   }
 
   #renderView(topic: TopicConfig, kind: ViewKind, width: number): void {
@@ -1051,18 +1073,10 @@ export class App {
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
       }, true);
     }
-    const check = model.applyCheck;
-    if (check) {
-      // And the rebuild from the settings "Apply" would write (it connects every consumer again:
-      // a whole ring of 100,000 points), when the panel is idle: it only warns before Apply, and
-      // as the next task it held up the input after a step by 50 ms or more.
-      this.#whenIdle(() => {
-        let share: number | null = null;
-        try {
-          share = check();
-        } catch (e) {
-          this.#post({ type: 'webviewError', message: String((e as Error).stack ?? e).slice(0, 2000) });
-        }
+    // And the rebuild from the settings "Apply" would write (it connects every consumer again: a
+    // whole ring of 100,000 points).
+    if (model.applyCheck) {
+      this.#checkWhenIdle<number | null>(model.applyCheck, null, (share) => {
         model.applyDiffers = share;
         delete model.applyCheck;
         document.getElementById('whatif-apply-differs')?.replaceWith(renderApplyDiffers(share));
@@ -1149,20 +1163,10 @@ export class App {
     if (editor) editor.sync(spec);
     else this.#groupEditors.set(key, (editor = groupWhatIfEditor(spec)));
     if (!afterEditor) part.append(h('h3', {}, l10n.t('Rebalance what-if: group {0}', base.group)), editor.element);
-    // Whether Apply gives the group other owners: when the panel is idle (it forms the group again).
-    const differs = r.result.steps.some((s) => !s.error) && r.applyDiffers;
+    // Whether Apply gives the group other owners (it forms the group again).
+    const differs = appliesAStep(r.result) && r.applyDiffers;
     const slot = groupApplyDiffers(differs ? null : 0);
-    if (differs) {
-      this.#whenIdle(() => {
-        let n = 0;
-        try {
-          n = differs();
-        } finally {
-          // Settled even where it threw (the page's error handler reports that).
-          slot.replaceWith(groupApplyDiffers(n));
-        }
-      });
-    }
+    if (differs) this.#checkWhenIdle(differs, 0, (n) => slot.replaceWith(groupApplyDiffers(n)));
     part.append(
       // Under the editor's Apply button, where it is read before Apply.
       slot,

@@ -186,10 +186,15 @@ export function groupWhatIfEditor(first: GroupWhatIfSpec): GroupWhatIfEditor {
     count.value = String(next.after.partitions);
     undo.disabled = next.cursor === 0;
     redo.disabled = next.cursor >= next.events.length;
-    apply.disabled = !next.result.steps.some((s) => !s.error);
+    apply.disabled = !appliesAStep(next.result);
   };
   sync(first);
   return { element, sync };
+}
+
+/** Whether a group what-if has a step that was not refused: what Apply would write. */
+export function appliesAStep(result: GroupWhatIfResult): boolean {
+  return result.steps.some((s) => !s.error);
 }
 
 /**
