@@ -65,6 +65,12 @@ export default async function panelScenarios({ wb, scenario }) {
     if (wrong.length) throw new Error(`${what}: marks not in their consumer colour: ${wrong.slice(0, 5).join('; ')}`);
   };
 
+  /** After a scenario writes `original` settings back: the members table lists orders's group in them (none without one). */
+  const ordersGroupRestored = async (original) => {
+    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
+    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
+  };
+
   /** Alone (--grep), a scenario opens the panel here with the key, as a route result opens it. */
   const openWithKey = async () => {
     if ((await wb.webviewElement().count()) && (await frame().locator('.key-legend .key', { hasText: KEY }).count())) return;
@@ -439,8 +445,7 @@ export default async function panelScenarios({ wb, scenario }) {
       writeFileSync(settingsFile, original);
     }
     await view('partitions').click();
-    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
-    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
+    await ordersGroupRestored(original);
   });
 
   await scenario('panel: a range group of 2,147,483,647 partitions: a step gives the share that moves, counted from the shares, and no count of none', async () => {
@@ -473,8 +478,7 @@ export default async function panelScenarios({ wb, scenario }) {
     }
     // The panel follows the restored settings before the next scenario: their group's members, or none.
     await view('partitions').click();
-    const restored = JSON.parse(original)['keyRouting.kafkaGroups']?.find((g) => g.topics.includes('orders'));
-    await wb.until(async () => (await frame().locator('#members-table tbody tr').count()) === (restored?.members.length ?? 0), 'the restored group in the members table');
+    await ordersGroupRestored(original);
   });
 
   await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
