@@ -14,19 +14,17 @@ import { PipeClosed } from './cli/output';
  * stdout is fd 1 with blocking writes rather than `process.stdout`: a blocking write waits while
  * the reader is busy (no output piles up in memory) and fails at once with EPIPE when the reader
  * has gone, so a long run stops there instead of computing everything first. That is also why
- * `process.stdout` is never touched (opening it would make fd 1 non-blocking). If fd 1 is
- * non-blocking anyway (EAGAIN: it shares a pipe with stderr, `2>&1 |`), the rest goes through
- * `process.stdout`, whose EPIPE arrives as an event.
+ * `process.stdout` is never touched (opening it would make fd 1 non-blocking). Where fd 1 is
+ * non-blocking anyway (it shares a pipe with stderr, `2>&1 |`, whose stream made it so), a full
+ * pipe answers EAGAIN: the write waits a little and tries again, as a blocking one would. (Handing
+ * the rest to `process.stdout` instead queued every later line in memory: the synchronous run
+ * never let its event loop write them or see the EPIPE, and `route` on endless input into a slow
+ * reader grew until V8 ran out of heap.)
  */
-let viaStream = false;
 
 /** Writes all of `text` to stdout, blocking until it is taken. Throws `PipeClosed` on EPIPE. */
 function writeStdout(text: string): void {
   if (text === '') return;
-  if (viaStream) {
-    process.stdout.write(text);
-    return;
-  }
   const data = Buffer.from(text, 'utf8');
   let off = 0;
   while (off < data.length) {
@@ -36,15 +34,14 @@ function writeStdout(text: string): void {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') throw new PipeClosed();
       if (code !== 'EAGAIN') throw e;
-      viaStream = true;
-      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') process.stderr.write(`key-routing: stdout: ${err.message}\n`);
-        process.exit(err.code === 'EPIPE' ? 0 : 1);
-      });
-      process.stdout.write(data.subarray(off));
-      return;
+      pause();
     }
   }
+}
+
+/** A few milliseconds' sleep, for a non-blocking fd that has nothing to read or no room yet. */
+function pause(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
 }
 
 /** One read of fd 0: the byte count, 0 at the end (or where stdin is closed). */
@@ -57,7 +54,7 @@ function readStdin(buf: Uint8Array): number {
       if (code === 'EOF' || code === 'EBADF') return 0;
       if (code !== 'EAGAIN') throw new UsageError(`stdin: cannot read it (${code ?? (e as Error).message})`);
       // fd 0 was left non-blocking by whoever started us: wait a little for input, then read again.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      pause();
     }
   }
 }

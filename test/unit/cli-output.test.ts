@@ -226,7 +226,7 @@ describe('a reader that stops early', () => {
    * Feeds endless keys to `route`, reads the first line of output, then closes the pipe as
    * `head -1` does. The run must end by itself (its input never does), quietly, with exit 0.
    */
-  async function closeAfterFirstLine(args: string[], shell = false): Promise<{ code: number | null; stderr: string; first: string }> {
+  async function closeAfterFirstLine(args: string[], shell = false): Promise<{ code: number | null; signal: string | null; stderr: string; first: string }> {
     const command = shell ? ['sh', ['-c', `'${process.execPath}' '${CLI}' ${args.map((a) => `'${a}'`).join(' ')} 2>&1`]] : [process.execPath, [CLI, ...args]];
     const child = spawn(command[0] as string, command[1] as string[], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv() });
     let stderr = '';
@@ -250,10 +250,10 @@ describe('a reader that stops early', () => {
       child.stdout.on('data', onData);
     });
     child.stdout.destroy();
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
     feeding = false;
     child.stdin.destroy();
-    return { code, stderr, first };
+    return { code, signal, stderr, first };
   }
 
   test('route | head -1: exit 0, nothing on stderr, input no longer read', { timeout: 120_000 }, async () => {
@@ -265,7 +265,47 @@ describe('a reader that stops early', () => {
 
   test('the same with stderr on the same pipe (2>&1 |)', { timeout: 120_000 }, async () => {
     const r = await closeAfterFirstLine(['route', '--config', cfg], true);
-    assert.equal(r.code, 0);
+    assert.equal(r.code, 0, `exit signal ${r.signal}`);
     assert.equal(JSON.parse(r.first).key, 'user-0');
+  });
+
+  test('2>&1 into a reader that has not read yet: route waits for it, and stops reading its input', { timeout: 120_000 }, async () => {
+    // Sharing its pipe with stderr makes stdout non-blocking: a full pipe answers EAGAIN. The
+    // command must wait there as on a blocking pipe. It once handed the rest to an async stream
+    // that a synchronous run never flushed: it read on, queued every line in memory (on endless
+    // input until V8 ran out of heap, which killed the shell of the test above by SIGPIPE).
+    const keys = 300_000;
+    const child = spawn('sh', ['-c', `'${process.execPath}' '${CLI}' route --config '${cfg}' 2>&1`], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv() });
+    let allTaken = false;
+    child.stdin.on('error', () => {});
+    // 'finish' only where the command took every byte (an end callback also runs on the EPIPE).
+    child.stdin.on('finish', () => (allTaken = true));
+    // In blocks, so that what is still queued here shrinks as the command reads.
+    for (let i = 0; i < keys; i += 1000) child.stdin.write(Array.from({ length: 1000 }, (_, j) => `user-${i + j}\n`).join(''));
+    child.stdin.end();
+    // Nothing read until the command has stopped taking input (its output pipe full), or has
+    // taken all of it (what the old stream did): the input's bytes accepted stay the same.
+    let last = -1;
+    for (;;) {
+      await new Promise((res) => setTimeout(res, 100));
+      const now = child.stdin.writableLength;
+      if (allTaken || now === last) break;
+      last = now;
+    }
+    const first = await new Promise<string>((resolve) => {
+      let buf = '';
+      const onData = (d: Buffer): void => {
+        buf += d;
+        if (!buf.includes('\n')) return;
+        child.stdout.off('data', onData);
+        resolve(buf.slice(0, buf.indexOf('\n')));
+      };
+      child.stdout.on('data', onData);
+    });
+    child.stdout.destroy();
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    assert.equal(code, 0, `exit signal ${signal}`);
+    assert.equal(JSON.parse(first).key, 'user-0');
+    assert.equal(allTaken, false, `route read all ${keys} keys while its first line was still in the pipe`);
   });
 });
