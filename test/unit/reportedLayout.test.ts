@@ -13,6 +13,7 @@ import { reportedRanges } from './brokerReports';
 import { propertyRuns } from './helpers';
 
 const RING4 = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, hashRangeSize: 65536 } as const;
+const RING3 = { ...RING4, brokerVersion: '3.0' } as const;
 
 /** Cuts of 1..65535 into ranges, an owner (of five, two of them sharing a name) for each, a report order. */
 const reportArb = fc
@@ -80,7 +81,6 @@ describe('ReportedRing, 4.x', () => {
 });
 
 describe('ReportedRing, 3.x', () => {
-  const RING3 = { ...RING4, brokerVersion: '3.0' } as const;
 
   test('the report of a real 3.x ring reads back as that ring: its segments, a shared point\'s consumers by name, the wrap above the last point', () => {
     // Names from a small pool, so that consumers of one name share every point (a list at the point).
@@ -112,5 +112,46 @@ describe('ReportedRing, 3.x', () => {
       }),
       propertyRuns(300),
     );
+  });
+});
+
+describe('ReportedRing, 3.x past 2^22 ranges', () => {
+  test('a report too long for the packed sort is ordered by its comparator: every point where it is, a shared point by name, then report order', () => {
+    // 2,600,000 points of 4 values each at the top of the hash space: point k is b's, a's, or
+    // shared by a, a#2 (both named "a") and b (k % 3). That is 4,333,333 ranges, past the 2^22 =
+    // 4,194,304 up to which the sort key start * n + i is exact (here it would pass 2^53, where
+    // doubles are 2 apart). a reports first, its ranges from the highest down; a#2 and b then list
+    // theirs from the lowest.
+    const points = 2_600_000;
+    const base = 0x7fffffff - 4 * points - 15;
+    const range = (k: number): HashRange => [k === 0 ? 0 : base + 4 * k, base + 4 * k + 3];
+    const a: Consumer = { id: 'a', name: 'a' };
+    const a2: Consumer = { id: 'a#2', name: 'a' };
+    const b: Consumer = { id: 'b', name: 'b' };
+    const ranges = (own: number): HashRange[] => {
+      const out: HashRange[] = [];
+      for (let k = 0; k < points; k++) if (k % 3 === own || k % 3 === 2) out.push(range(k));
+      return out;
+    };
+    const reported = [
+      { consumer: a, ranges: ranges(1).reverse() },
+      { consumer: a2, ranges: ranges(2) },
+      { consumer: b, ranges: ranges(0) },
+    ];
+    const n = reported.reduce((sum, r) => sum + r.ranges.length, 0);
+    assert.ok(n > 2 ** 22 && base * n > 2 ** 53);
+    const ring = new ReportedRing(createSelector(RING3), reported);
+    const table = ring.segmentTable();
+    // Each point a segment of its own (neighbours differ), then the wrap above the last point to the first point's.
+    assert.equal(table.count, points + 1);
+    const ids = (i: number) => table.owners[table.owner[i]].map((c) => c.id).join(',');
+    const want = ['b', 'a', 'a,a#2,b'];
+    for (const k of [0, 1, 2, 3, 4, 5, 1_398_100, 1_398_101, 1_398_102, 2_097_151, 2_097_152, points - 2, points - 1]) {
+      assert.deepEqual([table.starts[k], table.ends[k], ids(k)], [...range(k), want[k % 3]], `point ${k}`);
+    }
+    assert.deepEqual([table.starts[points], table.ends[points], ids(points)], [base + 4 * points, 0x7fffffff, 'b']);
+    // A key on a shared point goes to list[hash % 3].
+    const shared = base + 4 * 5;
+    assert.deepEqual([0, 1, 2, 3].map((d) => ring.select(shared + d)?.id), [0, 1, 2, 3].map((d) => ['a', 'a#2', 'b'][(shared + d) % 3]));
   });
 });

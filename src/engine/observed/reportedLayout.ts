@@ -93,73 +93,76 @@ export class ReportedRing implements StickyKeyConsumerSelector {
   }
 }
 
-function table4(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
+type Report = ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>;
+
+/**
+ * The reported ranges as columns (starts, ends, codes) and their order by start (ties in report
+ * order). A range's code is its consumer's in the table being built (`b`): one code per consumer,
+ * its index in `consumers` (a one-consumer list and its code looked up for each range took half of
+ * the 3.x table's time).
+ *
+ * The order is one numeric sort of `start * n + i`, exact while it stays below 2^53: starts are
+ * below 2^31, so up to 2^22 ranges (a ring of 4,000,000 points reports no more); past that, a
+ * comparator. A ring of 1,000 x 100 points reports 100,000 ranges: sorting objects with a
+ * comparator took 30-45 ms of a 4.x topology's build, and 40-70 ms of a what-if step on a 3.x ring
+ * in the panel; a Map by start took 1.6 s for a 3.x ring of 10,000 x 100 points in Node.
+ */
+function byStart(reported: Report) {
   let n = 0;
   for (const r of reported) n += r.ranges.length;
-  if (n === 0) return EMPTY_TABLE;
-  // The ranges by start, ties in report order, as one numeric sort of `start * n + i` (exact: a
-  // start is at most 65536, so the keys stay far below 2^53). A 4.x ring of 1,000 x 100 points
-  // reports 100,000 ranges; sorting objects with a comparator took 30-45 ms of the topology's build.
-  const keys = new Float64Array(n);
+  const starts = new Float64Array(n);
   const ends = new Float64Array(n);
   const codes = new Int32Array(n);
-  const b = new SegmentTableBuilder([], n);
+  const consumers: Consumer[] = [];
+  const b = new SegmentTableBuilder([], n + 1);
   let i = 0;
   for (const r of reported) {
     if (r.ranges.length === 0) continue;
     const code = b.code(only(r.consumer));
+    consumers[code] = r.consumer;
     for (const [start, end] of r.ranges) {
-      keys[i] = start * n + i;
+      starts[i] = start;
       ends[i] = end;
       codes[i++] = code;
     }
   }
-  keys.sort();
-  for (const key of keys) {
-    const start = Math.floor(key / n);
-    const j = key - start * n;
-    b.push(start, ends[j], codes[j]);
-  }
+  // `order` holds the sort keys, then (in place) the indexes they give.
+  const order = new Float64Array(n);
+  for (let j = 0; j < n; j++) order[j] = starts[j] * n + j;
+  order.sort();
+  for (let j = 0; j < n; j++) order[j] = n > 2 ** 22 ? j : order[j] % n;
+  if (n > 2 ** 22) order.sort((x, y) => starts[x] - starts[y] || x - y);
+  return [starts, ends, codes, order, consumers, b] as const;
+}
+
+function table4(reported: Report): SegmentTable {
+  const [starts, ends, codes, order, , b] = byStart(reported);
+  if (order.length === 0) return EMPTY_TABLE;
+  for (const i of order) b.push(starts[i], ends[i], codes[i]);
   return b.build();
 }
 
-function table3(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>): SegmentTable {
-  // One list per reported range (a point), consumers in the broker's order: by name, stable.
-  let n = 0;
-  for (const r of reported) n += r.ranges.length;
+/** One list per reported range (a point), consumers in the broker's order: by name, stable. */
+function table3(reported: Report): SegmentTable {
+  const [starts, ends, codes, order, consumers, b] = byStart(reported);
+  const n = order.length;
   if (n === 0) return EMPTY_TABLE;
-  const starts = new Float64Array(n);
-  const ends = new Float64Array(n);
-  const owners: Consumer[] = [];
-  for (const r of reported) {
-    for (const [start, end] of r.ranges) {
-      starts[owners.length] = start;
-      ends[owners.length] = end;
-      owners.push(r.consumer);
-    }
-  }
-  // The ranges by start, those of a shared point in report order. Typed arrays, not a Map by start:
-  // a 3.x ring of 10,000 x 100 points took 1.6 s here in Node, 2.4 s as one task in the panel. And
-  // as table4 does, one numeric sort of `start * n + i` where that is exact (starts are below 2^31,
-  // so up to 2^22 ranges: a ring of 4,000,000 points reports no more); the comparator took 40-70 ms
-  // of a what-if step on a ring of 1,000 x 100 points in the panel.
-  const order =
-    n > 2 ** 22
-      ? new Uint32Array(n).map((_, i) => i).sort((a, b) => starts[a] - starts[b] || a - b)
-      : Uint32Array.from(new Float64Array(n).map((_, i) => starts[i] * n + i).sort(), (key) => key % n);
-  const b = new SegmentTableBuilder([], n + 1);
-  let first: readonly Consumer[] | undefined;
+  let first = -1;
   let i = 0;
   for (let k = 0; k < n; ) {
     i = order[k];
-    const cs = [owners[i]];
-    while (++k < n && starts[order[k]] === starts[i]) cs.push(owners[order[k]]);
-    // Array.prototype.sort is stable, as Java's List.sort: same names keep connection order.
-    const list = cs.length === 1 ? only(cs[0]) : Object.freeze(cs.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)));
-    first ??= list;
-    b.pushList(starts[i], ends[i], list);
+    let code = codes[i];
+    if (++k < n && starts[order[k]] === starts[i]) {
+      const cs = [consumers[code]];
+      do cs.push(consumers[codes[order[k]]]);
+      while (++k < n && starts[order[k]] === starts[i]);
+      // Array.prototype.sort is stable, as Java's List.sort: same names keep connection order.
+      code = b.code(Object.freeze(cs.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))));
+    }
+    if (first < 0) first = code;
+    b.push(starts[i], ends[i], code);
   }
   // Above the last point: the first point's consumers (not in the broker's report).
-  if (ends[i] < RING3_MAX) b.pushList(ends[i] + 1, RING3_MAX, first!);
+  if (ends[i] < RING3_MAX) b.push(ends[i] + 1, RING3_MAX, first);
   return b.build();
 }
