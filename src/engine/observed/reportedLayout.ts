@@ -23,7 +23,6 @@ import {
   type SegmentTable,
   type StickyKeyConsumerSelector,
 } from '../pulsar/keyShared/selector';
-import { RING3_MAX } from './types';
 
 export class ReportedRing implements StickyKeyConsumerSelector {
   readonly algorithm = 'consistentHashing';
@@ -44,7 +43,7 @@ export class ReportedRing implements StickyKeyConsumerSelector {
     this.brokerVersion = hashing.brokerVersion;
     this.keyHashRange = hashing.keyHashRange;
     this.keyValues = hashing.keyValues;
-    this.#table = this.brokerVersion === '4.0' ? table4(reported) : table3(reported);
+    this.#table = ringTable(reported, this.keyValues[1]);
   }
 
   makeStickyKeyHash(bytes: Uint8Array, length?: number): number {
@@ -93,26 +92,27 @@ export class ReportedRing implements StickyKeyConsumerSelector {
   }
 }
 
-type Report = ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>;
-
 /**
- * The reported ranges as columns (starts, ends, codes) and their order by start (ties in report
- * order). A range's code is its consumer's in the table being built (`b`): one code per consumer,
- * its index in `consumers` (a one-consumer list and its code looked up for each range took half of
- * the 3.x table's time).
+ * The report as a segment table: its ranges by start, one list per reported range (a point) with
+ * consumers in the broker's order (by name, stable), and above the last point, up to `max`, the
+ * first point's consumers (3.x; a 4.x report shares no point and reaches its `max`, validate.ts).
  *
- * The order is one numeric sort of `start * n + i`, exact while it stays below 2^53: starts are
- * below 2^31, so up to 2^22 ranges (a ring of 4,000,000 points reports no more); past that, a
- * comparator. A ring of 1,000 x 100 points reports 100,000 ranges: sorting objects with a
- * comparator took 30-45 ms of a 4.x topology's build, and 40-70 ms of a what-if step on a 3.x ring
- * in the panel; a Map by start took 1.6 s for a 3.x ring of 10,000 x 100 points in Node.
+ * Each consumer's one-consumer list gets its code once (looked up for each range, with an array
+ * made for each, it took half of this function's time). The order is one numeric sort of
+ * `start * n + i`, ties in report order, exact while it stays below 2^53: starts are below 2^31,
+ * so up to 2^22 ranges (a ring of 4,000,000 points reports no more); past that, a comparator. A
+ * ring of 1,000 x 100 points reports 100,000 ranges: sorting objects with a comparator took 30-45
+ * ms of a 4.x topology's build, and 40-70 ms of a what-if step on a 3.x ring in the panel; a Map by
+ * start took 1.6 s for a 3.x ring of 10,000 x 100 points in Node.
  */
-function byStart(reported: Report) {
+function ringTable(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonly HashRange[] }>, max: number): SegmentTable {
   let n = 0;
   for (const r of reported) n += r.ranges.length;
+  if (n === 0) return EMPTY_TABLE;
   const starts = new Float64Array(n);
   const ends = new Float64Array(n);
   const codes = new Int32Array(n);
+  // The consumer of each code.
   const consumers: Consumer[] = [];
   const b = new SegmentTableBuilder([], n + 1);
   let i = 0;
@@ -132,23 +132,7 @@ function byStart(reported: Report) {
   order.sort();
   for (let j = 0; j < n; j++) order[j] = n > 2 ** 22 ? j : order[j] % n;
   if (n > 2 ** 22) order.sort((x, y) => starts[x] - starts[y] || x - y);
-  return [starts, ends, codes, order, consumers, b] as const;
-}
-
-function table4(reported: Report): SegmentTable {
-  const [starts, ends, codes, order, , b] = byStart(reported);
-  if (order.length === 0) return EMPTY_TABLE;
-  for (const i of order) b.push(starts[i], ends[i], codes[i]);
-  return b.build();
-}
-
-/** One list per reported range (a point), consumers in the broker's order: by name, stable. */
-function table3(reported: Report): SegmentTable {
-  const [starts, ends, codes, order, consumers, b] = byStart(reported);
-  const n = order.length;
-  if (n === 0) return EMPTY_TABLE;
   let first = -1;
-  let i = 0;
   for (let k = 0; k < n; ) {
     i = order[k];
     let code = codes[i];
@@ -162,7 +146,6 @@ function table3(reported: Report): SegmentTable {
     if (first < 0) first = code;
     b.push(starts[i], ends[i], code);
   }
-  // Above the last point: the first point's consumers (not in the broker's report).
-  if (ends[i] < RING3_MAX) b.push(ends[i] + 1, RING3_MAX, first);
+  if (ends[i] < max) b.push(ends[i] + 1, max, first);
   return b.build();
 }
