@@ -17,8 +17,9 @@ import { stringKey } from '../../src/engine/key';
 import { parseEvent } from '../../src/engine/events';
 import { diffOwnership } from '../../src/engine/whatIf';
 import type { Consumer, HashRange, Segment } from '../../src/engine/pulsar/keyShared/selector';
-import type { KeySharedSubscription, SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
-import { replay, statsOf, type StatsFormat } from './brokerReports';
+import { createSelector, type KeySharedSubscription, type SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
+import { replay, reportedRanges, statsOf, type StatsFormat } from './brokerReports';
+import { restoreObserved } from '../../src/engine/observed/restore';
 import { randInt, rng } from './helpers';
 
 const TOPIC = 'persistent://public/default/orders';
@@ -186,4 +187,83 @@ describe('import: the report itself', () => {
     assert.deepEqual(state.subscription!.consumers.map((c) => c.id), ['C1', 'C2', 'C3', 'C4']);
     assert.deepEqual(mapped(state.selectorFor(null).segments(), (c) => c.id), mapped(sub.selector.segments(), (c) => c.id));
   });
+});
+
+describe('restore: partitions that report alike', () => {
+  // A partition whose report lists the same consumers with the same ranges as the partition before
+  // takes that partition's restored state (its model cloned) and keeps its own draining hashes. Each
+  // model must equal a selector connected afresh, each layout its own report (one with the same
+  // consumers but other ranges included), and an event on one partition's model must leave the
+  // others as they were.
+  const cases: Array<{ kind: Kind; version: '3.0' | '4.0' }> = [
+    { kind: 'ring', version: '3.0' },
+    { kind: 'ring', version: '4.0' },
+    { kind: 'sticky', version: '3.0' },
+    { kind: 'sticky', version: '4.0' },
+  ];
+  for (const { kind, version } of cases) {
+    test(`${kind === 'ring' ? 'consistent hashing' : 'STICKY'}, ${version}: one model per partition, equal to connecting afresh, none sharing another's changes or draining hashes`, () => {
+      const cfg = config(version === '3.0' ? '3.0' : '4.0', kind, 20);
+      const named = (name: string, i: number): Consumer => ({ id: name, name, ...(kind === 'sticky' ? { ranges: [[i * 100, i * 100 + 99] as HashRange] } : {}) });
+      const all = ['a', 'b', 'c', 'd'].map(named);
+      const fresh = (consumers: readonly Consumer[], replicaPoints = cfg.replicaPoints) => {
+        const s = createSelector({ ...cfg, replicaPoints });
+        for (const c of consumers) s.addConsumer(c);
+        return s;
+      };
+      // A 4.x report may drain a hash; partition p drains its own one.
+      const report = (consumers: readonly Consumer[], p: number) => {
+        const ranges = kind === 'sticky' ? new Map(consumers.map((c) => [c, c.ranges!])) : reportedRanges(fresh(consumers, points[p]), consumers);
+        return {
+          consumers: consumers.map((c, i) => ({
+            name: c.name,
+            ranges: ranges.get(c)!,
+            ...(version === '4.0' && i === 0 ? { drainingHashes: [{ hash: 1000 + p, unackMsgs: p + 1, blockedAttempts: 0 }] } : {}),
+          })),
+        };
+      };
+      const three = all.slice(0, 3);
+      // Partitions 0 and 1 report all four alike, 3 and 4 all but d alike; partition 2 lists the
+      // same consumers as 1, but on a ring its broker has 10 points a consumer (other ranges).
+      const lists = [all, all, all, three, three];
+      const points = [20, 20, kind === 'ring' ? 10 : 20, 20, 20];
+      const { settings, problems } = parseSettings({
+        'keyRouting.topics': [
+          {
+            name: TOPIC,
+            system: 'pulsar',
+            partitions: 5,
+            brokerVersion: version,
+            subscription: {
+              keySharedMode: cfg.keySharedMode,
+              consistentHashing: cfg.consistentHashing,
+              replicaPoints: cfg.replicaPoints,
+              consumers: all.map((c) => ({ name: c.name, ...(c.ranges ? { ranges: c.ranges } : {}) })),
+              observedPartitions: lists.map(report),
+            },
+          },
+        ],
+      });
+      assert.deepEqual(problems, []);
+      const t = settings.topics[0];
+      assert.ok(t.system === 'pulsar' && t.subscription);
+      const groups = restoreObserved(cfg, t.subscription).groups;
+      const models = groups.map((g) => g.model);
+      assert.equal(new Set(models).size, 5, 'a model per partition');
+      const ids = (s: { segments(): readonly Segment[] }) => mapped(s.segments(), (c) => c.id);
+      const want = lists.map((cs) => ids(fresh(cs)));
+      assert.deepEqual(models.map(ids), want);
+      assert.deepEqual(groups.map((g) => ids(g.view ?? g.model)), lists.map((cs, p) => ids(fresh(cs, points[p]))), 'each layout is its own report');
+      assert.deepEqual(
+        groups.map((g) => [...g.draining].map(([hash, d]) => [hash, d.consumer.id, d.unackMsgs])),
+        lists.map((_, p) => (version === '4.0' ? [[1000 + p, 'a', p + 1]] : [])),
+      );
+      // An event on partition 1's model and on partition 4's, and on no other.
+      models[1].addConsumer(named('e', 5));
+      models[4].addConsumer(named('e', 5));
+      assert.notDeepEqual(ids(models[1]), want[1]);
+      assert.notDeepEqual(ids(models[4]), want[4]);
+      assert.deepEqual([0, 2, 3].map((p) => ids(models[p])), [0, 2, 3].map((p) => want[p]));
+    });
+  }
 });
