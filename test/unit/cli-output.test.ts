@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, cli, cliEnv, cliPty, cliText, configFile } from './cliRun';
@@ -222,23 +222,14 @@ describe('on a terminal (a pseudo-terminal from util-linux script)', () => {
 describe('a reader that stops early', () => {
   const cfg = configFile(settings);
 
-  /**
-   * Feeds endless keys to `route`, reads the first line of output, then closes the pipe as
-   * `head -1` does. The run must end by itself (its input never does), quietly, with exit 0.
-   */
-  async function closeAfterFirstLine(args: string[], shell = false): Promise<{ code: number | null; signal: string | null; stderr: string; first: string }> {
-    const command = shell ? ['sh', ['-c', `'${process.execPath}' '${CLI}' ${args.map((a) => `'${a}'`).join(' ')} 2>&1`]] : [process.execPath, [CLI, ...args]];
-    const child = spawn(command[0] as string, command[1] as string[], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv() });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const block = Array.from({ length: 1000 }, (_, i) => `user-${i}`).join('\n') + '\n';
-    let feeding = true;
-    child.stdin.on('error', () => (feeding = false));
-    const feed = (): void => {
-      while (feeding && child.stdin.write(block));
-      if (feeding) child.stdin.once('drain', feed);
-    };
-    feed();
+  /** The command line run with `args`, or with `shared`, in a shell with stderr on stdout's pipe (`2>&1`). */
+  function spawnCli(args: string[], shared: boolean): ChildProcessWithoutNullStreams {
+    const command = shared ? ['sh', ['-c', `'${process.execPath}' '${CLI}' ${args.map((a) => `'${a}'`).join(' ')} 2>&1`]] : [process.execPath, [CLI, ...args]];
+    return spawn(command[0] as string, command[1] as string[], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv() });
+  }
+
+  /** Reads the first line of `child`'s output, then closes the pipe as `head -1` does, and waits for the exit. */
+  async function firstLineThenExit(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: string | null; first: string }> {
     const first = await new Promise<string>((resolve) => {
       let buf = '';
       const onData = (d: Buffer): void => {
@@ -251,9 +242,29 @@ describe('a reader that stops early', () => {
     });
     child.stdout.destroy();
     const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    return { code, signal, first };
+  }
+
+  /**
+   * Feeds endless keys to `route`, reads the first line of output, then closes the pipe as
+   * `head -1` does. The run must end by itself (its input never does), quietly, with exit 0.
+   */
+  async function closeAfterFirstLine(args: string[], shell = false): Promise<{ code: number | null; signal: string | null; stderr: string; first: string }> {
+    const child = spawnCli(args, shell);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const block = Array.from({ length: 1000 }, (_, i) => `user-${i}`).join('\n') + '\n';
+    let feeding = true;
+    child.stdin.on('error', () => (feeding = false));
+    const feed = (): void => {
+      while (feeding && child.stdin.write(block));
+      if (feeding) child.stdin.once('drain', feed);
+    };
+    feed();
+    const r = await firstLineThenExit(child);
     feeding = false;
     child.stdin.destroy();
-    return { code, signal, stderr, first };
+    return { ...r, stderr };
   }
 
   test('route | head -1: exit 0, nothing on stderr, input no longer read', { timeout: 120_000 }, async () => {
@@ -275,7 +286,7 @@ describe('a reader that stops early', () => {
     // that a synchronous run never flushed: it read on, queued every line in memory (on endless
     // input until V8 ran out of heap, which killed the shell of the test above by SIGPIPE).
     const keys = 300_000;
-    const child = spawn('sh', ['-c', `'${process.execPath}' '${CLI}' route --config '${cfg}' 2>&1`], { stdio: ['pipe', 'pipe', 'pipe'], env: cliEnv() });
+    const child = spawnCli(['route', '--config', cfg], true);
     let allTaken = false;
     child.stdin.on('error', () => {});
     // 'finish' only where the command took every byte (an end callback also runs on the EPIPE).
@@ -292,18 +303,7 @@ describe('a reader that stops early', () => {
       if (allTaken || now === last) break;
       last = now;
     }
-    const first = await new Promise<string>((resolve) => {
-      let buf = '';
-      const onData = (d: Buffer): void => {
-        buf += d;
-        if (!buf.includes('\n')) return;
-        child.stdout.off('data', onData);
-        resolve(buf.slice(0, buf.indexOf('\n')));
-      };
-      child.stdout.on('data', onData);
-    });
-    child.stdout.destroy();
-    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('exit', (c, s) => resolve([c, s])));
+    const { code, signal, first } = await firstLineThenExit(child);
     assert.equal(code, 0, `exit signal ${signal}`);
     assert.equal(JSON.parse(first).key, 'user-0');
     assert.equal(allTaken, false, `route read all ${keys} keys while its first line was still in the pipe`);
