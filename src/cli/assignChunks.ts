@@ -3,10 +3,11 @@
  * round by round, with the uuid pins and the dispatcher's round-robin position carried over.
  * Output: `{"rounds": [{"assigned": {consumer: [ids]}, "unassigned": [ids], "uuidToConsumer": {uuid: consumer}}]}`.
  */
+import { isObject } from '../engine/jsonObject';
 import { required, UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './cliIo';
 import { readJsonFile } from './io';
-import { array, fail, isRecord, javaInt, record, string } from './inputCheck';
+import { array, fail, javaInt, record, string } from './inputCheck';
 import { show } from '../engine/settings';
 import { SharedConsumerAssignor, type AssignorConsumer, type ChunkEntry, type EntryId } from '../engine/pulsar/sharedConsumerAssignor';
 import type { CommandSpec } from './command';
@@ -14,7 +15,7 @@ import type { CommandSpec } from './command';
 export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const file = required(args, 'input');
   const input = readJsonFile(io, file, '--input');
-  if (!isRecord(input)) throw new UsageError(`--input ${file}: must be a JSON object {"consumers", "rounds"} (got ${show(input)})`);
+  if (!isObject(input)) throw new UsageError(`--input ${file}: must be a JSON object {"consumers", "rounds"} (got ${show(input)})`);
   const consumers = parseConsumers(input.consumers);
   const rounds = array(input.rounds, 'rounds', 'of {"entries": [...]}').map((r, i) => parseEntries(r, `rounds[${i}]`));
 

@@ -4,6 +4,7 @@
  */
 import { UsageError } from './args';
 import { show } from '../engine/settings';
+import { isObject } from '../engine/jsonObject';
 
 export const JAVA_INT_MIN = -0x80000000;
 export const JAVA_INT_MAX = 0x7fffffff;
@@ -12,12 +13,8 @@ export function fail(path: string, message: string): never {
   throw new UsageError(`${path}: ${message}`);
 }
 
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function record(v: unknown, path: string, what: string): Record<string, unknown> {
-  if (!isRecord(v)) fail(path, `must be an object ${what} (got ${show(v)})`);
+  if (!isObject(v)) fail(path, `must be an object ${what} (got ${show(v)})`);
   return v;
 }
 

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { single, UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './cliIo';
+import { isObject } from '../engine/jsonObject';
 
 /** The settings file to use; a discovered one is named on stderr (stdout stays pure JSON). */
 export function configPath(io: CliIo, args: ParsedArgs): string {
@@ -57,10 +58,6 @@ export function readSettingsFile(path: string, origin = `--config ${path}`): unk
 /** `CommaExpected` → `comma expected`. */
 function errorWords(code: string): string {
   return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function hasKeyRouting(settings: unknown): boolean {

@@ -4,10 +4,11 @@
  * "no split". Where the algorithm throws (no positions for `specified_positions_divide`) it exits 2
  * with the broker's reason. Unset broker settings take the broker's defaults.
  */
+import { isObject } from '../engine/jsonObject';
 import { required, UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './cliIo';
 import { readJsonFile } from './io';
-import { array, fail, finiteNumber, isRecord, javaInt, record, string } from './inputCheck';
+import { array, fail, finiteNumber, javaInt, record, string } from './inputCheck';
 import { show } from '../engine/settings';
 import {
   DEFAULT_FLOW_OR_QPS_LIMITS,
@@ -31,7 +32,7 @@ export function splitCommand(args: ParsedArgs, write: (s: string) => void, io: C
   const algorithm = parseAlgorithm(required(args, 'algorithm'));
   const file = required(args, 'input');
   const input = readJsonFile(io, file, '--input');
-  if (!isRecord(input)) throw new UsageError(`--input ${file}: must be a JSON object {"bundle", "topics", ...} (got ${show(input)})`);
+  if (!isObject(input)) throw new UsageError(`--input ${file}: must be a JSON object {"bundle", "topics", ...} (got ${show(input)})`);
 
   const needsBundle = algorithm === 'range_equally_divide' || algorithm === 'specified_positions_divide';
   let bundle: BundleRange | undefined;

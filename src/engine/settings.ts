@@ -11,6 +11,7 @@ import { namespaceNameProblem } from './pulsar/topicName';
 import { parseKafkaGroups, parseTopicId, KAFKA_GROUPS, type KafkaGroupSetting } from './kafka/groupSettings';
 import { attachObserved } from './observed/settings';
 import type { ObservedState } from './observed/types';
+import { isObject } from './jsonObject';
 
 /** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
 export { equalBoundaries } from './pulsar/namespaceBundles';
@@ -362,10 +363,6 @@ export function oneOf<T extends string>(v: unknown, allowed: readonly T[], fallb
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
   problems.push({ path, message: `must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')} (got ${show(v)})` });
   return fallback;
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A short rendering of a bad value for a message. */

@@ -5,6 +5,7 @@
  * extension lists these beside the parser's problems; the command line prints the warnings.
  */
 import { KAFKA_GROUPS, NAMESPACES, TOPICS } from './settings';
+import { isObject } from './jsonObject';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -114,11 +115,6 @@ export function fullPulsarName(name: string): string {
   if (parts.length === 1) return `persistent://public/default/${name}`;
   if (parts.length === 3) return `persistent://${name}`;
   return name;
-}
-
-/** A JSON object (not null, not an array): an entry of the settings read as data. */
-export function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The known word nearest to a misspelt one (edit distance at most 2), if any. */

@@ -13,7 +13,8 @@ import type { KeyRoutes } from './routeFormat';
 import { PARTITIONER_NAMES } from '../engine/kafka/partitioners';
 import { KEY_SERIALIZERS } from '../engine/kafka/serializers';
 import { HASHING_SCHEMES } from '../engine/pulsar/producerRouting';
-import { isObject, lintProperties, type Finding, type Severity } from '../engine/settingsLint';
+import { isObject } from '../engine/jsonObject';
+import { lintProperties, type Finding, type Severity } from '../engine/settingsLint';
 
 export type { Finding, Severity };
 

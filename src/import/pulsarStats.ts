@@ -27,6 +27,7 @@ import { connectionOrder } from './connectedSince';
 import { fail, ImportError } from './errors';
 import { parseJsonReport } from './jsonReport';
 import { existingEntry, type Imported, type ImportOptions } from './options';
+import { isObject } from '../engine/jsonObject';
 
 const WHAT = 'pulsar-admin topics stats (or partitioned-stats --per-partition)';
 
@@ -339,10 +340,6 @@ function engineNotes(topic: Record<string, unknown>, src: string): string[] {
   const state = new Topology(settings, []).topics[0];
   const note = state instanceof PulsarTopicState ? state.observed?.note() : undefined;
   return note ? [note] : [];
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

@@ -3,7 +3,7 @@
  * panel's Apply and for an import alike. The settings are read as data: any entry may hold
  * anything the user typed.
  */
-import { isObject } from '../engine/settingsLint';
+import { isObject } from '../engine/jsonObject';
 
 export type Entry = Record<string, unknown>;
 

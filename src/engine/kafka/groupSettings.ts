@@ -15,6 +15,7 @@
  */
 import { ASSIGNOR_NAMES, MAX_SIMULATED_PARTITIONS, type AssignorName, type GroupMemberConfig, type KafkaGroupConfig, type ObservedOwners } from './consumerGroup';
 import { parseUuid } from './uuid';
+import { isObject } from '../jsonObject';
 
 export const KAFKA_GROUPS = 'keyRouting.kafkaGroups';
 
@@ -236,10 +237,6 @@ function parseObserved(o: unknown, path: string, group: KafkaGroupSetting, topic
   }
   if (problems.length > before) return undefined;
   return o.at === undefined ? { owners } : { at: o.at as string, owners };
-}
-
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function show(v: unknown): string {

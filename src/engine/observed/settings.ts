@@ -12,6 +12,7 @@ import type { PulsarTopicConfig, Problem } from '../settings';
 import { show } from '../settings';
 import { shapeOf, type DrainingHash, type ObservedConsumer, type ObservedState } from './types';
 import { layoutProblems } from './validate';
+import { isObject } from '../jsonObject';
 
 const JAVA_INT_MAX = 0x7fffffff;
 
@@ -181,6 +182,3 @@ function parseDraining(raw: unknown, path: string, problems: Problem[]): Drainin
   return out;
 }
 
-function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}

@@ -4,15 +4,12 @@
  */
 import type { HashRange } from '../pulsar/keyShared/selector';
 import { ORDERING_GENERATIONS, ScenarioError, type OrderingGeneration, type OrderingScenario, type ScenarioSubscription } from './types';
+import { isObject } from '../jsonObject';
 
 /** A follow-up action after the change. */
 export type OrderingStep = { ack: string[] } | { dispatch: true } | { event: string } | { publish: Array<{ id: string; key: string }> };
 
 const MAX_MESSAGES = 100_000;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function stringArray(v: unknown, path: string): string[] {
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new ScenarioError(`${path}: must be an array of message ids (strings)`);
