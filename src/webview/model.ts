@@ -75,6 +75,8 @@ export class Models {
   #groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
   /** The settings as the host sent them: what the page reads (a report's ranges still packed). */
   shown: Settings = { topics: [], namespaces: [] };
+  /** The throwaway steps `warmUp` has run on these settings. */
+  stepsWarmed = 0;
   #settings: Settings | undefined;
   keys: KeyEntry[] = [];
 
@@ -94,6 +96,7 @@ export class Models {
     this.#frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
     this.#topologyValue = undefined;
     this.#topologyError = undefined;
+    this.stepsWarmed = 0;
     this.#colors.clear();
     // Kept through a change of keys (their number changes a note's cost little): the next notes'
     // own times replace a stale one.
@@ -243,6 +246,7 @@ export class Models {
       const topology = this.topology().topology;
       const g = topology?.group(group);
       if (!topology || !g) return;
+      this.stepsWarmed++;
       try {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
@@ -257,6 +261,7 @@ export class Models {
       t.subscription.selector.segmentTable();
       return;
     }
+    this.stepsWarmed++;
     try {
       const keys = this.shownKeys;
       const first = t.subscription.consumers[0]?.id;

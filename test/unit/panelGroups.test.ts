@@ -322,6 +322,8 @@ describe('panel: a group what-if taken one step further', () => {
       ConsumerGroupState.prototype.apply = apply;
     }
     assert.deepEqual(applied, ['billing {"kind":"plus","id":"\\u0000warm-up-1"}', 'audit {"kind":"leave","id":"a"}']);
+    // Two steps taken: no group "nobody", and no group given in round 4.
+    assert.equal(models.stepsWarmed, 2);
     // The groups and a real what-if are those of a panel that never warmed up.
     const cold = new Models();
     cold.setSettings(settingsOf(raw));
