@@ -1073,9 +1073,11 @@ export class App {
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
         // Opened before the idle warm-up's throwaway steps ran: two of them now, before the tab is
         // done, so that the first real step runs code V8 has compiled. Cold, that step took 85-95
-        // ms on a 3.0 ring of 100,000 points (warm: 25-40).
+        // ms on a 3.0 ring of 100,000 points (warm: 25-40). Not after a step of the group shown,
+        // which does not draw the page again: that step ran the code.
         const group = this.#chosenGroup(topic.name)?.name;
-        if (!applied.length) for (let round = this.models.stepsWarmed + 1; round <= 2; round++) this.models.warmUp(topic.name, round, group);
+        const groupStep = group !== undefined && !!this.#state.groupWhatIf?.[groupWhatIfKey(topic.name, group)]?.cursor;
+        if (!applied.length && !groupStep) for (let round = this.models.stepsWarmed + 1; round <= 2; round++) this.models.warmUp(topic.name, round, group);
       }, true);
     }
     // And the rebuild from the settings "Apply" would write (it connects every consumer again: a
