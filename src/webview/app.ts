@@ -1071,13 +1071,14 @@ export class App {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
-        // Opened before the idle warm-up's throwaway steps ran: two of them now, before the tab is
-        // done, so that the first real step runs code V8 has compiled. Cold, that step took 85-95
-        // ms on a 3.0 ring of 100,000 points (warm: 25-40). Not after a step of the group shown,
-        // which does not draw the page again: that step ran the code.
+        // Opened before the idle warm-up's throwaway steps ran: three of them now (joins, then a
+        // leave), before the tab is done, so that the first real step runs code V8 has compiled.
+        // Cold, that step took 85-95 ms on a 3.0 ring of 100,000 points (warm: 25-40); after two
+        // rounds 33-53, after three 38-49 (and 43-48 on the reported 3.0 ring, from 63-68). Not
+        // after a step of the group shown, which does not draw the page again: that step ran it.
         const group = this.#chosenGroup(topic.name)?.name;
         const groupStep = group !== undefined && !!this.#state.groupWhatIf?.[groupWhatIfKey(topic.name, group)]?.cursor;
-        if (!applied.length && !groupStep) for (let round = this.models.stepsWarmed + 1; round <= 2; round++) this.models.warmUp(topic.name, round, group);
+        if (!applied.length && !groupStep) for (let round = this.models.stepsWarmed + 1; round <= 3; round++) this.models.warmUp(topic.name, round, group);
       }, true);
     }
     // And the rebuild from the settings "Apply" would write (it connects every consumer again: a
