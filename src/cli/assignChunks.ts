@@ -15,7 +15,7 @@ import type { CommandSpec } from './command';
 export function assignChunksCommand(args: ParsedArgs, write: (s: string) => void, io: CliIo): void {
   const file = required(args, 'input');
   const input = readJsonFile(io, file, '--input');
-  if (!isObject(input)) throw new UsageError(`--input ${file}: must be a JSON object {"consumers", "rounds"} (got ${show(input)})`);
+  if (!isObject<unknown>(input)) throw new UsageError(`--input ${file}: must be a JSON object {"consumers", "rounds"} (got ${show(input)})`);
   const consumers = parseConsumers(input.consumers);
   const rounds = array(input.rounds, 'rounds', 'of {"entries": [...]}').map((r, i) => parseEntries(r, `rounds[${i}]`));
 

@@ -14,7 +14,7 @@ export function fail(path: string, message: string): never {
 }
 
 export function record(v: unknown, path: string, what: string): Record<string, unknown> {
-  if (!isObject(v)) fail(path, `must be an object ${what} (got ${show(v)})`);
+  if (!isObject<unknown>(v)) fail(path, `must be an object ${what} (got ${show(v)})`);
   return v;
 }
 

@@ -49,7 +49,7 @@ export function readSettingsFile(path: string, origin = `--config ${path}`): unk
   }
   if (value === undefined) return {};
   if (path.endsWith('.code-workspace')) {
-    const settings = isObject(value) ? value.settings : undefined;
+    const settings = isObject<unknown>(value) ? value.settings : undefined;
     return settings === undefined ? {} : settings;
   }
   return value;
@@ -61,7 +61,7 @@ function errorWords(code: string): string {
 }
 
 function hasKeyRouting(settings: unknown): boolean {
-  return isObject(settings) && Object.keys(settings).some((k) => k.startsWith('keyRouting.'));
+  return isObject<unknown>(settings) && Object.keys(settings).some((k) => k.startsWith('keyRouting.'));
 }
 
 function isFile(path: string): boolean {

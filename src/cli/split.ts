@@ -32,7 +32,7 @@ export function splitCommand(args: ParsedArgs, write: (s: string) => void, io: C
   const algorithm = parseAlgorithm(required(args, 'algorithm'));
   const file = required(args, 'input');
   const input = readJsonFile(io, file, '--input');
-  if (!isObject(input)) throw new UsageError(`--input ${file}: must be a JSON object {"bundle", "topics", ...} (got ${show(input)})`);
+  if (!isObject<unknown>(input)) throw new UsageError(`--input ${file}: must be a JSON object {"bundle", "topics", ...} (got ${show(input)})`);
 
   const needsBundle = algorithm === 'range_equally_divide' || algorithm === 'specified_positions_divide';
   let bundle: BundleRange | undefined;

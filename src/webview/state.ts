@@ -67,13 +67,13 @@ export function emptyState(): PanelState {
 
 function entries<T>(v: unknown, check: (x: unknown) => x is T): Record<string, T> {
   const out: Record<string, T> = Object.create(null);
-  if (!isObject(v)) return out;
+  if (!isObject<unknown>(v)) return out;
   for (const [k, x] of Object.entries(v)) if (check(x)) out[k] = x;
   return out;
 }
 
 export function isKeyInput(v: unknown): v is KeyInput {
-  return isObject(v) && (v.format === 'utf8' || v.format === 'hex') && typeof v.value === 'string' && v.value.length <= 4096;
+  return isObject<unknown>(v) && (v.format === 'utf8' || v.format === 'hex') && typeof v.value === 'string' && v.value.length <= 4096;
 }
 
 function isRange(v: unknown): v is [number, number] {
@@ -81,7 +81,7 @@ function isRange(v: unknown): v is [number, number] {
 }
 
 export function isEvent(v: unknown): v is TopologyEvent {
-  if (!isObject(v)) return false;
+  if (!isObject<unknown>(v)) return false;
   if (v.kind === 'connect') return typeof v.name === 'string' && v.name !== '' && (v.ranges === undefined || (Array.isArray(v.ranges) && v.ranges.length > 0 && v.ranges.every(isRange)));
   if (v.kind === 'disconnect') return typeof v.id === 'string' && v.id !== '';
   if (v.kind === 'partitions') return Number.isInteger(v.count) && (v.count as number) >= 0 && (v.count as number) <= MAX_PARTITIONS;
@@ -90,15 +90,15 @@ export function isEvent(v: unknown): v is TopologyEvent {
 
 export function sanitizeState(raw: unknown): PanelState {
   const s = emptyState();
-  if (!isObject(raw) || raw.version !== 1) return s;
+  if (!isObject<unknown>(raw) || raw.version !== 1) return s;
   if (typeof raw.topic === 'string') s.topic = raw.topic;
   s.views = entries(raw.views, (v): v is ViewKind => typeof v === 'string' && (VIEW_KINDS as readonly string[]).includes(v));
   s.keys = Array.isArray(raw.keys) ? raw.keys.filter(isKeyInput).slice(0, MAX_KEYS) : [];
-  s.zoom = entries(raw.zoom, (v): v is ZoomWindow => isObject(v) && Number.isFinite(v.from) && Number.isFinite(v.to));
-  s.whatIf = entries(raw.whatIf, (v): v is WhatIfState => isObject(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  s.zoom = entries(raw.zoom, (v): v is ZoomWindow => isObject<unknown>(v) && Number.isFinite(v.from) && Number.isFinite(v.to));
+  s.whatIf = entries(raw.whatIf, (v): v is WhatIfState => isObject<unknown>(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
   const groups = entries(raw.groups, (v): v is string => typeof v === 'string' && v.length <= 400);
   if (Object.keys(groups).length) s.groups = groups;
-  const gw = entries(raw.groupWhatIf, (v): v is GroupWhatIfState => isObject(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isGroupEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
+  const gw = entries(raw.groupWhatIf, (v): v is GroupWhatIfState => isObject<unknown>(v) && Array.isArray(v.events) && v.events.length <= MAX_STEPS && v.events.every(isGroupEvent) && Number.isInteger(v.cursor) && (v.cursor as number) >= 0 && (v.cursor as number) <= v.events.length);
   if (Object.keys(gw).length) s.groupWhatIf = gw;
   s.positions = entries(raw.positions, (v): v is string => typeof v === 'string' && v.length <= 2000);
   if ((RENDERERS as readonly unknown[]).includes(raw.renderer)) s.renderer = raw.renderer as Renderer;

@@ -25,7 +25,7 @@ function ranges(v: unknown, path: string): HashRange[] {
 
 /** Checks the shape of a scenario; `generation` may be left out where `defaultGeneration` is given. */
 export function parseScenario(raw: unknown, defaultGeneration?: OrderingGeneration): OrderingScenario {
-  if (!isObject(raw)) throw new ScenarioError('the scenario must be a JSON object');
+  if (!isObject<unknown>(raw)) throw new ScenarioError('the scenario must be a JSON object');
   const generation = raw.generation ?? defaultGeneration;
   if (!ORDERING_GENERATIONS.includes(generation as OrderingGeneration)) {
     throw new ScenarioError(`generation: must be one of ${ORDERING_GENERATIONS.map((g) => JSON.stringify(g)).join(', ')}`);
@@ -34,7 +34,7 @@ export function parseScenario(raw: unknown, defaultGeneration?: OrderingGenerati
 
   if (raw.subscription !== undefined) {
     const s = raw.subscription;
-    if (!isObject(s)) throw new ScenarioError('subscription: must be an object');
+    if (!isObject<unknown>(s)) throw new ScenarioError('subscription: must be an object');
     const sub: ScenarioSubscription = {};
     if (s.keySharedMode !== undefined) {
       if (s.keySharedMode !== 'AUTO_SPLIT' && s.keySharedMode !== 'STICKY') throw new ScenarioError('subscription.keySharedMode: must be "AUTO_SPLIT" or "STICKY"');
@@ -62,21 +62,21 @@ export function parseScenario(raw: unknown, defaultGeneration?: OrderingGenerati
 
   if (!Array.isArray(raw.consumers)) throw new ScenarioError('consumers: must be an array of {"name", "ranges"?} in connection order');
   out.consumers = raw.consumers.map((c, i) => {
-    if (!isObject(c) || typeof c.name !== 'string' || c.name === '') throw new ScenarioError(`consumers[${i}]: must be an object with a non-empty "name"`);
+    if (!isObject<unknown>(c) || typeof c.name !== 'string' || c.name === '') throw new ScenarioError(`consumers[${i}]: must be an object with a non-empty "name"`);
     return c.ranges === undefined ? { name: c.name } : { name: c.name, ranges: ranges(c.ranges, `consumers[${i}].ranges`) };
   });
 
   if (!Array.isArray(raw.messages)) throw new ScenarioError('messages: must be an array of {"id", "key"} in publish order');
   if (raw.messages.length > MAX_MESSAGES) throw new ScenarioError(`messages: at most ${MAX_MESSAGES} messages`);
   out.messages = raw.messages.map((m, i) => {
-    if (!isObject(m) || typeof m.id !== 'string' || m.id === '' || typeof m.key !== 'string') {
+    if (!isObject<unknown>(m) || typeof m.id !== 'string' || m.id === '' || typeof m.key !== 'string') {
       throw new ScenarioError(`messages[${i}]: must be an object with a non-empty string "id" and a string "key"`);
     }
     return { id: m.id, key: m.key };
   });
 
   if (raw.pending !== undefined) {
-    if (!isObject(raw.pending)) throw new ScenarioError('pending: must be an object {consumerId: [message ids]}');
+    if (!isObject<unknown>(raw.pending)) throw new ScenarioError('pending: must be an object {consumerId: [message ids]}');
     out.pending = {};
     for (const [c, ids] of Object.entries(raw.pending)) out.pending[c] = stringArray(ids, `pending.${c}`);
   }
@@ -86,7 +86,7 @@ export function parseScenario(raw: unknown, defaultGeneration?: OrderingGenerati
     out.readPosition = raw.readPosition as number;
   }
   if (raw.permits !== undefined) {
-    if (!isObject(raw.permits)) throw new ScenarioError('permits: must be an object {consumerId: count}');
+    if (!isObject<unknown>(raw.permits)) throw new ScenarioError('permits: must be an object {consumerId: count}');
     out.permits = {};
     for (const [c, n] of Object.entries(raw.permits)) {
       if (!Number.isInteger(n) || (n as number) < 0) throw new ScenarioError(`permits.${c}: must be an integer >= 0`);
@@ -105,14 +105,14 @@ export function parseSteps(raw: unknown): OrderingStep[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new ScenarioError('steps: must be an array');
   return raw.map((s, i) => {
-    if (isObject(s) && Object.keys(s).length === 1) {
+    if (isObject<unknown>(s) && Object.keys(s).length === 1) {
       if (s.ack !== undefined) return { ack: stringArray(s.ack, `steps[${i}].ack`) };
       if (s.dispatch === true) return { dispatch: true };
       if (typeof s.event === 'string') return { event: s.event };
       if (Array.isArray(s.publish)) {
         return {
           publish: s.publish.map((m: unknown, j: number) => {
-            if (!isObject(m) || typeof m.id !== 'string' || m.id === '' || typeof m.key !== 'string') {
+            if (!isObject<unknown>(m) || typeof m.id !== 'string' || m.id === '' || typeof m.key !== 'string') {
               throw new ScenarioError(`steps[${i}].publish[${j}]: must be an object with a non-empty string "id" and a string "key"`);
             }
             return { id: m.id, key: m.key };
