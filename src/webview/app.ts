@@ -1078,7 +1078,7 @@ export class App {
         // after a step of the group shown, which does not draw the page again: that step ran it.
         const group = this.#chosenGroup(topic.name)?.name;
         const groupStep = group !== undefined && !!this.#state.groupWhatIf?.[groupWhatIfKey(topic.name, group)]?.cursor;
-        if (!applied.length && !groupStep) for (let round = this.models.stepsWarmed + 1; round <= 3; round++) this.models.warmUp(topic.name, round, group);
+        if (!applied.length && !groupStep) for (let round = (this.models.stepsWarmed.get(topic.name) ?? 0) + 1; round <= 3; round++) this.models.warmUp(topic.name, round, group);
       }, true);
     }
     // And the rebuild from the settings "Apply" would write (it connects every consumer again: a

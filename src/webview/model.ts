@@ -75,8 +75,11 @@ export class Models {
   #groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
   /** The settings as the host sent them: what the page reads (a report's ranges still packed). */
   shown: Settings = { topics: [], namespaces: [] };
-  /** The throwaway steps `warmUp` has run on these settings. */
-  stepsWarmed = 0;
+  /**
+   * The throwaway steps `warmUp` has run on each topic with these settings: a topic's first step
+   * runs its selector's or its group's code, which another topic's warm-up may not have run.
+   */
+  readonly stepsWarmed = new Map<string, number>();
   #settings: Settings | undefined;
   keys: KeyEntry[] = [];
 
@@ -96,7 +99,7 @@ export class Models {
     this.#frames = new Map((Array.isArray(frames) ? frames : []).map((f) => [f?.name, f]));
     this.#topologyValue = undefined;
     this.#topologyError = undefined;
-    this.stepsWarmed = 0;
+    this.stepsWarmed.clear();
     this.#colors.clear();
     // Kept through a change of keys (their number changes a note's cost little): the next notes'
     // own times replace a stale one.
@@ -246,7 +249,7 @@ export class Models {
       const topology = this.topology().topology;
       const g = topology?.group(group);
       if (!topology || !g) return;
-      this.stepsWarmed++;
+      this.stepsWarmed.set(name, (this.stepsWarmed.get(name) ?? 0) + 1);
       try {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
@@ -261,7 +264,7 @@ export class Models {
       t.subscription.selector.segmentTable();
       return;
     }
-    this.stepsWarmed++;
+    this.stepsWarmed.set(name, (this.stepsWarmed.get(name) ?? 0) + 1);
     try {
       const keys = this.shownKeys;
       const first = t.subscription.consumers[0]?.id;
