@@ -1071,7 +1071,7 @@ export class App {
         const computed = this.models.orderingNote(topic.name, applied, true);
         const slot = document.getElementById('whatif-ordering');
         if (slot && computed !== undefined) slot.replaceWith(renderOrderingNote(computed));
-        // Opened before the idle warm-up's throwaway steps ran: three of them now (joins, then a
+        // Opened before the idle warm-up's throwaway steps ran: three of them now (two joins and a
         // leave), before the tab is done, so that the first real step runs code V8 has compiled.
         // Cold, that step took 85-95 ms on a 3.0 ring of 100,000 points (warm: 25-40); after two
         // rounds 33-53, after three 38-49 (and 43-48 on the reported 3.0 ring, from 63-68). Not
