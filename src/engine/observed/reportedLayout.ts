@@ -126,12 +126,13 @@ function ringTable(reported: ReadonlyArray<{ consumer: Consumer; ranges: readonl
       codes[i++] = code;
     }
   }
-  // `order` holds the sort keys, then (in place) the indexes they give.
+  // The indexes by start, ties in report order: the sort keys, then (in place) the indexes they
+  // give; past 2^22 ranges the indexes, sorted by a comparator.
   const order = new Float64Array(n);
-  for (let j = 0; j < n; j++) order[j] = starts[j] * n + j;
-  order.sort();
-  for (let j = 0; j < n; j++) order[j] = n > 2 ** 22 ? j : order[j] % n;
-  if (n > 2 ** 22) order.sort((x, y) => starts[x] - starts[y] || x - y);
+  const exact = n <= 2 ** 22;
+  for (let j = 0; j < n; j++) order[j] = exact ? starts[j] * n + j : j;
+  order.sort(exact ? undefined : (x, y) => starts[x] - starts[y] || x - y);
+  if (exact) for (let j = 0; j < n; j++) order[j] %= n;
   let first = -1;
   for (let k = 0; k < n; ) {
     i = order[k];
