@@ -110,10 +110,6 @@ const extensionBundle = {
   plugins: [lazyVscode()],
   // The extension-host tests' hooks (src/extension/extension.ts): left out of the .vsix.
   define: { KEY_ROUTING_TEST_HOOKS: String(!production) },
-  // The extension reads settings.json with jsonc-parser's `parseTree` alone. The package's entry
-  // module declares three enums as function calls, which a bundler must keep even unused: its
-  // parser module instead saves 0.5 KB of the 200 KB .vsix. (The command line uses the entry.)
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/impl/parser.js' },
 };
 
 const builds = [

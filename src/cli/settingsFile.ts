@@ -1,9 +1,10 @@
 /**
  * The settings file of the command line: `--config FILE`, or else the nearest
  * `.vscode/settings.json` (or `*.code-workspace`) with keyRouting settings from the current folder
- * upward. Files are read as VS Code reads them, with Microsoft's `jsonc-parser` (the extension
- * locates setting paths with it too): comments and trailing commas are fine, a UTF-8 BOM is
- * skipped, an empty file is no settings, and a `.code-workspace` file's settings are its `settings`.
+ * upward. Files are read as VS Code reads them, with Microsoft's `jsonc-parser`, for its error
+ * messages (the extension locates setting paths with a reader that accepts the same texts,
+ * src/extension/jsoncTree.ts): comments and trailing commas are fine, a UTF-8 BOM is skipped, an
+ * empty file is no settings, and a `.code-workspace` file's settings are its `settings`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,11 +1,11 @@
 /**
  * Finds a setting path such as `keyRouting.topics[1].subscription.consumers[2].ranges` in the
  * text of a settings.json (JSON with comments and trailing commas), so a problem can be shown
- * at its line (pure: no `vscode`). The text is parsed with Microsoft's `jsonc-parser`, the
- * library VS Code itself reads settings with (the command line reads `--config` with it too);
- * text that does not parse yields no location, never an exception.
+ * at its line (pure: no `vscode`). Text that does not parse as VS Code reads settings.json
+ * (jsoncTree.ts) yields no location, never an exception: a location in a repaired tree could point
+ * anywhere.
  */
-import { parseTree, type Node, type ParseError } from 'jsonc-parser';
+import { parseTree, type JsoncNode as Node } from './jsoncTree';
 
 export interface Location {
   /** Offsets of the text to mark: a property's key, or an array item's first line. */
@@ -64,17 +64,12 @@ export function locate(text: string, path: string, within: readonly string[] = [
 
 /** The syntax tree of a settings file, or undefined where it has a syntax error. */
 function parseSettingsTree(text: string): Node | undefined {
-  const errors: ParseError[] = [];
-  let root: Node | undefined;
   try {
-    // As VS Code reads settings.json: comments and trailing commas allowed.
-    root = parseTree(text, errors, { disallowComments: false, allowTrailingComma: true });
+    return parseTree(text);
   } catch {
     // The parser recurses per nesting level: absurdly deep text overflows the stack.
     return undefined;
   }
-  // The parser recovers from errors; a location in a repaired tree could point anywhere.
-  return errors.length === 0 ? root : undefined;
 }
 
 function firstLine(text: string, n: Node): { start: number; end: number } {
