@@ -106,7 +106,8 @@ export function buildGroupView(
 
 /**
  * The group's what-if from its current state: `events` (`+ID`, `-ID`, `partitions=N`) applied to
- * copies, so the topology the panel draws stays as it is.
+ * copies, so the topology the panel draws stays as it is. `copy` is a copy of `group` made ahead
+ * (the panel's, from idle time), which the run then moves on.
  */
 export function groupWhatIf(
   topology: Topology,
@@ -114,6 +115,7 @@ export function groupWhatIf(
   topicName: string,
   events: readonly string[],
   keys: ReadonlyArray<{ shown: string; key: MessageKey }>,
+  copy = group.clone(),
 ): GroupWhatIfRunState {
   const topics = new Map<string, KafkaTopicState>();
   for (const t of group.config.topics) {
@@ -121,7 +123,7 @@ export function groupWhatIf(
     if (state instanceof KafkaTopicState) topics.set(t, state.clone());
   }
   // The run moves the copies: after it they are the group and topics after the last step.
-  const run = new GroupWhatIfRun(group.clone(), topics, keys, topicName);
+  const run = new GroupWhatIfRun(copy, topics, keys, topicName);
   for (const e of events) run.step(e);
   return { result: run.result(), run };
 }
