@@ -5,8 +5,9 @@
  * It accepts exactly the texts Microsoft's `jsonc-parser` (VS Code's reader) parses without an error
  * with comments and trailing commas allowed, and gives the same tree, `parent` aside (a unit test
  * runs both on random texts). That library also repairs broken text, which locating a setting must
- * not use anyway (jsonLocate.ts); its parser is 8.4 KB of the 200 KB .vsix's script, where this is
- * under 1 KB. The command line still reads `--config` files with the library, for its error messages.
+ * not use anyway (jsonLocate.ts); its parser was 8.4 KB of the .vsix's minified script (2.9 KB of
+ * the 200 KB package), where this is 1.3 KB (0.5 KB). The command line still reads `--config` files
+ * with the library, for its error messages.
  */
 export interface JsoncNode {
   type: 'object' | 'array' | 'property' | 'string' | 'number' | 'boolean' | 'null';
