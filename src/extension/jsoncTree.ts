@@ -22,7 +22,7 @@ export interface JsoncNode {
 
 // Only space, tab, CR and LF separate tokens: jsonc-parser takes any other character (a BOM, a
 // no-break space) for part of a word, and an unknown word is an error.
-const STRING = /"(?:[^"\\\0-\x1f]|\\(?:["\\/bfnrt]|u[\da-fA-F]{4}))*"/y;
+const ESCAPE = /["\\/bfnrt]|u[\da-fA-F]{4}/y;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
 
@@ -53,9 +53,16 @@ export function parseTree(text: string): JsoncNode | undefined {
     i = re.lastIndex;
     return m[0];
   };
+  // A loop, not one regular expression for the whole string: V8's backtracking stack overflows
+  // on a string of 10,000,000 characters (or of millions of escapes) in a settings value.
   const string = (): JsoncNode => {
-    const offset = i;
-    return { type: 'string', offset, length: token(STRING).length, value: JSON.parse(text.slice(offset, i)) as string };
+    const offset = i++;
+    for (let c; (c = text.charCodeAt(i++)) !== 34; ) {
+      if (c === 92) token(ESCAPE);
+      // A control character (a line break too) ends the string with an error, as does the end (NaN).
+      else if (!(c >= 32)) fail();
+    }
+    return { type: 'string', offset, length: i - offset, value: JSON.parse(text.slice(offset, i)) as string };
   };
   /** A list after its opening bracket: items (`item`) separated by commas, a trailing one allowed, until `close`. */
   const list = (type: 'object' | 'array', close: number, item: () => JsoncNode): JsoncNode => {

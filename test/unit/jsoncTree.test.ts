@@ -102,6 +102,12 @@ describe('settings.json syntax tree (jsoncTree) against jsonc-parser', () => {
     assert.ok(parsed > 2000 && refused > 2000, `${parsed} parsed, ${refused} refused`);
   });
 
+  test('a string of 10,000,000 characters, and one of 1,000,000 escapes', () => {
+    const long = `{"a":"${'x'.repeat(10_000_000)}"}`;
+    assert.equal(parseTree(long)?.children?.[0].children?.[1].length, 10_000_002);
+    same(`{"a":"${'\\n\\u00e9'.repeat(500_000)}"}`);
+  });
+
   test('nesting deep enough to overflow the stack throws RangeError, which the locator turns into no location', () => {
     assert.throws(() => parseTree('['.repeat(200000)), RangeError);
   });
