@@ -260,6 +260,12 @@ export async function startCodeServer({ entry, folder, stateDir, extensionsDir, 
           'git.enabled': false,
           'chat.commandCenter.enabled': false,
           'window.commandCenter': false,
+          // A quick input that closes its picker gives the focus back to where it was, and into a
+          // webview that takes a message to the webview's frames: under load it arrived after the
+          // harness had opened the next palette, which lost the focus and closed (the zh-cn "What
+          // If It Leaves" scenario, after Import Topology's pick closed over the panel). Users are
+          // not that fast; the harness keeps its quick inputs open, and closes them itself.
+          'workbench.quickOpen.closeOnFocusLost': false,
           ...settings,
         },
         null,
