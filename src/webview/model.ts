@@ -73,8 +73,8 @@ export class Models {
   #groupCache = new Map<string, GroupViewModel>();
   /**
    * A copy of a group made by the idle warm-up, which the group's next what-if from its state takes
-   * instead of copying it then: a copy forms the group again from its settings, 35 ms for 500
-   * members on three topics of 10,000 partitions. Taken once (the run moves it on).
+   * instead of copying it then: a copy of a KIP-848 group forms it again from its settings (a
+   * classic group's is copied, see `ConsumerGroupState.clone`). Taken once (the run moves it on).
    */
   #groupCopy: { of: ConsumerGroupState; copy: ConsumerGroupState } | undefined;
   /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */

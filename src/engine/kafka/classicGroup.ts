@@ -52,6 +52,11 @@ const MAX_ROUNDS = 10;
 
 export class ClassicGroup {
   readonly #members: JavaHashMap<string, Member>;
+  /**
+   * The member ids put into `#members` (true) and removed from it (false), in order: a copy makes
+   * the same calls, so that its map iterates as this one (a HashMap's order depends on them).
+   */
+  #log: Array<[string, boolean]> = [];
   #leaderId: string | null = null;
   #generation = 0;
 
@@ -70,12 +75,14 @@ export class ClassicGroup {
   /** A member joins (no rebalance yet). */
   add(id: string, topics: readonly string[]): void {
     this.#members.set(id, { id, topics: topics.slice(), assignor: newAssignor(this.assignorName), owned: [], generation: -1 });
+    this.#log.push([id, true]);
     this.#leaderId ??= id;
   }
 
   /** A member leaves (no rebalance yet). */
   remove(id: string): void {
     this.#members.delete(id);
+    this.#log.push([id, false]);
     if (id === this.#leaderId) this.#leaderId = this.#members.keys().next().value ?? null;
   }
 
@@ -100,6 +107,26 @@ export class ClassicGroup {
       m.generation = 1;
       m.assignor.onAssignment(m.owned, 1);
     }
+  }
+
+  /**
+   * The same group, whose topics have the partition counts `counts` (the copy's own map): the
+   * members' map made by the same calls, each member with a copy of its assignor. Members' lists
+   * are replaced, never changed, so the copy shares them. Forming the group again instead took
+   * 35 ms for 500 members on 30,000 partitions.
+   */
+  copy(counts: Map<string, number>): ClassicGroup {
+    const c = new ClassicGroup(this.assignorName, this.partitions, counts);
+    for (const [id, added] of this.#log) {
+      if (added) c.#members.set(id, this.#members.get(id)!);
+      else c.#members.delete(id);
+    }
+    // Replacing a present key's value leaves the map's structure as it is.
+    for (const m of this.#members.values()) c.#members.set(m.id, { ...m, assignor: m.assignor.copy() });
+    c.#log = this.#log.slice();
+    c.#leaderId = this.#leaderId;
+    c.#generation = this.#generation;
+    return c;
   }
 
   /** The group's first rebalance, with every configured member. */

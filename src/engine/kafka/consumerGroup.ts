@@ -202,7 +202,8 @@ export function standInTopicId(name: string): Uuid {
 }
 
 export class ConsumerGroupState {
-  readonly #partitions = new TopicPartitions();
+  /** Interned (an assignor tells partitions apart by identity); a copy of the state shares them. */
+  readonly #partitions: TopicPartitions;
   /** Partition counts of the group's topics (shared with the classic simulation). */
   readonly #counts = new Map<string, number>();
   /** The coordinator's topic metadata (shared with the KIP-848 simulation). */
@@ -218,7 +219,7 @@ export class ConsumerGroupState {
    */
   readonly #rangeShares = new Map<string, Array<[string, [number, number]]>>();
   #current: Owners;
-  readonly #history: GroupEvent[] = [];
+  readonly #history: GroupEvent[];
   /** True while the owners are the observed ones (no event applied yet). */
   observed: boolean;
   /** The topics as the group started (for `clone`). */
@@ -227,8 +228,22 @@ export class ConsumerGroupState {
   constructor(
     readonly config: KafkaGroupConfig,
     topics: readonly GroupTopic[],
+    /** A classic group's state to copy (see `clone`) instead of forming the group. */
+    from?: ConsumerGroupState,
   ) {
+    this.#partitions = from ? from.#partitions : new TopicPartitions();
+    this.#history = from ? from.#history.slice() : [];
     this.#initialTopics = topics.filter((t) => config.topics.includes(t.name)).map((t) => ({ ...t }));
+    if (from) {
+      for (const [t, n] of from.#counts) this.#counts.set(t, n);
+      for (const [t, m] of from.#metadata) this.#metadata.set(t, { ...m });
+      // Lists are replaced, never changed (`#run`, `#snapshot`), so the copy shares them.
+      for (const [id, list] of from.#subscriptions) this.#subscriptions.set(id, list);
+      this.observed = from.observed;
+      this.#current = from.#current;
+      this.#sim = (from.#sim as ClassicGroup | null)?.copy(this.#counts) ?? null;
+      return;
+    }
     for (const t of config.topics) {
       const topic = topics.find((x) => x.name === t)!;
       this.#counts.set(t, topic.partitions);
@@ -297,8 +312,13 @@ export class ConsumerGroupState {
       : this.#snapshot();
   }
 
-  /** An independent state equal to this one: the configuration with the same events replayed. */
+  /**
+   * An independent state equal to this one. A classic group (or one computed directly) is copied;
+   * a KIP-848 group is formed again from its configuration and the same events are replayed (its
+   * coordinator's timeline maps are not copied).
+   */
   clone(): ConsumerGroupState {
+    if (!(this.#sim instanceof ConsumerProtocolGroup)) return new ConsumerGroupState(this.config, this.#initialTopics, this);
     const c = new ConsumerGroupState(this.config, this.#initialTopics);
     for (const e of this.#history) c.apply(e);
     return c;

@@ -47,6 +47,13 @@ export abstract class AbstractStickyAssignor {
 
   protected abstract memberData(subscription: ClassicSubscription): MemberData;
 
+  /** Gives `c`, a new instance of the same class, this one's state; returns it. */
+  protected copyTo<T extends AbstractStickyAssignor>(c: T): T {
+    c.#maxGeneration = this.#maxGeneration;
+    c.partitionsTransferringOwnership = this.partitionsTransferringOwnership;
+    return c;
+  }
+
   abstract subscriptionUserData(): StickyUserData | null;
 
   protected assignPartitions({ partitionsPerTopic, subscriptions, partitions }: ClassicAssignorInput): ClassicAssignment {

@@ -21,6 +21,12 @@ export class CooperativeStickyAssignor extends AbstractStickyAssignor implements
     return { generation: this.#generation };
   }
 
+  copy(): CooperativeStickyAssignor {
+    const c = this.copyTo(new CooperativeStickyAssignor());
+    c.#generation = this.#generation;
+    return c;
+  }
+
   protected memberData(subscription: ClassicSubscription): MemberData {
     // ConsumerProtocolSubscription v2+ carries the generation; older ones only the user data's.
     if (subscription.generationId >= 0) return { partitions: subscription.ownedPartitions, generation: subscription.generationId };

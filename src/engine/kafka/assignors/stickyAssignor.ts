@@ -21,6 +21,14 @@ export class StickyAssignor extends AbstractStickyAssignor implements ClassicAss
     return this.#memberAssignment === null ? null : { partitions: this.#memberAssignment, generation: this.#generation };
   }
 
+  copy(): StickyAssignor {
+    const c = this.copyTo(new StickyAssignor());
+    // Replaced, never changed, by onAssignment: shared.
+    c.#memberAssignment = this.#memberAssignment;
+    c.#generation = this.#generation;
+    return c;
+  }
+
   protected memberData(subscription: ClassicSubscription): MemberData {
     const u = subscription.userData;
     if (u === null || u.partitions === undefined) return { partitions: [], generation: undefined };

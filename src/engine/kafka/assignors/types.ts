@@ -81,6 +81,8 @@ export interface ClassicAssignor {
   onAssignment(partitions: readonly TopicPartition[], generation: number): void;
   /** Run on the leader's instance. */
   assign(input: ClassicAssignorInput): ClassicAssignment;
+  /** An instance in the same state, for a copy of the group. */
+  copy(): ClassicAssignor;
 }
 
 /** The classic assignors that keep no state and use no user data (range, roundrobin): EAGER. */
@@ -92,4 +94,9 @@ export abstract class StatelessClassicAssignor {
   }
 
   onAssignment(): void {}
+
+  /** Nothing to copy: the copy of a group shares the instance. */
+  copy(): this {
+    return this;
+  }
 }
