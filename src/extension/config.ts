@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../engine/settings';
-import { locate, positionAt } from './jsonLocate';
+import { locator, positionAt } from './jsonLocate';
 import { buildModel, type Finding, type SettingsModel } from './settingsModel';
 
 import { DEFAULT_HOVER_LANGUAGES, SECTION } from './constants';
@@ -102,8 +102,9 @@ export class RoutingConfig implements vscode.Disposable {
     return text === undefined ? undefined : this.#rangeIn(file, text, finding.path);
   }
 
-  #rangeIn(file: SettingsFile, text: string, path: string): { uri: vscode.Uri; range: vscode.Range } | undefined {
-    const loc = locate(text, path, file.within);
+  /** `find`: the text's locator, when several paths are placed in it. */
+  #rangeIn(file: SettingsFile, text: string, path: string, find = locator(text, file.within)): { uri: vscode.Uri; range: vscode.Range } | undefined {
+    const loc = find(path);
     if (!loc) return undefined;
     const a = positionAt(text, loc.start);
     const b = positionAt(text, loc.end);
@@ -122,8 +123,9 @@ export class RoutingConfig implements vscode.Disposable {
     if (run !== this.#reportRun) return; // a newer change is being reported
     this.#diagnostics.clear();
     if (file && text !== undefined) {
+      const find = locator(text, file.within);
       const diags = findings.map((f) => {
-        const at = this.#rangeIn(file, text, f.path)?.range ?? new vscode.Range(0, 0, 0, 0);
+        const at = this.#rangeIn(file, text, f.path, find)?.range ?? new vscode.Range(0, 0, 0, 0);
         const d = new vscode.Diagnostic(at, `${f.path}: ${f.message}. Fix: ${f.fix}`, severityOf(f));
         d.source = vscode.l10n.t('Key Routing');
         return d;

@@ -34,9 +34,19 @@ export function parsePath(path: string): Segment[] {
  * .code-workspace file).
  */
 export function locate(text: string, path: string, within: readonly string[] = []): Location | undefined {
+  return locator(text, within)(path);
+}
+
+/**
+ * `locate` for many paths in one text, which it parses once: a settings file that holds a broker's
+ * report can be tens of MB (half a second to parse), and each of its problems is placed.
+ */
+export function locator(text: string, within: readonly string[] = []): (path: string) => Location | undefined {
   const root = parseSettingsTree(text);
-  if (!root || root.type !== 'object') return undefined;
-  const segs: Segment[] = [...within, ...parsePath(path)];
+  return (path) => (root?.type === 'object' ? find(text, root, [...within, ...parsePath(path)]) : undefined);
+}
+
+function find(text: string, root: Node, segs: readonly Segment[]): Location | undefined {
   let node: Node = root;
   let mark: { start: number; end: number } | undefined;
   for (const s of segs) {
