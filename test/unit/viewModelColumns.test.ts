@@ -4,11 +4,11 @@ import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, PulsarTopicState } from '../../src/engine/topology';
 import { stringKey } from '../../src/engine/key';
 import { parseEvent } from '../../src/engine/events';
-import { segmentsOfTable, type Consumer, type HashRange, type Segment } from '../../src/engine/pulsar/keyShared/selector';
+import { segmentsOfTable, type Consumer, type HashRange, type Segment, type SegmentTable } from '../../src/engine/pulsar/keyShared/selector';
 import { buildTopicView } from '../../src/shared/view/topicView';
 import { buildWhatIf } from '../../src/shared/view/whatIfView';
 import { orderingNote } from '../../src/shared/view/orderingNote';
-import { ColorMap, OwnerTable } from '../../src/shared/view/owners';
+import { ColorMap, OwnerTable, ownerIndexes } from '../../src/shared/view/owners';
 import { binPoints, type PointBin, type RingModel } from '../../src/shared/view/ring';
 import { buildSegments, fullWindow, layoutSegments, segmentIndexAt, type Run, type SegmentsModel, type ZoomWindow } from '../../src/shared/view/segments';
 import { plainModel, randInt, rng } from './helpers';
@@ -96,6 +96,32 @@ describe('panel view model from the selector columns', () => {
     assert.deepEqual(Array.from(m.starts), [0, 10, 20, 30]);
     assert.deepEqual(m.owners.map((o) => [o.label, o.values]), [['nobody', 10], ['a', 20], ['b', 34]]);
     assert.deepEqual(plainModel(segmentsOfTable({ count: 0, starts: new Float64Array(0), ends: new Float64Array(0), owner: new Int32Array(0), owners: [] })), []);
+  });
+
+  test('owner sets are interned in the order their first segment or point holds them, and only those', () => {
+    const [x, y, z, w] = ['x', 'y', 'z', 'w'].map((id): Consumer => ({ id, name: id }));
+    const table = new OwnerTable(new ColorMap());
+    // Holders as a ring keeps them: >= 0 a code, < 0 a shared entry standing for shared[~h].
+    const index = ownerIndexes(Int32Array.from([3, ~0, 1, ~1, 3]), 5, [[x], [y], [z], [w], [x, y]], table, Int32Array.from([2, 0]));
+    assert.deepEqual(Array.from(index), [4, 3, 2, 1, -1]);
+    assert.deepEqual(table.owners.map((o) => o.label), ['nobody', 'w', 'z', 'y', 'x']);
+  });
+
+  test('a covering table whose neighbours hold equal owner sets goes through the general path, with the same owners', () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((id): Consumer => ({ id, name: id }));
+    // Codes 0 and 2 are two lists of the same consumer: their segments merge into one of a's.
+    const src: SegmentTable = {
+      count: 4,
+      starts: Int32Array.from([0, 10, 20, 30]),
+      ends: Int32Array.from([9, 19, 29, 63]),
+      owner: Int32Array.from([1, 0, 2, 1]),
+      owners: [[a], [b], [a], [c]],
+    };
+    const space: HashRange = [0, 63];
+    const m = buildSegments(src, space, space, new OwnerTable(new ColorMap()));
+    assert.deepEqual(plainModel(m), plainModel(buildSegmentsReference(segmentsOfTable(src), space, space, new OwnerTable(new ColorMap()))));
+    assert.deepEqual(Array.from(m.starts), [0, 10, 30]);
+    assert.deepEqual(m.owners.map((o) => [o.label, o.values]), [['nobody', 0], ['b', 44], ['a', 20]]);
   });
 });
 

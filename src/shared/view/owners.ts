@@ -114,6 +114,33 @@ export class OwnerTable {
   }
 }
 
+/**
+ * The owner index of each owner-set code that `codes[0 .. count)` holds (-1 for the others), the
+ * sets interned in the order their first entry comes, as one lookup per entry would. Where
+ * `shared` is given, a negative entry `h` stands for the code `shared[~h]` (a ring's holders).
+ *
+ * For the loops over every segment or point of a 100,000-point ring: with the lookup inlined into
+ * them, the owner table's code met new object shapes as what-if steps went on (a 3.0 ring's shared
+ * points, a colour not given yet) and V8 threw their optimised code away, so the first steps after
+ * opening spent 10-20 ms more in them than later ones. Here the calls run in a loop over the
+ * distinct codes alone, and the callers' loops read an Int32Array.
+ */
+export function ownerIndexes(codes: Int32Array, count: number, lists: ReadonlyArray<readonly Consumer[]>, table: OwnerTable, shared?: Int32Array): Int32Array {
+  const index = new Int32Array(lists.length).fill(-1);
+  const order = new Int32Array(lists.length);
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    const h = codes[i];
+    const code = h >= 0 || shared === undefined ? h : shared[~h];
+    if (index[code] === -1) {
+      index[code] = 0;
+      order[k++] = code;
+    }
+  }
+  for (let j = 0; j < k; j++) index[order[j]] = table.indexOf(lists[order[j]]);
+  return index;
+}
+
 function sameList(a: readonly Consumer[], b: readonly Consumer[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;

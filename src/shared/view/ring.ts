@@ -9,7 +9,7 @@ import { ConsistentHashing4Selector } from '../../engine/pulsar/keyShared/consis
 import { ceilingIndex } from '../../engine/pulsar/keyShared/ringPoints';
 import type { StickyKeyConsumerSelector } from '../../engine/pulsar/keyShared/selector';
 import { int32Column } from '../../engine/spareColumns';
-import type { OwnerInfo, OwnerTable } from './owners';
+import { ownerIndexes, type OwnerInfo, type OwnerTable } from './owners';
 import type { ZoomWindow } from './segments';
 
 /** Angular columns the ring is drawn in (half a degree each). */
@@ -52,12 +52,11 @@ export function buildRingColumns(selector: ConsistentHashing3Selector | Consiste
   // the order their first point comes, as one lookup per point would.
   const cols = selector.pointColumns();
   const { points, holder, sharedCode, lists } = cols;
-  const index = new Int32Array(lists.length).fill(-1);
+  const index = ownerIndexes(holder, points.length, lists, table, sharedCode);
   const owner = int32Column(points.length);
   for (let i = 0; i < points.length; i++) {
     const h = holder[i];
-    const c = h >= 0 ? h : sharedCode[~h];
-    owner[i] = index[c] >= 0 ? index[c] : (index[c] = table.indexOf(lists[c]));
+    owner[i] = index[h >= 0 ? h : sharedCode[~h]];
   }
   let queueStart: Int32Array | null = null;
   let queueOwner: Int32Array | null = null;

@@ -5,7 +5,7 @@
  */
 import { tableOf, type Consumer, type HashRange, type Segment, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import { int32Column } from '../../engine/spareColumns';
-import { OwnerTable, type OwnerInfo } from './owners';
+import { OwnerTable, ownerIndexes, type OwnerInfo } from './owners';
 
 export interface SegmentsModel {
   /** The slots the segments cover, `[lo, hi]` inclusive. */
@@ -126,14 +126,13 @@ function coveringModel(src: SegmentTable, lo: number, hi: number, keyValues: Has
   const n = src.count;
   if (n === 0 || src.starts[0] !== lo || src.ends[n - 1] !== hi) return undefined;
   const { starts, ends } = src;
+  for (let i = 0; i < n; i++) if ((i > 0 && starts[i] !== ends[i - 1] + 1) || starts[i] > ends[i]) return undefined;
+  const index = ownerIndexes(src.owner, n, src.owners, table);
   const owner = int32Column(n);
-  const index = new Int32Array(src.owners.length).fill(-1);
-  const values = new Float64Array(table.owners.length + src.owners.length);
+  const values = new Float64Array(table.owners.length);
   const [vlo, vhi] = keyValues;
   for (let i = 0; i < n; i++) {
-    if ((i > 0 && starts[i] !== ends[i - 1] + 1) || starts[i] > ends[i]) return undefined;
-    const code = src.owner[i];
-    const o = index[code] >= 0 ? index[code] : (index[code] = table.indexOf(src.owners[code]));
+    const o = index[src.owner[i]];
     if (i > 0 && owner[i - 1] === o) return undefined;
     owner[i] = o;
     const s = starts[i] > vlo ? starts[i] : vlo;
