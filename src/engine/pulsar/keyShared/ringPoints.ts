@@ -131,7 +131,7 @@ export function addPoints(
   const n = keys.length;
   const outKeys = int32Column(n + m);
   const outHolder = int32Column(n + m);
-  const shared = keptShared(ring, members);
+  const shared = new SharedLists(ring, members);
   let r = 0;
   let i = 0;
   let j = 0;
@@ -199,7 +199,7 @@ export function changePoints(
   const { keys, holder } = ring;
   const outKeys = int32Column(keys.length);
   const outHolder = int32Column(keys.length);
-  const shared = keptShared(ring, members);
+  const shared = new SharedLists(ring, members);
   let r = 0;
   let p = 0;
   for (let i = 0; i < keys.length; i++) {
@@ -225,38 +225,49 @@ export function changePoints(
  * of the new columns (lists replaced, points gone, other rings' lists), the new columns get
  * arrays of their own, numbered as their points come: the memory stays within about twice what
  * the points hold.
+ *
+ * A class, not an object of two closures made per batch: `addPoints` and `changePoints` call
+ * `add` in their loop over every point, and each batch's new closures were another call target
+ * there, which threw away their optimised code (V8's "wrong call target") at a what-if step.
  */
-function keptShared(
-  ring: RingColumns,
-  members: Members,
-): { add(list: readonly Consumer[], lead?: number): number; columns(keys: Int32Array, holder: Int32Array): RingColumns } {
-  // The empty ring's arrays are frozen and every selector's: a history starts its own. (Compared,
-  // not asked with Object.isFrozen: about 1 ms a call on a 30,000-entry array in Chromium.)
-  const own = ring.shared !== EMPTY_RING.shared;
-  const lists = (own ? ring.shared : []) as Array<readonly Consumer[]>;
-  const leads = (own ? ring.sharedLead : []) as number[];
-  return {
-    add(list: readonly Consumer[], lead = -1): number {
-      lists.push(list);
-      leads.push(lead >= 0 ? lead : members.numberOf(list[0]));
-      return ~(lists.length - 1);
-    },
-    columns(keys: Int32Array, holder: Int32Array): RingColumns {
-      let held = 0;
-      for (let i = 0; i < holder.length; i++) if (holder[i] < 0) held++;
-      if (lists.length <= 2 * held + COMPACT_SLACK) return { keys, holder, shared: lists, sharedLead: leads };
-      const compactLists: Array<readonly Consumer[]> = [];
-      const compactLeads: number[] = [];
-      for (let i = 0; i < holder.length; i++) {
-        const h = holder[i];
-        if (h >= 0) continue;
-        compactLists.push(lists[~h]);
-        compactLeads.push(leads[~h]);
-        holder[i] = ~(compactLists.length - 1);
-      }
-      return { keys, holder, shared: compactLists, sharedLead: compactLeads };
-    },
-  };
+class SharedLists {
+  readonly #lists: Array<readonly Consumer[]>;
+  readonly #leads: number[];
+
+  constructor(
+    ring: RingColumns,
+    private readonly members: Members,
+  ) {
+    // The empty ring's arrays are frozen and every selector's: a history starts its own. (Compared,
+    // not asked with Object.isFrozen: about 1 ms a call on a 30,000-entry array in Chromium.)
+    const own = ring.shared !== EMPTY_RING.shared;
+    this.#lists = (own ? ring.shared : []) as Array<readonly Consumer[]>;
+    this.#leads = (own ? ring.sharedLead : []) as number[];
+  }
+
+  add(list: readonly Consumer[], lead = -1): number {
+    this.#lists.push(list);
+    this.#leads.push(lead >= 0 ? lead : this.members.numberOf(list[0]));
+    return ~(this.#lists.length - 1);
+  }
+
+  columns(keys: Int32Array, holder: Int32Array): RingColumns {
+    const lists = this.#lists;
+    const leads = this.#leads;
+    let held = 0;
+    for (let i = 0; i < holder.length; i++) if (holder[i] < 0) held++;
+    if (lists.length <= 2 * held + COMPACT_SLACK) return { keys, holder, shared: lists, sharedLead: leads };
+    const compactLists: Array<readonly Consumer[]> = [];
+    const compactLeads: number[] = [];
+    for (let i = 0; i < holder.length; i++) {
+      const h = holder[i];
+      if (h >= 0) continue;
+      compactLists.push(lists[~h]);
+      compactLeads.push(leads[~h]);
+      holder[i] = ~(compactLists.length - 1);
+    }
+    return { keys, holder, shared: compactLists, sharedLead: compactLeads };
+  }
 }
 
 /** Entries held by no point that the shared lists may carry beyond as many as the points hold. */
