@@ -126,6 +126,8 @@ function coveringModel(src: SegmentTable, lo: number, hi: number, keyValues: Has
   const n = src.count;
   if (n === 0 || src.starts[0] !== lo || src.ends[n - 1] !== hi) return undefined;
   const { starts, ends } = src;
+  // Checked before any owner is interned: a table with a gap or an empty segment goes to the
+  // general path, which skips an empty segment's owner (interned here, it would be listed, at 0).
   for (let i = 0; i < n; i++) if ((i > 0 && starts[i] !== ends[i - 1] + 1) || starts[i] > ends[i]) return undefined;
   const index = ownerIndexes(src.owner, n, src.owners, table);
   const owner = int32Column(n);
