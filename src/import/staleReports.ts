@@ -4,11 +4,21 @@
  * anything the user typed.
  */
 import { isObject } from '../engine/jsonObject';
+import { show } from '../engine/settings';
 
 export type Entry = Record<string, unknown>;
 
 /** An entry of the settings (`isObject`), its properties unknown until checked. */
 export const isEntry: (v: unknown) => v is Entry = isObject;
+
+/**
+ * A settings value as a change list names it: a primitive as `String` writes it, an object or array
+ * as JSON (`String` of a value such as `{"toString": 0}` throws, and Apply and import must answer
+ * with an error or a change, never throw).
+ */
+export function textOf(v: unknown): string {
+  return typeof v === 'object' && v !== null ? show(v) : String(v);
+}
 
 /**
  * `o` (a subscription or a consumer group) without the broker's report it holds, if any: the report
@@ -40,6 +50,6 @@ type Reported = Entry & { observed?: { owners?: Record<string, unknown> } };
  */
 export function withoutTopicReports(groups: unknown, topic: string, changes: string[], replaces?: Entry[]): unknown[] | undefined {
   const n = changes.length;
-  const next = (Array.isArray(groups) ? groups : []).map((g) => (reportsOwnersOf(g, topic) && !replaces?.some((r) => r.name === g.name) ? withoutReport(g, `group ${g.name}`, changes) : g));
+  const next = (Array.isArray(groups) ? groups : []).map((g) => (reportsOwnersOf(g, topic) && !replaces?.some((r) => r.name === g.name) ? withoutReport(g, `group ${textOf(g.name)}`, changes) : g));
   return changes.length > n ? next : undefined;
 }

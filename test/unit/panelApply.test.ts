@@ -65,6 +65,19 @@ describe('"Apply to settings" from the panel', () => {
     assert.ok('error' in notArray && /not an array/.test(notArray.error));
   });
 
+  test('values String cannot write (a name or a count of {"toString": 0}) are named as JSON, not thrown on', () => {
+    const odd = { toString: 0 };
+    const current = topics();
+    (current[2].subscription as { consumers: unknown[] }).consumers = [{ name: odd }, 'C2'];
+    const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'persistent://public/default/q', consumers: [{ name: 'C1' }] });
+    assert.ok(!('error' in r), JSON.stringify(r));
+    assert.deepEqual(r.changes, ['consumers: {"toString":0}, C2 → C1']);
+    const counted = [{ name: 'orders', system: 'kafka', partitions: odd }];
+    const c = applyToTopics(counted, { type: 'applyToSettings', requestId: 2, topic: 'orders', partitions: 8 });
+    assert.ok(!('error' in c), JSON.stringify(c));
+    assert.deepEqual(c.changes, ['partitions: {"toString":0} → 8']);
+  });
+
   test('a broker report on the topic is removed with the change it no longer describes', () => {
     const current = [
       {

@@ -139,6 +139,15 @@ describe('properties: settings as data', () => {
     assert.deepEqual(added, [], `after ${JSON.stringify(changes)}`);
   }
 
+  /**
+   * The name a request gives for an entry of the mutated settings: its own where it is a string,
+   * else one no entry has. (`String` of a mutated name threw: `{"toString": 0}` has no primitive.)
+   */
+  const nameOf = (entry: unknown): string => {
+    const name = entry && typeof entry === 'object' && 'name' in entry ? entry.name : undefined;
+    return typeof name === 'string' ? name : 'none';
+  };
+
   test('Apply to settings on any settings: an error, or settings that parse with no problem they did not have, and the current settings left as they were', () => {
     fc.assert(
       fc.property(applyArb, ({ mutations, topic, partitions, consumers, group, members }) => {
@@ -146,7 +155,7 @@ describe('properties: settings as data', () => {
         for (const m of mutations) mutate(raw, m);
         const before = JSON.stringify(raw);
         const topics = raw[TOPICS];
-        const names = Array.isArray(topics) ? topics.map((t) => (t && typeof t === 'object' && 'name' in t ? String(t.name) : 'none')) : ['none'];
+        const names = Array.isArray(topics) ? topics.map(nameOf) : ['none'];
         const r = applyToTopics(topics, {
           type: 'applyToSettings',
           requestId: 1,
@@ -157,7 +166,7 @@ describe('properties: settings as data', () => {
         if ('error' in r) assert.match(r.error, /\S/);
         else noNewProblems(raw, { ...raw, [TOPICS]: r.topics, ...(r.groups ? { [GROUPS]: r.groups } : {}) }, r.changes);
         const groups = raw[GROUPS];
-        const groupNames = Array.isArray(groups) ? groups.map((g) => (g && typeof g === 'object' && 'name' in g ? String(g.name) : 'none')) : ['none'];
+        const groupNames = Array.isArray(groups) ? groups.map(nameOf) : ['none'];
         const g = applyToGroups(groups, topics, {
           type: 'applyGroupToSettings',
           requestId: 2,

@@ -6,7 +6,7 @@
  */
 import { KAFKA_GROUPS, TOPICS } from '../../engine/settings';
 import type { ApplyGroupMessage } from '../../shared/protocol';
-import { isEntry, withoutReport, withoutTopicReports } from '../../import/staleReports';
+import { isEntry, textOf, withoutReport, withoutTopicReports } from '../../import/staleReports';
 import { entryOf, newProblem, type SettingsChange } from './applyTopics';
 
 export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): (SettingsChange & { groups: unknown[] }) | { error: string } {
@@ -17,7 +17,7 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
   const before = Array.isArray(entry.members) ? entry.members : [];
   const next = msg.members.map((m) => (m.topics ? { id: m.id, topics: [...m.topics] } : { id: m.id }));
   if (JSON.stringify(before) !== JSON.stringify(next)) {
-    const ids = (list: unknown[]) => list.map((m) => (isEntry(m) ? String(m.id) : '?')).join(', ') || 'none';
+    const ids = (list: unknown[]) => list.map((m) => (isEntry(m) ? textOf(m.id) : '?')).join(', ') || 'none';
     changes.push(`group ${msg.group} members: ${ids(before)} → ${ids(next)}`);
     entry.members = next;
   }
@@ -27,7 +27,7 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
     if ('error' in topic) return topic;
     const [, t, all] = topic;
     if (t.partitions !== msg.partitions) {
-      changes.push(`${msg.topic} partitions: ${t.partitions ?? 0} → ${msg.partitions}`);
+      changes.push(`${msg.topic} partitions: ${textOf(t.partitions ?? 0)} → ${msg.partitions}`);
       t.partitions = msg.partitions;
       topics = all;
     }

@@ -7,7 +7,7 @@
 import { KAFKA_GROUPS, parseSettings, TOPICS, type Problem } from '../../engine/settings';
 import { Topology } from '../../engine/topology';
 import type { ApplyToSettingsMessage } from '../../shared/protocol';
-import { isEntry, withoutReport, withoutTopicReports, type Entry } from '../../import/staleReports';
+import { isEntry, textOf, withoutReport, withoutTopicReports, type Entry } from '../../import/staleReports';
 
 /**
  * A deep copy of the entry named `name` in the settings array `list` (the setting `key`), with its
@@ -64,7 +64,7 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, gro
   const changes: string[] = [];
   let newGroups: unknown[] | undefined;
   if (msg.partitions !== undefined && msg.partitions !== (entry.partitions ?? 0)) {
-    changes.push(`partitions: ${entry.partitions ?? 0} → ${msg.partitions}`);
+    changes.push(`partitions: ${textOf(entry.partitions ?? 0)} → ${msg.partitions}`);
     entry.partitions = msg.partitions;
     newGroups = withoutTopicReports(groups, msg.topic, changes);
   }
@@ -73,7 +73,7 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, gro
     const before = Array.isArray(entry.subscription.consumers) ? entry.subscription.consumers : [];
     const next = msg.consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name }));
     if (JSON.stringify(before) !== JSON.stringify(next)) {
-      const names = (list: unknown[]) => list.map((c) => (isEntry(c) ? String(c.name) : typeof c === 'string' ? c : '?')).join(', ') || 'none';
+      const names = (list: unknown[]) => list.map((c) => (isEntry(c) ? textOf(c.name) : typeof c === 'string' ? c : '?')).join(', ') || 'none';
       changes.push(`consumers: ${names(before)} → ${names(next)}`);
       entry.subscription = { ...entry.subscription, consumers: next };
     }
