@@ -16,6 +16,8 @@
 import { ASSIGNOR_NAMES, MAX_SIMULATED_PARTITIONS, type AssignorName, type GroupMemberConfig, type KafkaGroupConfig, type ObservedOwners } from './consumerGroup';
 import { parseUuid } from './uuid';
 import { isObject } from '../jsonObject';
+// settings.ts imports this module too; `show` is only called at parse time, after both loaded.
+import { show } from '../settings';
 
 export const KAFKA_GROUPS = 'keyRouting.kafkaGroups';
 
@@ -237,9 +239,4 @@ function parseObserved(o: unknown, path: string, group: KafkaGroupSetting, topic
   }
   if (problems.length > before) return undefined;
   return o.at === undefined ? { owners } : { at: o.at as string, owners };
-}
-
-function show(v: unknown): string {
-  const s = v === undefined ? 'nothing' : JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
