@@ -31,7 +31,7 @@ export function rangesCommand(args: ParsedArgs, write: Write, io: CliIo): void {
   const g = topic.groupOf(shown);
   if (observed?.reports(g)) {
     out.observed = true;
-    const at = observed.groups[g].state.at;
+    const at = observed.groups.get(g)!.state.at;
     if (at !== undefined) out.at = at;
   } else if (observed) {
     const note = observed.note();

@@ -424,7 +424,7 @@ export class App {
       // A later page's warm-up takes over once this one has built the topology.
       const superseded = gen !== this.#generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
-        this.models.warmUp(topic, round++, this.#chosenGroup(topic)?.name);
+        if (this.models.warmUp(topic, round, this.#chosenGroup(topic)?.name)) round++;
         return onIdle(step, 500);
       }
       // Only the latest page's warm-up says so: an earlier one's end is not the end of the later one.

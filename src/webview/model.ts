@@ -248,14 +248,15 @@ export class Models {
    * in odd rounds, its first member leaves in even ones). The topology and the first step were one
    * task of 500 ms on a ring of 100,000 points, which held up any input that came during it; a
    * group's first join and first leave ran their rebalance cold (with 500 members and 10,000
-   * partitions, 10-15 ms more than later steps).
+   * partitions, 10-15 ms more than later steps). A broker's report restores a partition a call:
+   * false until the round is done.
    */
-  warmUp(name: string, round: number, group?: string): void {
+  warmUp(name: string, round: number, group?: string): boolean {
     const t = this.topic(name);
     if (t instanceof KafkaTopicState && round > 0 && group !== undefined) {
       const topology = this.topology().topology;
       const g = topology?.group(group);
-      if (!topology || !g) return;
+      if (!topology || !g) return true;
       this.stepsWarmed.set(name, (this.stepsWarmed.get(name) ?? 0) + 1);
       try {
         const first = g.members.keys().next().value;
@@ -265,12 +266,13 @@ export class Models {
       } catch {
         // Only a warm-up: the real step reports its own errors.
       }
-      return;
+      return true;
     }
-    if (!(t instanceof PulsarTopicState) || !t.subscription) return;
+    if (!(t instanceof PulsarTopicState) || !t.subscription) return true;
     if (round === 0) {
+      if (t.subscription.restoreNext()) return false;
       t.subscription.selector.segmentTable();
-      return;
+      return true;
     }
     this.stepsWarmed.set(name, (this.stepsWarmed.get(name) ?? 0) + 1);
     try {
@@ -286,6 +288,7 @@ export class Models {
     } catch {
       // Only a warm-up: the real step reports its own errors.
     }
+    return true;
   }
 
   /** Names of the consumer groups that consume the topic (from the host's frame where it has them). */

@@ -135,11 +135,11 @@ describe('import + what-if equals continuing the history', () => {
             assert.equal(kind, 'ring');
             assert.notEqual(format, '3.0');
             rebuiltDiffered++;
-            const g = state.observed!.groups[0];
+            const g = state.observed!.groups.get(0)!;
             assert.ok(g.assumptions.length > 0 || !g.modelComparison.equal, note);
             const real = mapped(sub.selector.segments(), (c) => c.id);
             const rebuilt = mapped(model.segments(), id);
-            const comparison = state.observed!.groups[0].modelComparison;
+            const comparison = state.observed!.groups.get(0)!.modelComparison;
             for (const d of comparison.differences) {
               for (const at of [d.start, d.end]) {
                 assert.deepEqual(d.reported.map((x) => toReplay.get(x)), real.find((s) => s[0] <= at && at <= s[1])![2]);
@@ -247,7 +247,7 @@ describe('restore: partitions that report alike', () => {
       assert.deepEqual(problems, []);
       const t = settings.topics[0];
       assert.ok(t.system === 'pulsar' && t.subscription);
-      const groups = restoreObserved(cfg, t.subscription).groups;
+      const groups = restoreObserved(cfg, t.subscription).groups.all();
       const models = groups.map((g) => g.model);
       assert.equal(new Set(models).size, 5, 'a model per partition');
       const ids = (s: { segments(): readonly Segment[] }) => mapped(s.segments(), (c) => c.id);

@@ -127,9 +127,59 @@ describe('observed rings', () => {
     assert.equal(w.note, note);
     // Each listed difference is one the two layouts really have.
     const model = state.subscription!.selector;
-    for (const d of state.observed!.groups[0].modelComparison.differences) {
+    for (const d of state.observed!.groups.get(0)!.modelComparison.differences) {
       assert.deepEqual(d.reported, [history.selector.select(d.start)!.id]);
       assert.deepEqual(d.other, [model.select(d.start)!.id]);
+    }
+  });
+
+  test('a report per partition is restored a partition at a time, and a change or a clone first restores every one from its report', () => {
+    const cfg = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 20, hashRangeSize: 65536 } as const;
+    // Each partition's report: the ranges its own connection history left (a, b, c live in all).
+    const histories = [['+a', '+b', '+c'], ['+c', '+a', '+b'], ['+b', '+x', '+a', '+c', '-x']];
+    const observedPartitions = histories.map((h) => {
+      const sub = replay(cfg, h);
+      const ranges = reportedRanges(sub.selector, sub.consumers);
+      return { consumers: ['a', 'b', 'c'].map((name) => ({ name, ranges: ranges.get(sub.consumers.find((c) => c.name === name)!) })) };
+    });
+    const fresh = () => {
+      const { problems, state } = topicWith({ replicaPoints: 20, consumers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], observedPartitions }, { partitions: 3 });
+      assert.deepEqual(problems, []);
+      return state!;
+    };
+    const layouts = (s: PulsarTopicState) => [0, 1, 2].map((g) => s.subscription!.selectorAt(g).segments().map((x) => [x.start, x.end, x.consumers.map((c) => c.id).join()]));
+    const eager = fresh();
+    let restored = 0;
+    while (eager.subscription!.restoreNext()) restored++;
+    assert.equal(restored, 3, 'one selector restored a call, one per partition');
+    const before = layouts(eager);
+    assert.deepEqual(
+      before.map((l) => l.length),
+      histories.map((h) => replay(cfg, h).selector.segments().length),
+    );
+    assert.ok(eager.apply(parseEvent('+d')).ok);
+    const after = layouts(eager);
+    assert.notDeepEqual(after, before);
+    // A join before any partition was read restores them all from their reports first.
+    const joinedFirst = fresh();
+    assert.ok(joinedFirst.apply(parseEvent('+d')).ok);
+    assert.equal(joinedFirst.subscription!.restoreNext(), false);
+    assert.deepEqual(layouts(joinedFirst), after);
+    // The last partition read first; a clone of one none was read of, changed: the original
+    // keeps the reports.
+    const lastFirst = fresh();
+    assert.deepEqual(lastFirst.subscription!.selectorAt(2).segments().length, before[2].length);
+    assert.deepEqual(layouts(lastFirst), before);
+    const unread = fresh();
+    const copy = unread.clone();
+    assert.ok(copy.apply(parseEvent('+d')).ok);
+    assert.deepEqual(layouts(copy), after);
+    assert.deepEqual(layouts(unread), before);
+    // Until a change, each partition routes by its own report, whichever is read first.
+    const reports = fresh();
+    for (const p of [2, 0, 1]) {
+      const real = replay(cfg, histories[p]).selector;
+      for (let h = 1; h <= 65535; h += 97) assert.equal(reports.selectorFor(p).select(h)!.id, real.select(h)!.id, `partition ${p}, hash ${h}`);
     }
   });
 

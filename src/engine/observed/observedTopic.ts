@@ -6,7 +6,7 @@
  */
 import type { Consumer, StickyKeyConsumerSelector } from '../pulsar/keyShared/selector';
 import { describeDifferences, type LayoutComparison } from './compare';
-import type { DrainingEntry, ObservedGroup } from './restore';
+import type { DrainingEntry, ObservedGroups } from './restore';
 
 export interface DrainingMark {
   consumer: string;
@@ -35,7 +35,7 @@ export class ObservedTopic {
   #changed = false;
 
   constructor(
-    readonly groups: readonly ObservedGroup[],
+    readonly groups: ObservedGroups,
     /** How many partitions the topic had when it reported (0: non-partitioned). */
     private readonly partitions: number,
   ) {}
@@ -57,7 +57,7 @@ export class ObservedTopic {
 
   /** The selector that routes group `g` instead of the subscription's, if any. */
   view(g: number): StickyKeyConsumerSelector | undefined {
-    return this.#changed ? undefined : this.groups[g]?.view;
+    return this.#changed ? undefined : this.groups.get(g)?.view;
   }
 
   /** Whether group `g`'s routes still come from the report. */
@@ -70,7 +70,7 @@ export class ObservedTopic {
    * connected and is not the key's owner (a hash back at its draining consumer stops blocking).
    */
   draining(g: number, stickyKeyHash: number, owner: Consumer | null, live: readonly Consumer[]): DrainingMark | undefined {
-    const d: DrainingEntry | undefined = this.groups[g]?.draining.get(stickyKeyHash);
+    const d: DrainingEntry | undefined = this.groups.get(g)?.draining.get(stickyKeyHash);
     if (!d || d.consumer === owner || !live.includes(d.consumer)) return undefined;
     return { consumer: d.consumer.id, unackMsgs: d.unackMsgs };
   }
@@ -82,7 +82,7 @@ export class ObservedTopic {
    */
   note(): string | undefined {
     const parts: string[] = [];
-    this.groups.forEach((g, i) => {
+    this.groups.all().forEach((g, i) => {
       const where = this.groups.length > 1 ? `partition ${i}: ` : '';
       for (const a of g.assumptions) parts.push(`${where}${a}`);
       if (g.modelComparison.equal) return;
@@ -96,7 +96,7 @@ export class ObservedTopic {
   }
 
   info(): ObservedGroupInfo[] {
-    return this.groups.map((g, i) => ({
+    return this.groups.all().map((g, i) => ({
       partitions: this.partitions === 0 ? null : this.groups.length === 1 ? [0, this.partitions - 1] : [i, i],
       ...(g.state.at !== undefined ? { at: g.state.at } : {}),
       current: !this.#changed,

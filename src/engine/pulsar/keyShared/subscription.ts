@@ -40,6 +40,8 @@ export class KeySharedSubscription {
   #nameCounts = new Map<string, number>();
   /** Selectors that follow this subscription (one per group of partitions, see Topology). */
   #selectors: StickyKeyConsumerSelector[];
+  /** A restored subscription's selectors still to be made: group g's when first read (see `withState`). */
+  #toRestore?: { count: number; selector: (group: number) => StickyKeyConsumerSelector };
 
   constructor(readonly config: SelectorConfig) {
     this.#selectors = [createSelector(config)];
@@ -54,21 +56,37 @@ export class KeySharedSubscription {
     const c = new KeySharedSubscription(this.config);
     c.#live = this.#live.slice();
     c.#nameCounts = new Map(this.#nameCounts);
-    c.#selectors = this.#selectors.map((s) => s.clone());
+    c.#selectors = this.#all().map((s) => s.clone());
     return c;
   }
 
   /**
-   * A subscription whose selectors were put into their state directly (from a broker's report,
-   * engine/observed) instead of by replaying connections: `consumers` are live in connection
+   * A subscription whose `count` selectors are put into their state directly (from a broker's
+   * report, engine/observed) instead of by replaying connections, each by `selector(g)` when
+   * first read or, all of them, before the first change: `consumers` are live in connection
    * order, and later ids continue from them.
    */
-  static withState(config: SelectorConfig, consumers: readonly Consumer[], selectors: StickyKeyConsumerSelector[]): KeySharedSubscription {
+  static withState(config: SelectorConfig, consumers: readonly Consumer[], count: number, selector: (group: number) => StickyKeyConsumerSelector): KeySharedSubscription {
     const s = new KeySharedSubscription(config);
     s.#live = consumers.slice();
     for (const c of consumers) s.#nameCounts.set(c.name, (s.#nameCounts.get(c.name) ?? 0) + 1);
-    s.#selectors = selectors;
+    s.#selectors = [];
+    s.#toRestore = { count, selector };
     return s;
+  }
+
+  /** Restores the next selector not made yet; false when none is left (the panel's idle work, one a task). */
+  restoreNext(): boolean {
+    const r = this.#toRestore;
+    if (!r || this.#selectors.length >= r.count) return false;
+    this.#selectors.push(r.selector(this.#selectors.length));
+    return true;
+  }
+
+  /** Every selector, the restored ones made first (before a change, so each from its report). */
+  #all(): StickyKeyConsumerSelector[] {
+    while (this.restoreNext());
+    return this.#selectors;
   }
 
   get consumers(): readonly Consumer[] {
@@ -77,7 +95,7 @@ export class KeySharedSubscription {
 
   /** The selector of the subscription's first partition group (what `ranges` describes). */
   get selector(): StickyKeyConsumerSelector {
-    return this.#selectors[0];
+    return this.selectorAt(0);
   }
 
   /** A new selector fed with the consumers connected now, in connection order. */
@@ -92,11 +110,12 @@ export class KeySharedSubscription {
         if (!(e instanceof ConsumerAssignError)) throw e;
       }
     }
-    this.#selectors.push(s);
+    this.#all().push(s);
     return s;
   }
 
   selectorAt(group: number): StickyKeyConsumerSelector {
+    while (group >= this.#selectors.length && this.restoreNext());
     return this.#selectors[group];
   }
 
@@ -106,7 +125,7 @@ export class KeySharedSubscription {
     const consumer: Consumer = { id: k === 1 ? name : `${name}#${k}`, name, ranges };
     const added: StickyKeyConsumerSelector[] = [];
     try {
-      for (const s of this.#selectors) {
+      for (const s of this.#all()) {
         s.addConsumer(consumer);
         added.push(s);
       }
@@ -123,7 +142,7 @@ export class KeySharedSubscription {
   disconnect(id: string): Outcome<Consumer> {
     const consumer = this.#live.find((c) => c.id === id);
     if (consumer === undefined) return { ok: false, error: `no connected consumer has the id ${JSON.stringify(id)}` };
-    for (const s of this.#selectors) s.removeConsumer(consumer);
+    for (const s of this.#all()) s.removeConsumer(consumer);
     this.#live = this.#live.filter((c) => c !== consumer);
     return { ok: true, value: consumer };
   }
