@@ -270,7 +270,7 @@ export class Models {
     }
     if (!(t instanceof PulsarTopicState) || !t.subscription) return true;
     if (round === 0) {
-      if (t.subscription.restoreNext()) return false;
+      if (t.observed?.groups.restoreNext()) return false;
       t.subscription.selector.segmentTable();
       return true;
     }

@@ -149,9 +149,12 @@ describe('observed rings', () => {
     };
     const layouts = (s: PulsarTopicState) => [0, 1, 2].map((g) => s.subscription!.selectorAt(g).segments().map((x) => [x.start, x.end, x.consumers.map((c) => c.id).join()]));
     const eager = fresh();
+    let parts = 0;
+    while (eager.observed!.groups.restoreNext()) parts++;
+    assert.equal(parts, 6, 'a model, then the rest, of each partition');
     let restored = 0;
     while (eager.subscription!.restoreNext()) restored++;
-    assert.equal(restored, 3, 'one selector restored a call, one per partition');
+    assert.equal(restored, 3, 'a selector per partition');
     const before = layouts(eager);
     assert.deepEqual(
       before.map((l) => l.length),
@@ -180,6 +183,26 @@ describe('observed rings', () => {
     for (const p of [2, 0, 1]) {
       const real = replay(cfg, histories[p]).selector;
       for (let h = 1; h <= 65535; h += 97) assert.equal(reports.selectorFor(p).select(h)!.id, real.select(h)!.id, `partition ${p}, hash ${h}`);
+    }
+  });
+
+  test("a join between a partition's model and the rest of its restore leaves the report compared with the restored model", () => {
+    // Reported with 20 points a consumer, configured with 10: the rebuilt ring differs, and the
+    // note says where, against the model before any event.
+    const cfg = { brokerVersion: '4.0', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 20, hashRangeSize: 65536 } as const;
+    const observedPartitions = [['+a', '+b', '+c'], ['+c', '+b', '+a']].map((h) => {
+      const sub = replay(cfg, h);
+      const ranges = reportedRanges(sub.selector, sub.consumers);
+      return { consumers: ['a', 'b', 'c'].map((name) => ({ name, ranges: ranges.get(sub.consumers.find((c) => c.name === name)!) })) };
+    });
+    const fresh = () => topicWith({ replicaPoints: 10, consumers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }], observedPartitions }, { partitions: 2 }).state!;
+    const note = fresh().observed!.note();
+    assert.match(note ?? '', /partition 0: the ring rebuilt from the observed consumers .* differs from the reported one at .*partition 1: /);
+    for (let done = 1; done <= 3; done++) {
+      const t = fresh();
+      for (let i = 0; i < done; i++) assert.ok(t.observed!.groups.restoreNext());
+      assert.ok(t.apply(parseEvent('+d')).ok);
+      assert.equal(t.observed!.note(), note, `after ${done} parts`);
     }
   });
 

@@ -79,23 +79,35 @@ export function restoreObserved(cfg: SelectorConfig, sub: SubscriptionConfig): R
 /**
  * A report's groups, each restored when first read, in order (a group may take the layout of the
  * one before). A 4-partition report of a 1,000 x 100 point ring took 150-250 ms to restore, in one
- * task of the panel's idle warm-up that a click then waited for; restored a group at a time
- * (`KeySharedSubscription.restoreNext`), no task takes more than one partition's share. Exact as
- * long as every group is restored before any event changes a model, which the subscription sees
- * to: each of its changes and its clone restore them all first.
+ * task of the panel's idle warm-up that a click then waited for; restored a part at a time
+ * (`restoreNext`), no task takes more than a part of one partition's. Exact as long as every group
+ * is restored before any event changes a model, which the subscription sees to: each of its
+ * changes and its clone restore them all first.
  */
 export class ObservedGroups {
   readonly #restored: ObservedGroup[] = [];
+  /** The rest of the next group, whose model is restored (see restoreGroup). */
+  #rest: (() => ObservedGroup) | undefined;
 
   constructor(
     readonly length: number,
-    private readonly restore: (group: number, last: ObservedGroup | undefined) => ObservedGroup,
+    private readonly restore: (group: number, last: ObservedGroup | undefined) => () => ObservedGroup,
   ) {}
+
+  /** Restores the next part (a group's model, or the rest of it); false when every group is restored. */
+  restoreNext(): boolean {
+    if (this.#restored.length >= this.length) return false;
+    if (this.#rest) {
+      this.#restored.push(this.#rest());
+      this.#rest = undefined;
+    } else this.#rest = this.restore(this.#restored.length, this.#restored.at(-1));
+    return true;
+  }
 
   /** Group `g`, restored now if it was not yet; undefined past the last. */
   get(g: number): ObservedGroup | undefined {
     if (g < 0 || g >= this.length) return undefined;
-    while (this.#restored.length <= g) this.#restored.push(this.restore(this.#restored.length, this.#restored.at(-1)));
+    while (this.#restored.length <= g) this.restoreNext();
     return this.#restored[g];
   }
 
@@ -106,6 +118,12 @@ export class ObservedGroups {
 }
 
 /**
+ * A group restored in two parts, each a task of the panel's idle warm-up: its model (the
+ * selector events apply to, its layout worked out), and then, from the returned function, the
+ * report's own layout and its comparison with the model (taken before any event changes the
+ * model: ObservedGroups). On the reported 3.0 ring of 1,000 x 100 points these were one task of
+ * 143-167 ms in the panel.
+ *
  * `last` is the partition before. Where its consumers reported the same ranges in the same order (a
  * partitioned topic whose consumers all subscribe to every partition, as most do), its model,
  * layout, comparison and assumptions hold for this partition too: it takes them (the model cloned,
@@ -113,13 +131,12 @@ export class ObservedGroups {
  * points the model took 15-25 ms a partition to connect, and the report's table and its comparison
  * with the model 20-30 ms more in the panel.
  */
-function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<string, Consumer>, configured: readonly Consumer[], last?: ObservedGroup): ObservedGroup {
+function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<string, Consumer>, configured: readonly Consumer[], last?: ObservedGroup): () => ObservedGroup {
   const reported = occurrences(state.consumers).map(([key, c]) => ({ consumer: byKey.get(key)!, ranges: c.ranges, draining: c.drainingHashes }));
   const draining = new Map<number, DrainingEntry>();
   for (const r of reported) for (const d of r.draining) draining.set(d.hash, { ...d, consumer: r.consumer });
-  if (last && sameLayout(last.state, state)) return { ...last, state, model: last.model.clone(), draining };
+  if (last && sameLayout(last.state, state)) return () => ({ ...last, state, model: last.model.clone(), draining });
   let model: StickyKeyConsumerSelector;
-  let view: StickyKeyConsumerSelector | undefined;
   const assumptions: string[] = [];
   if (cfg.keySharedMode === 'AUTO_SPLIT' && !cfg.consistentHashing) {
     const entries = reported.map((r) => [r.ranges[0][1], r.consumer] as const).sort((a, b) => a[0] - b[0]);
@@ -133,22 +150,25 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
       if (inf.unknown) assumptions.push(indexAssumption(reported[i].consumer, reported[i].ranges.length, inf.unknown, got[i], cfg.replicaPoints));
     });
     model = ring;
-    view = new ReportedRing(createSelector(cfg), reported);
   } else {
     model = connectInOrder(cfg, reported.map((r) => r.consumer));
-    if (cfg.keySharedMode === 'AUTO_SPLIT') view = new ReportedRing(createSelector(cfg), reported);
   }
-  const shown = (view ?? model).segmentTable();
-  const modelComparison = view ? compareTables(shown, model.segmentTable(), ringReason(cfg)) : compareTables(shown, shown, '');
-  let predicted: LayoutComparison | undefined;
-  return {
-    state,
-    view,
-    model,
-    draining,
-    modelComparison,
-    predicted: () => (predicted ??= compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg))),
-    assumptions,
+  const modelTable = model.segmentTable();
+  return () => {
+    // A ring's routes read the report until an event (reportedLayout.ts); other selectors' models are their reports.
+    const view = cfg.keySharedMode === 'AUTO_SPLIT' && cfg.consistentHashing ? new ReportedRing(createSelector(cfg), reported) : undefined;
+    const shown = (view ?? model).segmentTable();
+    const modelComparison = view ? compareTables(shown, modelTable, ringReason(cfg)) : compareTables(shown, shown, '');
+    let predicted: LayoutComparison | undefined;
+    return {
+      state,
+      view,
+      model,
+      draining,
+      modelComparison,
+      predicted: () => (predicted ??= compareTables(shown, connectInOrder(cfg, configured, true).segmentTable(), predictionReason(cfg))),
+      assumptions,
+    };
   };
 }
 
