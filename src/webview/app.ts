@@ -48,7 +48,7 @@ export interface VsCodeApi {
  * fifteen, 31. They cost idle time: about a second more before the warm-up ends on that ring.
  */
 const WARM_UP_ROUNDS = 16;
-/** The idle time left (ms) that the warm-up starts another part in: a later round takes 5-20 ms. */
+/** The least idle time left (ms) that the warm-up starts another part in: a later round takes 5-20 ms. */
 const IDLE_PART_MS = 20;
 /**
  * Spare columns stocked when idle: a step on a 3.x ring takes seven (ring points and holders, the
@@ -434,11 +434,16 @@ export class App {
       if (gen === this.#generation) document.body.dataset.engine = 'ready';
       return false;
     };
-    // Parts while the idle period has room for one more: a callback asked for from an idle
-    // callback runs in the next idle period, 50 ms later however short the part was, and a part
-    // a callback took 1.6-1.8 s on the big rings (16 rounds of 5-40 ms, each after its columns).
+    // Parts while the idle period has room for one more (as long as the last one took, and at
+    // least IDLE_PART_MS): a callback asked for from an idle callback runs in the next idle
+    // period, 50 ms later however short the part was, and a part a callback took 1.6-1.8 s on the
+    // big rings (16 rounds of 5-40 ms, each after its columns).
     const step = (idle?: IdleDeadline) => {
-      while (part(idle)) if ((idle?.timeRemaining() ?? 0) < IDLE_PART_MS) return onIdle(step, 500);
+      for (;;) {
+        const start = performance.now();
+        if (!part(idle)) return;
+        if ((idle?.timeRemaining() ?? 0) < Math.max(IDLE_PART_MS, performance.now() - start)) return onIdle(step, 500);
+      }
     };
     onIdle(step, 500);
   }
