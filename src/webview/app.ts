@@ -45,7 +45,8 @@ export interface VsCodeApi {
  * Rounds of engine warm-up when idle after the first picture: the topology, then throwaway what-if
  * steps (`Models.warmUp`). With four steps the first real ones on the panel bench's 3.x ring still
  * ran code V8 had not finished optimising (steps 2-5 at 42-46 ms of CPU, later ones 25-30); with
- * fifteen, 31. They cost idle time: about a second more before the warm-up ends on that ring.
+ * fifteen, 31. They cost idle time: the warm-up ends 0.5-0.8 s after opening on the big rings
+ * (1.6-1.8 s while it ran one part per idle period).
  */
 const WARM_UP_ROUNDS = 16;
 /** The least idle time left (ms) that the warm-up starts another part in: a later round takes 5-20 ms. */

@@ -75,7 +75,7 @@ export class KeySharedSubscription {
     return s;
   }
 
-  /** Restores the next selector not made yet; false when none is left (the panel's idle work, one a task). */
+  /** Makes the next restored selector not made yet; false when none is left. */
   restoreNext(): boolean {
     const r = this.#toRestore;
     if (!r || this.#selectors.length >= r.count) return false;
