@@ -428,7 +428,8 @@ export class App {
       // A later page's warm-up takes over once this one has built the topology.
       const superseded = gen !== this.#generation && this.models.engineReady && round > 0;
       if (engine && !superseded && round < WARM_UP_ROUNDS) {
-        if (this.models.warmUp(topic, round, this.#chosenGroup(topic)?.name)) round++;
+        // Round 0 needs no group: finding it would build the topology, which round 0 does a part at a time.
+        if (this.models.warmUp(topic, round, round > 0 ? this.#chosenGroup(topic)?.name : undefined)) round++;
         return true;
       }
       // Only the latest page's warm-up says so: an earlier one's end is not the end of the later one.

@@ -248,10 +248,15 @@ export class Models {
    * in odd rounds, its first member leaves in even ones). The topology and the first step were one
    * task of 500 ms on a ring of 100,000 points, which held up any input that came during it; a
    * group's first join and first leave ran their rebalance cold (with 500 members and 10,000
-   * partitions, 10-15 ms more than later steps). A broker's report is restored a part of a
-   * partition a call (ObservedGroups): false until the round is done.
+   * partitions, 10-15 ms more than later steps). Round 0 takes several calls (the topology, then
+   * a broker's report a part of a partition a call: ObservedGroups): false until it is done.
    */
   warmUp(name: string, round: number, group?: string): boolean {
+    // The topology in a call of its own (a report's ranges unpacked, a ring's points hashed), then its tables.
+    if (round === 0 && !this.engineReady) {
+      this.topology();
+      return false;
+    }
     const t = this.topic(name);
     if (t instanceof KafkaTopicState && round > 0 && group !== undefined) {
       const topology = this.topology().topology;
