@@ -23,9 +23,22 @@ export default async function l10nScenarios({ wb, scenario }) {
   };
   const routeKeyTitle = `${category}: ${nls['command.routeKey.title']}`;
   /** The column heads of the table in `box` (a locator), once it has them. */
+  /**
+   * A table's heads as shown. A paged or deferred table's box is content-visibility: auto
+   * (media/panel.css): a table just made reads as empty text until a rendering step has found it
+   * in sight (one frame is not always enough), so this waits for its first head to show text.
+   */
   const headsOf = async (box) => {
-    await box.locator('thead th').first().waitFor();
-    return box.locator('thead th').allInnerTexts();
+    const heads = box.locator('thead th');
+    await heads.first().scrollIntoViewIfNeeded();
+    await heads.first().evaluate(
+      (th) =>
+        new Promise((shown) => {
+          const check = () => (th.innerText.trim() !== '' ? shown() : requestAnimationFrame(check));
+          check();
+        }),
+    );
+    return heads.allInnerTexts();
   };
 
   await scenario('zh-cn: the command palette lists the commands with their Chinese titles', async () => {
