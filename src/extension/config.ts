@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../engine/settings';
-import { locator, positionAt } from './jsonLocate';
+import { rangeLocator } from './jsonLocate';
 import { buildModel, type Finding, type SettingsModel } from './settingsModel';
 
 import { DEFAULT_HOVER_LANGUAGES, SECTION } from './constants';
@@ -102,13 +102,10 @@ export class RoutingConfig implements vscode.Disposable {
     return text === undefined ? undefined : this.#rangeIn(file, text, finding.path);
   }
 
-  /** `find`: the text's locator, when several paths are placed in it. */
-  #rangeIn(file: SettingsFile, text: string, path: string, find = locator(text, file.within)): { uri: vscode.Uri; range: vscode.Range } | undefined {
-    const loc = find(path);
-    if (!loc) return undefined;
-    const a = positionAt(text, loc.start);
-    const b = positionAt(text, loc.end);
-    return { uri: file.uri, range: new vscode.Range(a.line, a.character, b.line, b.character) };
+  /** `find`: the text's range locator, when several paths are placed in it. */
+  #rangeIn(file: SettingsFile, text: string, path: string, find = rangeLocator(text, file.within)): { uri: vscode.Uri; range: vscode.Range } | undefined {
+    const r = find(path);
+    return r && { uri: file.uri, range: new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character) };
   }
 
   /** Diagnostics, the output channel and (for new errors or warnings) a notification. */
@@ -123,7 +120,7 @@ export class RoutingConfig implements vscode.Disposable {
     if (run !== this.#reportRun) return; // a newer change is being reported
     this.#diagnostics.clear();
     if (file && text !== undefined) {
-      const find = locator(text, file.within);
+      const find = rangeLocator(text, file.within);
       const diags = findings.map((f) => {
         const at = this.#rangeIn(file, text, f.path, find)?.range ?? new vscode.Range(0, 0, 0, 0);
         const d = new vscode.Diagnostic(at, `${f.path}: ${f.message}. Fix: ${f.fix}`, severityOf(f));

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { locate, parsePath, positionAt } from '../../src/extension/jsonLocate';
+import { locate, parsePath, positionAt, positions, rangeLocator } from '../../src/extension/jsonLocate';
+import { randInt, rng } from './helpers';
 
 const settings = `{
   // comments and trailing commas, as settings.json allows
@@ -62,5 +63,38 @@ describe('locating a setting path in settings.json', () => {
     assert.equal(locate('{ "keyRouting.topics": [ {', 'keyRouting.topics[0]'), undefined);
     assert.equal(locate('', 'keyRouting.topics'), undefined);
     assert.equal(locate('['.repeat(10000), 'keyRouting.topics'), undefined);
+  });
+
+  test('positions from the line index equal a scan from the start, for any offset (before, inside and past the text)', () => {
+    // The reference: the lines ended before the offset, counted one unit at a time.
+    const scan = (text: string, offset: number) => {
+      let line = 0;
+      let lineStart = 0;
+      for (let i = 0; i < offset && i < text.length; i++) {
+        if (text[i] === '\n') {
+          line++;
+          lineStart = i + 1;
+        }
+      }
+      return { line, character: Math.min(offset, text.length) - lineStart };
+    };
+    const r = rng(11);
+    const texts = ['', '\n', 'a', '\n\n', 'ab\ncd\n', '\r\n\r\n', settings, ...Array.from({ length: 50 }, () => Array.from({ length: randInt(r, 0, 60) }, () => 'ab\n\r{'[randInt(r, 0, 4)]).join(''))];
+    for (const text of texts) {
+      const at = positions(text);
+      for (let offset = -2; offset <= text.length + 2; offset++) {
+        assert.deepEqual(at(offset), scan(text, offset), `${JSON.stringify(text)} at ${offset}`);
+        assert.deepEqual(positionAt(text, offset), scan(text, offset));
+      }
+    }
+  });
+
+  test('a range locator places many paths in one text as locate and positionAt place each', () => {
+    const find = rangeLocator(settings);
+    for (const path of ['keyRouting.topics[0].partitions', 'keyRouting.topics[1]', 'keyRouting.topics[1].partitions', 'keyRouting.topics[1].subscription.consumers[1].ranges', 'keyRouting.namespaces']) {
+      const loc = locate(settings, path);
+      assert.deepEqual(find(path), loc && { start: positionAt(settings, loc.start), end: positionAt(settings, loc.end) }, path);
+    }
+    assert.equal(rangeLocator('{ "keyRouting.topics": [ {')('keyRouting.topics[0]'), undefined);
   });
 });
