@@ -232,3 +232,47 @@ test('the idle warm-up takes throwaway joins and, every third round, a leave of 
     assert.equal(models.stepsWarmed.size, 0, `${c.label}: new settings, a new topology to warm up`);
   }
 });
+
+test('on a STICKY subscription the warm-up joins with a hash value nobody owns, so the broker takes them; where none is free, they are refused', () => {
+  // Without ranges the broker refuses a STICKY join at once ("Must specify key shared meta"), so
+  // the warm-up's joins ran none of the code a user's join runs. The first free value here is 0
+  // on the first subscription, 501 on the second (0-500 taken), none on the third (all taken).
+  const cases: Array<{ ranges: Array<[number, number][]>; want: Array<string | undefined> }> = [
+    { ranges: [[[10, 500]], [[501, 65535]]], want: ['+\u0000warm-up-1:0-0', '+\u0000warm-up-2:0-0'] },
+    { ranges: [[[0, 500]], [[1000, 2000], [3000, 3000]]], want: ['+\u0000warm-up-1:501-501', '+\u0000warm-up-2:501-501'] },
+    { ranges: [[[0, 30000]], [[30001, 65535]]], want: [undefined, undefined] },
+  ];
+  for (const version of ['3.0', '4.0'] as const) {
+    for (const c of cases) {
+      const { settings, problems } = parseSettings({
+        'keyRouting.topics': [
+          { name: TOPIC, system: 'pulsar', brokerVersion: version, subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: c.ranges.map((ranges, i) => ({ name: `c${i}`, ranges })) } },
+        ],
+      });
+      assert.deepEqual(problems, []);
+      const models = new Models();
+      models.setSettings(settings);
+      const before = JSON.stringify(models.view(TOPIC));
+      const steps: Array<{ event: string; error?: string }> = [];
+      const apply = PulsarTopicState.prototype.apply;
+      PulsarTopicState.prototype.apply = function (this: PulsarTopicState, e: TopologyEvent) {
+        const r = apply.call(this, e);
+        steps.push({ event: formatEvent(e), ...(r.ok ? {} : { error: r.error }) });
+        return r;
+      };
+      try {
+        for (let round = 0; round < 3; round++) models.warmUp(TOPIC, round);
+      } finally {
+        PulsarTopicState.prototype.apply = apply;
+      }
+      const label = `${version} ${JSON.stringify(c.ranges)}`;
+      assert.equal(steps.length, 2, label);
+      c.want.forEach((want, i) => {
+        if (want === undefined) assert.match(steps[i].error ?? '', /Must specify key shared meta/, label);
+        else assert.deepEqual(steps[i], { event: want }, label);
+      });
+      // On copies: the panel's own topic is as the settings give it.
+      assert.equal(JSON.stringify(models.view(TOPIC)), before, label);
+    }
+  }
+});
