@@ -6,7 +6,7 @@
  * (Java hashes UTF-16 code units). On a platform with unsigned `char` (aarch64) it would differ again.
  */
 import { LONG_STRING, hashScratch, isPairSequence, utf8Sequence } from '../bytes';
-import { P2, P3, P4, P5, P6, P7, P8, hashCodeStep4 } from './javaStringHash';
+import { hashCodeOfCharWords, hashCodeStep4 } from './javaStringHash';
 
 export function javaStringHashCpp(bytes: Uint8Array, length: number = bytes.length): number {
   return javaStringHashCppInt(bytes, length) & 0x7fffffff;
@@ -23,25 +23,6 @@ function javaStringHashCppInt(bytes: Uint8Array, length: number): number {
 }
 
 /**
- * The sum before the mask over the scratch's bytes (`words` reads the same bytes), eight a step as
- * Java's long keys are (`hashOfAsciiWords`), each byte sign-extended out of a little-endian word:
- * one read for four bytes where `bytes[i]` reads one. 200-byte keys: 191 -> 151 ns a key.
- */
-function javaStringHashCppOfWords(words: DataView, bytes: Uint8Array, length: number): number {
-  let h = 0;
-  const blocks = length & ~7;
-  let i = 0;
-  for (; i < blocks; i += 8) {
-    const w = words.getInt32(i, true);
-    const v = words.getInt32(i + 4, true);
-    const high = Math.imul((w << 24) >> 24, P7) + Math.imul((w << 16) >> 24, P6) + Math.imul((w << 8) >> 24, P5) + Math.imul(w >> 24, P4);
-    h = (Math.imul(h, P8) + high + Math.imul((v << 24) >> 24, P3) + Math.imul((v << 16) >> 24, P2) + Math.imul((v << 8) >> 24, 31) + (v >> 24)) | 0;
-  }
-  for (; i < length; i++) h = (Math.imul(h, 31) + ((bytes[i] << 24) >> 24)) | 0;
-  return h;
-}
-
-/**
  * `javaStringHashCpp` of a string key's UTF-8 bytes. On an ASCII key the bytes are the code units,
  * so a short key is hashed from them, four ASCII units at a time; from a non-ASCII unit on, unit by
  * unit, each non-ASCII unit (or surrogate pair) as the bytes `utf8Sequence` gives it, sign-extended
@@ -53,7 +34,7 @@ export function javaStringHashCppOfString(s: string): number {
   if (n > LONG_STRING) {
     // Encode first: a long key replaces the buffer that `bytes` returns.
     const length = hashScratch.encode(s);
-    return javaStringHashCppOfWords(hashScratch.words, hashScratch.bytes, length) & 0x7fffffff;
+    return hashCodeOfCharWords(hashScratch.words, hashScratch.bytes, length) & 0x7fffffff;
   }
   let h = 0;
   const blocks = n & ~3;
