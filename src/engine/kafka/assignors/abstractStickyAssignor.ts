@@ -567,8 +567,10 @@ class GeneralAssignmentBuilder {
   #performReassignments(reassignable: readonly TopicPartition[], prev: Map<TopicPartition, ConsumerGenerationPair>): boolean {
     let reassignmentPerformed = false;
     let modified: boolean;
+    const endless = new EndlessPasses();
     do {
       modified = false;
+      const moves: Move[] = [];
       for (let i = 0; i < reassignable.length && !this.#isBalanced(); i++) {
         const tp = reassignable[i];
         const consumer = this.#currentPartitionConsumer.get(tp);
@@ -577,7 +579,7 @@ class GeneralAssignmentBuilder {
         if (previous !== undefined) {
           if (!this.#currentAssignment.has(previous.consumer)) throw new Error(`NullPointerException: previous owner ${previous.consumer} of ${tp.topic}-${tp.partition} has no assignment`);
           if (this.#size(consumer) > this.#size(previous.consumer) + 1) {
-            this.#reassignPartition(tp, previous.consumer);
+            moves.push(this.#reassignPartition(tp, previous.consumer));
             reassignmentPerformed = modified = true;
             continue;
           }
@@ -588,12 +590,23 @@ class GeneralAssignmentBuilder {
         // 500-member group whose members subscribe to different topics.)
         const target = this.#names[this.#leastLoaded(tp.topic)];
         if (this.#size(consumer) > this.#size(target) + 1) {
-          this.#reassignPartition(tp, target);
+          moves.push(this.#reassignPartition(tp, target));
           reassignmentPerformed = modified = true;
         }
       }
+      if (modified) endless.check(this.#passState(), moves);
     } while (modified);
     return reassignmentPerformed;
+  }
+
+  /**
+   * Everything the next pass of `#performReassignments` reads that a pass changes: every
+   * partition's owner and the recorded movements (with each record set's iteration order, which
+   * picks the partition a swap takes).
+   */
+  #passState(): string {
+    const owners = this.#sortedAllPartitions.map((tp) => this.#numbers.get(this.#currentPartitionConsumer.get(tp)!) ?? -1);
+    return `${owners.join(',')}|${this.#movements.state(this.#numbers)}`;
   }
 
   #countOwner(topic: string, consumer: string, delta: number): void {
@@ -634,7 +647,8 @@ class GeneralAssignmentBuilder {
     return true;
   }
 
-  #reassignPartition(tp: TopicPartition, newConsumer: string): void {
+  /** Moves `tp` to `newConsumer`, or the partition that undoes an earlier move (see `PartitionMovements`); returns the move made. */
+  #reassignPartition(tp: TopicPartition, newConsumer: string): Move {
     const consumer = this.#currentPartitionConsumer.get(tp)!;
     const toMove = this.#movements.actualPartitionToBeMoved(tp, consumer, newConsumer);
     const oldConsumer = this.#currentPartitionConsumer.get(toMove)!;
@@ -649,6 +663,47 @@ class GeneralAssignmentBuilder {
     this.#currentPartitionConsumer.set(toMove, newConsumer);
     this.#addSorted(this.#numbers.get(newConsumer)!);
     this.#addSorted(this.#numbers.get(oldConsumer)!);
+    return { topic: toMove.topic, from: oldConsumer, to: newConsumer };
+  }
+}
+
+/** A partition that changed owner in a pass of the balancing loop. */
+interface Move {
+  readonly topic: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * Passes that come back to a state seen before, after which the loop is taken to repeat forever.
+ * Java's loop runs another pass whenever one moved a partition, and on some groups whose
+ * subscriptions differ it never stops: a move swapped for the reverse of an earlier one
+ * (`actualPartitionToBeMoved`) can take the partition from a third member, so a pass gives
+ * partitions round a cycle of members and leaves every owner and record as it found them. The loop
+ * is deterministic, so from such a state on it would repeat the same passes: Kafka's group leader
+ * spins in it until the rebalance times out. Here the assignor stops with an error saying so. (A
+ * record set's table size, which the state leaves out, can only grow a few times; the margin
+ * covers that.)
+ */
+const ENDLESS_REPEATS = 8;
+
+class EndlessPasses {
+  readonly #seen = new Set<string>();
+  #repeats = 0;
+
+  check(state: string, moves: readonly Move[]): void {
+    if (!this.#seen.has(state)) {
+      this.#seen.add(state);
+      return;
+    }
+    if (++this.#repeats < ENDLESS_REPEATS) return;
+    const topics = [...new Set(moves.map((m) => m.topic))].sort(compareStrings);
+    const members = [...new Set(moves.flatMap((m) => [m.from, m.to]))].sort(compareStrings);
+    const among = members.length === 2 ? `between ${members[0]} and ${members[1]}` : `among ${members.slice(0, -1).join(', ')} and ${members.at(-1)}`;
+    throw new Error(
+      `its balancing loop never ends here, as in Kafka, whose group leader would run it until the rebalance times out: ` +
+        `each pass moves partitions of ${topics.join(', ')} ${among} and leaves every owner as it found them`,
+    );
   }
 }
 
@@ -714,6 +769,18 @@ class PartitionMovements {
     } else {
       this.#addRecord(tp, oldConsumer, newConsumer);
     }
+  }
+
+  /** The records as text, the same for the same records in the same iteration orders. */
+  state(numbers: ReadonlyMap<string, number>): string {
+    const out: string[] = [];
+    for (const [topic, forTopic] of this.#byTopic) {
+      for (const [key, set] of forTopic) {
+        const [src, dst] = key.split('\u0000');
+        out.push(`${topic}\u0000${numbers.get(src)}>${numbers.get(dst)}:${[...set].map((tp) => tp.partition).join(' ')}`);
+      }
+    }
+    return out.sort().join('\n');
   }
 
   actualPartitionToBeMoved(tp: TopicPartition, oldConsumer: string, newConsumer: string): TopicPartition {
