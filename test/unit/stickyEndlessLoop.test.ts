@@ -53,8 +53,8 @@ const JAVA: Array<{ event: string | null; owners: Record<string, string[]> | nul
   { event: '+n4x-', owners: null },
 ];
 
-/** Step results as the worker reports them: owners, or the refusal's text. */
-type StepResult = { ok: true; owners: Record<string, string[]> } | { ok: false; error: string };
+/** Step results as the worker reports them: owners, or the refusal's text and the owners after it. */
+type StepResult = { ok: true; owners: Record<string, string[]> } | { ok: false; error: string; ownersAfter: Record<string, string[]> };
 
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -71,7 +71,7 @@ parentPort.postMessage(out);
 `;
 
 /** Runs the history in a worker; rejects if it has not finished within `limitMs`. */
-function replay(events: string[], limitMs: number): Promise<Array<StepResult & { ownersAfter?: Record<string, string[]> }>> {
+function replay(events: string[], limitMs: number): Promise<StepResult[]> {
   return new Promise((done, fail) => {
     const parsed = events.map((e) => parseGroupEvent(e, 'payments') as GroupEvent);
     const w = new Worker(WORKER, { eval: true, workerData: { engine: resolve(__dirname, '../../engine.js'), settings: SETTINGS, events: parsed } });

@@ -323,10 +323,9 @@ class GeneralAssignmentBuilder {
   readonly #rank: Int32Array;
   readonly #sizes: Int32Array;
   /**
-   * Topic -> its number; row `topic` of `#eligible` has bit `member` set where the member subscribes
-   * to it (bits: a group of 1,000 members on 50,000 one-partition topics is 6 MB of them).
+   * Row `#topicOrder` of `#eligible` has bit `member` set where the member subscribes to the topic
+   * (bits: a group of 1,000 members on 50,000 one-partition topics is 6 MB of them).
    */
-  readonly #topicNumbers = new Map<string, number>();
   readonly #rowWords: number;
   readonly #eligible: Uint32Array;
   /**
@@ -377,17 +376,16 @@ class GeneralAssignmentBuilder {
     [...this.#names.keys()].sort((a, b) => compareStrings(this.#names[a], this.#names[b])).forEach((n, place) => (this.#rank[n] = place));
     this.#sizes = new Int32Array(m);
     this.#sorted = new Int32Array(m);
-    [...partitionsPerTopic.keys()].forEach((t, i) => this.#topicNumbers.set(t, i));
-    this.#rowWords = (m + 31) >>> 5;
-    this.#eligible = new Uint32Array(partitionsPerTopic.size * this.#rowWords);
-    for (const [consumer, topics] of this.#consumer2AllPotentialTopics) {
-      const n = this.#numbers.get(consumer)!;
-      for (const t of topics) this.#eligible[this.#topicNumbers.get(t)! * this.#rowWords + (n >>> 5)] |= 1 << (n & 31);
-    }
     const sortedAllTopics = [...this.#topic2AllPotentialConsumers.keys()].sort(
       (a, b) => this.#topic2AllPotentialConsumers.get(a)!.length - this.#topic2AllPotentialConsumers.get(b)!.length || compareStrings(a, b),
     );
     sortedAllTopics.forEach((t, i) => this.#topicOrder.set(t, i));
+    this.#rowWords = (m + 31) >>> 5;
+    this.#eligible = new Uint32Array(sortedAllTopics.length * this.#rowWords);
+    for (const [consumer, topics] of this.#consumer2AllPotentialTopics) {
+      const n = this.#numbers.get(consumer)!;
+      for (const t of topics) this.#eligible[this.#topicOrder.get(t)! * this.#rowWords + (n >>> 5)] |= 1 << (n & 31);
+    }
     this.#sortedAllPartitions = allTopicPartitions(partitions, partitionsPerTopic, sortedAllTopics);
   }
 
@@ -396,8 +394,11 @@ class GeneralAssignmentBuilder {
     this.#prepopulateCurrentAssignments(prevAssignment);
     const assigned = this.#assignOwnedPartitions();
     const unassigned = this.#unassignedPartitions(assigned);
-    for (const [c, tps] of this.#currentAssignment) this.#sizes[this.#numbers.get(c)!] = tps.size;
-    for (const c of this.#currentAssignment.keys()) this.#addSorted(this.#numbers.get(c)!);
+    for (const [c, tps] of this.#currentAssignment) {
+      const n = this.#numbers.get(c)!;
+      this.#sizes[n] = tps.size;
+      this.#addSorted(n);
+    }
     this.#balance(prevAssignment, unassigned);
     const out: ClassicAssignment = new Map();
     for (const [c, tps] of this.#currentAssignment) out.set(c, [...tps]);
@@ -463,7 +464,7 @@ class GeneralAssignmentBuilder {
 
   /** The first member in the `TreeSet`'s order that subscribes to `topic` (-1: none). */
   #leastLoaded(topic: string): number {
-    const row = this.#topicNumbers.get(topic)! * this.#rowWords;
+    const row = this.#topicOrder.get(topic)! * this.#rowWords;
     for (let i = 0; i < this.#sortedLength; i++) {
       const n = this.#sorted[i];
       if ((this.#eligible[row + (n >>> 5)] >>> (n & 31)) & 1) return n;
@@ -556,7 +557,7 @@ class GeneralAssignmentBuilder {
     if (!this.#revocationRequired) this.#performReassignments(reassignableUnassigned, prev);
     const reassignmentPerformed = this.#performReassignments(this.#sortedAllPartitions, prev);
     if (!initializing && reassignmentPerformed && balanceScore(this.#currentAssignment) >= balanceScore(preBalanceAssignment)) {
-      // Revert. (Java's TreeSet is left unsorted here; it is not read again.)
+      // Revert. (Java's TreeSet is left unsorted here, and `#sizes` stale; neither is read again.)
       this.#currentAssignment = deepCopy(preBalanceAssignment);
       this.#currentPartitionConsumer.clear();
       for (const [k, v] of preBalancePartitionConsumers) this.#currentPartitionConsumer.set(k, v);
@@ -606,7 +607,7 @@ class GeneralAssignmentBuilder {
    */
   #passState(): string {
     const owners = this.#sortedAllPartitions.map((tp) => this.#numbers.get(this.#currentPartitionConsumer.get(tp)!) ?? -1);
-    return `${owners.join(',')}|${this.#movements.state(this.#numbers)}`;
+    return `${owners.join(',')}|${this.#movements.state()}`;
   }
 
   #countOwner(topic: string, consumer: string, delta: number): void {
@@ -686,17 +687,21 @@ interface Move {
  * covers that.)
  */
 const ENDLESS_REPEATS = 8;
+/**
+ * Moving passes before the first state is taken: most balancing runs end within two (96% of those
+ * in random histories), and taking the state costs a lookup per partition, 7% of a join to the
+ * bench's 500-member group.
+ */
+const UNCHECKED_PASSES = 2;
 
 class EndlessPasses {
   readonly #seen = new Set<string>();
   #passes = 0;
   #repeats = 0;
 
-  /** After a pass that moved partitions: `state` is asked for only from the third such pass on. */
+  /** After a pass that moved partitions (`moves`): `passState` is asked for past UNCHECKED_PASSES. */
   check(passState: () => string, moves: readonly Move[]): void {
-    // Most balancing runs end within two moving passes (96% of those in random histories), and
-    // taking the state costs a lookup per partition: 7% of a join to the bench's 500-member group.
-    if (++this.#passes <= 2) return;
+    if (++this.#passes <= UNCHECKED_PASSES) return;
     const state = passState();
     if (!this.#seen.has(state)) {
       this.#seen.add(state);
@@ -778,13 +783,10 @@ class PartitionMovements {
   }
 
   /** The records as text, the same for the same records in the same iteration orders. */
-  state(numbers: ReadonlyMap<string, number>): string {
+  state(): string {
     const out: string[] = [];
     for (const [topic, forTopic] of this.#byTopic) {
-      for (const [key, set] of forTopic) {
-        const [src, dst] = key.split('\u0000');
-        out.push(`${topic}\u0000${numbers.get(src)}>${numbers.get(dst)}:${[...set].map((tp) => tp.partition).join(' ')}`);
-      }
+      for (const [key, set] of forTopic) out.push(`${topic}\u0000${key}:${[...set].map((tp) => tp.partition).join(' ')}`);
     }
     return out.sort().join('\n');
   }
