@@ -9,7 +9,7 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { columnsOf, firstEndingFrom, notIn, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { columnsOf, firstEndingFrom, notIn, sameConsumers, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
 import type { KeySharedSubscription } from './pulsar/keyShared/subscription';
 import { ringChangeWindows, ringPointsOf } from './pulsar/keyShared/ringChange';
@@ -142,6 +142,9 @@ function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, po
  * adds `[pos, end]` to `lost` for each consumer only in `b` and to `gained` for each only in `a`.
  */
 function ownersDiffer(b: readonly Consumer[], a: readonly Consumer[], pos: number, end: number, diff: OwnershipDiff, perConsumer: boolean): boolean {
+  // A list holds each consumer once, so lists of different lengths differ, and lists in the same
+  // order do not: neither builds a set of a shared point's thousand consumers.
+  if (!perConsumer && (b.length !== a.length || sameConsumers(b, a))) return b.length !== a.length;
   const gone = notIn(b, a);
   // A list holds each consumer once: where every one of `a` is in `b` too (a consumer leaving a
   // shared point), nobody gained.
@@ -218,20 +221,27 @@ export function runWhatIf(
   keys: Array<{ shown: string; key: MessageKey }>,
   /** Called after each event with the topic as it left it (the panel keeps clones for its ordering note). */
   onStep?: (index: number, topic: TopicState) => void,
+  /** False: each step's `lost` and `gained` stay empty (see `whatIfStep`). */
+  perConsumer = true,
 ): WhatIfResult {
   const before = keys.map((k) => ({ key: k.shown, ...topic.route(k.key) }));
   const note = topic instanceof PulsarTopicState ? topic.observed?.note() : undefined;
   const steps: WhatIfStep[] = [];
   for (const event of events) {
-    steps.push(whatIfStep(topic, event, keys));
+    steps.push(whatIfStep(topic, event, keys, perConsumer));
     onStep?.(steps.length - 1, topic);
   }
   const out = routesAfter(topic, keys, before);
   return note ? { note, steps, keys: out } : { steps, keys: out };
 }
 
-/** Applies one event to `topic` (which it changes) and describes the step. */
-export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: ReadonlyArray<{ key: MessageKey }>): WhatIfStep {
+/**
+ * Applies one event to `topic` (which it changes) and describes the step. Without `perConsumer`,
+ * `lost` and `gained` stay empty: the panel shows a step's moved share and ranges only, and where
+ * a thousand same-named consumers share each 3.x ring point, listing what each of them lost was
+ * most of a step (and of the garbage it left).
+ */
+export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: ReadonlyArray<{ key: MessageKey }>, perConsumer = true): WhatIfStep {
   const selector = whatIfSelector(topic);
   // Tables are never changed once built: the one taken before the event stays as it was.
   const snapBefore = selector ? selector.snapshotTable() : undefined;
@@ -251,7 +261,7 @@ export function whatIfStep(topic: TopicState, event: TopologyEvent, keys: Readon
     const joined = event.kind === 'connect' ? subscriptionOf(topic)?.consumers.at(-1) : undefined;
     const points = joined ? ringPointsOf(selector, joined) : leavingPoints;
     const within = points && ringChangeWindows(snapBefore!, points);
-    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues, within);
+    const d = diffOwnership(snapBefore!, selector.snapshotTable(), selector.keyValues, within, perConsumer);
     step.lost = byId(d.lost);
     step.gained = byId(d.gained);
     step.movedFraction = d.movedSize / measureSize(selector.keyValues);

@@ -194,7 +194,7 @@ export class Models {
       const value = view
         ? noStepsWhatIf(view)
         : (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
-        buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true);
+        buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true, false);
       this.#whatIfCache = { key, value };
     }
     return this.#whatIfCache.value;
@@ -285,7 +285,7 @@ export class Models {
       const keys = this.shownKeys;
       const first = t.subscription.consumers[0]?.id;
       const events: TopologyEvent[] = [round % 3 === 0 && first ? { kind: 'disconnect', id: first } : { kind: 'connect', name: `\u0000warm-up-${round}`, ...stickyWarmUpRanges(t.subscription.selector) }];
-      const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true);
+      const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true, false);
       if (w) this.#timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
       // A step's bars draw the ring's points, which a view of a broker's report (its ranges, no
       // ring) never drew: their first binning of 100,000 points ran cold (25 ms of a 100 ms step).

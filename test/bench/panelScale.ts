@@ -32,7 +32,7 @@ export interface ScaleCase {
   stickyRanges?: string[];
 }
 
-function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100): unknown {
+function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100, consumerName?: string): unknown {
   return {
     name,
     system: 'pulsar',
@@ -44,7 +44,7 @@ function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', c
       keySharedMode: 'AUTO_SPLIT',
       consistentHashing,
       replicaPoints: points,
-      consumers: Array.from({ length: consumers }, (_, i) => ({ name: `consumer-${i}` })),
+      consumers: Array.from({ length: consumers }, (_, i) => ({ name: consumerName ?? `consumer-${i}` })),
     },
   };
 }
@@ -102,6 +102,9 @@ export function scaleCases(): ScaleCase[] {
     // Each consumer checked against the earlier ones' ranges as it connects, as the broker does.
     { id: 'sticky', label: 'STICKY 4.0, 2,000 consumers', settings: one(stickyTopic), topic: 'persistent://public/default/sticky', view: 'ranges', consumers: true, stickyRanges: freeRanges(stickyTopic.subscription.consumers, 65_536, 20) },
     // A subscription as most have one: few enough points for SVG charts, which a zoom draws again.
+    // The instances of one service often connect under one consumer name: on a 3.x ring they then
+    // share the name's 100 points (a list of 1,000 consumers at each), and every step changes them all.
+    { id: 'ring30OneName', label: 'ring 3.0, 1,000 consumers of one name x 100 points', settings: one(pulsar('persistent://public/default/ring30one', 1000, '3.0', true, 100, 'orders-consumer')), topic: 'persistent://public/default/ring30one', view: 'ring', consumers: true },
     { id: 'ring30small', label: 'ring 3.0, 10 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30small', 10, '3.0', true)), topic: 'persistent://public/default/ring30small', view: 'ring', consumers: true },
     {
       id: 'kafka',

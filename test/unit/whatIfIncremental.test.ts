@@ -169,7 +169,10 @@ test('the panel’s models give, step by step and after an undo, what building a
     const got = models.whatIf(TOPIC, events)!;
     const note = models.orderingNote(TOPIC, events, true);
     const fresh = buildWhatIf(settings, TOPIC, events, models.shownKeys, new ColorMap(), undefined, base)!;
-    assert.deepEqual(got.steps, fresh.steps, `${n} steps`);
+    // The panel shows each step's moved share, not what each consumer lost and gained: its steps
+    // leave those out (a thousand consumers sharing each 3.x point made listing them most of a step).
+    assert.deepEqual(got.steps, fresh.steps.map((s) => ({ ...s, lost: {}, gained: {} })), `${n} steps`);
+    assert.ok(fresh.steps.some((s) => Object.keys({ ...s.lost, ...s.gained }).length > 0), `${n} steps: some consumer lost or gained a range`);
     assert.deepEqual(got.movedRanges, fresh.movedRanges, `${n} steps`);
     assert.deepEqual(got.keys, fresh.keys, `${n} steps`);
     assert.deepEqual(got.apply, fresh.apply, `${n} steps`);

@@ -100,6 +100,8 @@ export function buildWhatIf(
   base?: TopicState,
   /** Leave the rebuild that `applyDiffers` needs to `applyCheck` (see there). */
   deferApplyCheck = false,
+  /** False: the steps' `lost` and `gained` stay empty (see `whatIfStep`); the panel shows neither. */
+  perConsumer = true,
 ): WhatIfViewModel | undefined {
   const afterTopic = base ? base.clone() : topicFromSettings(settings, topicName);
   if (!afterTopic) return undefined;
@@ -121,9 +123,10 @@ export function buildWhatIf(
       // Clones of the states later steps change; the last one as it is (nothing changes it after).
       if (t instanceof PulsarTopicState && t.subscription) afterStates[i] = i < events.length - 1 ? t.subscription.clone() : t.subscription;
     },
+    perConsumer,
   );
   const changed = changedRanges(events, result.steps);
-  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore, changed };
+  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore, changed, perConsumer };
   return finish(resume, events, result.steps, result.keys, afterTopic, afterStates, deferApplyCheck);
 }
 
@@ -145,6 +148,8 @@ interface Resume {
   snapBefore: SegmentTable | undefined;
   /** Where the steps changed owners (see `changedRanges`); undefined where not known. */
   changed: Array<[number, number]> | undefined;
+  /** Whether the steps list what each consumer lost and gained (later steps as the first). */
+  perConsumer: boolean;
 }
 
 const resumes = new WeakMap<WhatIfViewModel, Resume>();
@@ -175,7 +180,7 @@ export function extendWhatIf(
   const steps = previous.steps.slice();
   const afterStates: Array<KeySharedSubscription | undefined> = [];
   for (let i = r.events.length; i < events.length; i++) {
-    steps.push(whatIfStep(afterTopic, events[i], shown));
+    steps.push(whatIfStep(afterTopic, events[i], shown, r.perConsumer));
     if (afterTopic instanceof PulsarTopicState && afterTopic.subscription) {
       afterStates[i] = i < events.length - 1 ? afterTopic.subscription.clone() : afterTopic.subscription;
     }
