@@ -14,7 +14,7 @@
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, type Consumer, type Segment, type SegmentTable } from '../pulsar/keyShared/selector';
+import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, sameConsumers, type Consumer, type Segment, type SegmentTable } from '../pulsar/keyShared/selector';
 import { ringChangeWindows, ringPointsOf } from '../pulsar/keyShared/ringChange';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
@@ -494,6 +494,8 @@ function sweepMoves(
   const leaving = new Map<number, Consumer[]>();
   /** Per pair of id sequences, for lists that differ as objects but not in ids. */
   const byIds = new Map<string, Move>();
+  /** The last pair of lists looked up by content, with its move and the consumers leaving. */
+  let lastPair: { from: readonly Consumer[]; to: readonly Consumer[]; mv: Move | null; gone: Consumer[] } | undefined;
   const first = Math.min(bn > 0 ? b.starts[0] : Infinity, an > 0 ? a.starts[0] : Infinity);
   const end0 = Math.max(bn > 0 ? b.ends[bn - 1] : -Infinity, an > 0 ? a.ends[an - 1] : -Infinity);
   // The whole span, or each window in turn (ascending: ranges merge with the last one as before).
@@ -524,19 +526,26 @@ function sweepMoves(
       if (mv === undefined) {
         const from = bIn ? b.owners[bc] : NOBODY;
         const to = aIn ? a.owners[ac] : NOBODY;
-        const gone = notIn(from, to);
-        if (from.length === to.length && gone.length === 0) mv = null;
+        // Where many same-named consumers share each 3.x point, arc after arc holds lists of the
+        // same consumers as other objects: the last pair's move, checked consumer by consumer,
+        // instead of a set and a key of a thousand ids for each.
+        if (lastPair && sameConsumers(from, lastPair.from) && sameConsumers(to, lastPair.to)) mv = lastPair.mv;
         else {
-          const fromIds = from.map((c) => c.id);
-          const toIds = to.map((c) => c.id);
-          const key = JSON.stringify([fromIds, toIds]);
-          mv = byIds.get(key);
-          if (!mv) {
-            byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
-            moves.push(mv);
+          const gone = from.length === to.length && sameConsumers(from, to) ? [] : notIn(from, to);
+          if (from.length === to.length && gone.length === 0) mv = null;
+          else {
+            const fromIds = from.map((c) => c.id);
+            const toIds = to.map((c) => c.id);
+            const key = JSON.stringify([fromIds, toIds]);
+            mv = byIds.get(key);
+            if (!mv) {
+              byIds.set(key, (mv = { from: fromIds, to: toIds, ranges: [], size: 0 }));
+              moves.push(mv);
+            }
           }
-          if (lost) leaving.set(pair, gone);
+          lastPair = { from, to, mv, gone };
         }
+        if (lost && mv) leaving.set(pair, lastPair.gone);
         byCodes.set(pair, mv);
       }
       if (mv !== null) {
