@@ -220,14 +220,16 @@ export interface CancelAnalysisMessage {
 }
 
 /**
- * What the panel shows (sent before `ready` and whenever it changes): its keys, in its order, and
- * its width in CSS pixels, so that the host's `state` routes the keys and lays the charts out for
- * that width: the panel's first picture then needs no routing and no pass over the segments.
+ * What the panel shows (sent before `ready` and whenever it changes): its keys, in its order, its
+ * width in CSS pixels and its topic, so that the host's `state` routes the keys and lays the charts
+ * out for that width, that topic's frame first: the panel's first picture then needs no routing
+ * and no pass over the segments.
  */
 export interface PanelViewMessage {
   type: 'panelView';
   keys: KeyInput[];
   width?: number;
+  topic?: string;
 }
 
 export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | ApplyGroupMessage | WebviewErrorMessage | ExportAnalysisMessage | AnalyzeWhatIfMessage | CancelAnalysisMessage | PanelViewMessage;
@@ -334,10 +336,12 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
         onlyKeys(msg, 'message', ['type', 'runId']);
         return { type: 'cancelAnalysis', runId: int(field(msg, 'runId'), 'message.runId', 0, LIMITS.requestId) };
       case 'panelView': {
-        onlyKeys(msg, 'message', ['type', 'keys', 'width']);
+        onlyKeys(msg, 'message', ['type', 'keys', 'width', 'topic']);
         const out: PanelViewMessage = { type: 'panelView', keys: array(field(msg, 'keys'), 'message.keys', LIMITS.panelKeys).map((k, i) => parseKeyInput(k, `message.keys[${i}]`)) };
         const width = field(msg, 'width');
         if (width !== undefined) out.width = int(width, 'message.width', 1, LIMITS.panelWidth);
+        const topic = field(msg, 'topic');
+        if (topic !== undefined) out.topic = str(topic, 'message.topic', 1, LIMITS.topicName);
         return out;
       }
       default:

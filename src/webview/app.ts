@@ -228,9 +228,10 @@ export class App {
   }
 
   /**
-   * Tells the host which keys the panel shows and how wide it is, so that its next `state` routes
-   * them and lays the charts out for that width (a frame without a key's route sends the panel to
-   * its own, slower, topology). As many keys as fit a message.
+   * Tells the host which keys the panel shows, how wide it is and its topic, so that its next
+   * `state` routes them, lays the charts out for that width and sends that topic's frame whatever
+   * the others cost (a frame without a key's route sends the panel to its own, slower, topology).
+   * As many keys as fit a message.
    */
   sendView(): void {
     const keys: KeyInput[] = [];
@@ -240,7 +241,8 @@ export class App {
       if (bytes > LIMITS.messageBytes || keys.length >= LIMITS.panelKeys || k.value.length > LIMITS.keyValue) break;
       keys.push({ format: k.format, value: k.value });
     }
-    this.#post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.#width()) });
+    const topic = this.#state.topic;
+    this.#post({ type: 'panelView', keys, width: Math.min(LIMITS.panelWidth, this.#width()), ...(topic ? { topic: topic.slice(0, LIMITS.topicName) } : {}) });
   }
 
   /**
@@ -515,6 +517,7 @@ export class App {
     this.#error = '';
     this.#save();
     this.render();
+    this.sendView();
   }
 
   #selectView(topic: string, view: ViewKind): void {

@@ -249,9 +249,9 @@ async function measure(browser, scale, c, r, keys) {
       await page.addScriptTag({ path: r.bundle });
       await page.evaluate(decoderSource);
       await page.evaluate(`window.__step = ${inPageStep.toString()}`);
-      // The host's answer to what the panel posted before `ready` (its keys and width).
+      // The host's answer to what the panel posted before `ready` (its keys, width and topic).
       const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
-      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width);
+      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic);
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);

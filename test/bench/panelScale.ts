@@ -198,11 +198,11 @@ export function parsedSettings(raw: unknown): Settings {
 }
 
 /**
- * The `state` message the host sends (with frames, or without as an older host did) for the keys
- * and width the panel told it (`panelView`), encoded for the page, and how long the host took to
+ * The `state` message the host sends (with frames, or without as an older host did) for the keys,
+ * width and topic the panel told it (`panelView`), encoded for the page, and how long the host took to
  * build the frames on top of the topology it holds.
  */
-export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, width?: number): { json: string; hostFramesMs: number; hostTopologyMs: number } {
+export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, width?: number, shown?: string): { json: string; hostFramesMs: number; hostTopologyMs: number } {
   const settings = parsedSettings(raw);
   const t0 = performance.now();
   // The host's topology, with every selector's assignment worked out (its settings lint reads it).
@@ -211,7 +211,7 @@ export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, wi
   const t1 = performance.now();
   const msg: Record<string, unknown> = { type: 'state', settings: frames ? packReportedRanges(settings) : settings, stale: [], problems: [], keys: [] };
   if (frames) {
-    msg.frames = buildFrames(topology, keys, width);
+    msg.frames = buildFrames(topology, keys, width, { shown });
     // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
     const observed = panelReports(topology);
     if (observed.length) msg.observed = observed;

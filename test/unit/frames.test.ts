@@ -11,7 +11,8 @@ import { parseSettings, type Settings } from '../../src/engine/settings';
 import { KafkaTopicState, PulsarTopicState, Topology } from '../../src/engine/topology';
 import type { ConsistentHashing4Selector } from '../../src/engine/pulsar/keyShared/consistentHashing4';
 import { ColorMap, OwnerTable, PALETTE_SIZE } from '../../src/shared/view/owners';
-import { buildFrames, groupOfFrame, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
+import { buildFrames, FRAME_ROW_BUDGET, groupOfFrame, viewOfFrame, type TopicFrame } from '../../src/shared/view/frame';
+import { Models } from '../../src/webview/model';
 import { buildGroupView, groupsOf } from '../../src/shared/view/groupView';
 import { binsOf, layoutOf, packBins, packRuns, unpackBins, unpackRuns } from '../../src/shared/view/layoutCache';
 import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../src/shared/view/ring';
@@ -262,9 +263,9 @@ describe('a Kafka topic\'s consumer groups in its frame', () => {
 
   test('past the host\'s budget of partition owners, later topics carry no groups (the panel asks its topology)', () => {
     // orders: 40 partitions x 2 groups; payments: 7 x 1; alone: no group (costs nothing).
-    const within = buildFrames(topology, KEYS, 1164, 87);
+    const within = buildFrames(topology, KEYS, 1164, { groupBudget: 87 });
     assert.deepEqual(within.map((f) => f.groups?.length), [2, 1, 0]);
-    const past = buildFrames(topology, KEYS, 1164, 86);
+    const past = buildFrames(topology, KEYS, 1164, { groupBudget: 86 });
     assert.deepEqual(past.map((f) => f.groups?.length), [2, undefined, 0]);
   });
 
@@ -278,5 +279,60 @@ describe('a Kafka topic\'s consumer groups in its frame', () => {
     short.groups![0].view.owner = short.groups![0].view.owner!.slice(1);
     assert.equal(groupOfFrame(short, 'billing', v.markers), undefined);
     assert.equal(groupOfFrame(f, 'nobody', v.markers), undefined);
+  });
+});
+
+describe('a workspace of many topics: the shown topic\'s frame first, the others while a message holds them', () => {
+  // 30 topics of 6 partitions under one group of 40 members: a frame costs 10 key routes and 40
+  // member rows.
+  const topics = Array.from({ length: 30 }, (_, i) => ({ name: `t${i}`, system: 'kafka', partitions: 6 }));
+  const settings = settingsOf({
+    'keyRouting.topics': topics,
+    'keyRouting.kafkaGroups': [{ name: 'all', assignor: 'range', topics: topics.map((t) => t.name), members: Array.from({ length: 40 }, (_, i) => ({ id: `m${i}` })) }],
+  });
+  const topology = new Topology(settings, []);
+  const keys = Array.from({ length: 10 }, (_, i) => ({ format: 'utf8' as const, value: `order-${i}` }));
+  const names = (fs: TopicFrame[]) => fs.map((f) => f.name);
+
+  test('the shown topic comes first and goes whatever it costs; the others in order while they fit', () => {
+    assert.deepEqual(names(buildFrames(topology, keys, 1164, { shown: 't29', rowBudget: 120 })), ['t29', 't0', 't1']);
+    assert.deepEqual(names(buildFrames(topology, keys, 1164, { rowBudget: 120 })), ['t0', 't1', 't2']);
+    assert.deepEqual(names(buildFrames(topology, keys, 1164, { shown: 't29', rowBudget: 10 })), ['t29']);
+    // A topic the settings no longer hold: the topology's order.
+    assert.deepEqual(names(buildFrames(topology, keys, 1164, { shown: 'gone', rowBudget: 120 })), ['t0', 't1', 't2']);
+    assert.equal(buildFrames(topology, keys, 1164).length, 30, 'the default budget holds all of these');
+  });
+
+  test('the panel draws a topic without a frame from its own topology, as it would with one', () => {
+    const frames = structuredClone(buildFrames(topology, keys, 1164, { shown: 't29', rowBudget: 120 }));
+    const framed = new Models();
+    framed.setSettings(settings, frames);
+    framed.setKeys(keys);
+    const own = new Models();
+    own.setSettings(settings);
+    own.setKeys(keys);
+    assert.equal(framed.engineReady, false);
+    // t29 from its frame, without the panel's own topology; t5 from that topology.
+    assert.deepEqual(plainModel(framed.view('t29')!), plainModel(own.view('t29')!));
+    assert.deepEqual(plainGroup(framed.group('t29', 'all')!), plainGroup(own.group('t29', 'all')!));
+    assert.equal(framed.engineReady, false, 'the shown topic needs no topology of its own');
+    assert.deepEqual(plainModel(framed.view('t5')!), plainModel(own.view('t5')!));
+    assert.deepEqual(plainGroup(framed.group('t5', 'all')!), plainGroup(own.group('t5', 'all')!));
+  });
+
+  test('200 topics of 50 partitions under a 500-member group: at most FRAME_ROW_BUDGET rows besides the shown topic\'s', () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({ name: `topic-${i}`, system: 'kafka', partitions: 50 }));
+    const big = new Topology(
+      settingsOf({
+        'keyRouting.topics': many,
+        'keyRouting.kafkaGroups': [{ name: 'g', assignor: 'range', topics: many.map((t) => t.name), members: Array.from({ length: 500 }, (_, i) => ({ id: `consumer-${i}` })) }],
+      }),
+      [],
+    );
+    const hundred = Array.from({ length: 100 }, (_, i) => ({ format: 'utf8' as const, value: `order-${i}` }));
+    const frames = buildFrames(big, hundred, 1164, { shown: 'topic-150' });
+    assert.equal(frames[0].name, 'topic-150');
+    const rows = frames.slice(1).reduce((n, f) => n + f.keys.length + (f.groups ?? []).reduce((m, g) => m + g.view.members.length, 0), 0);
+    assert.ok(rows <= FRAME_ROW_BUDGET && rows > FRAME_ROW_BUDGET - 600, `${rows} rows in ${frames.length} frames`);
   });
 });

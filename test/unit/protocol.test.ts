@@ -49,7 +49,7 @@ describe('valid messages', () => {
   });
 });
 
-describe('panelView: the keys the panel shows and its width, for the host to route and lay out', () => {
+describe('panelView: the keys the panel shows, its width and topic, for the host to route and lay out', () => {
   test('comes back as a fresh copy, in order, empty values and hex included', () => {
     const raw = { type: 'panelView', keys: [{ format: 'utf8', value: 'order-1' }, { format: 'hex', value: '00ff' }, { format: 'utf8', value: '' }] };
     const msg = accepted(raw);
@@ -60,6 +60,9 @@ describe('panelView: the keys the panel shows and its width, for the host to rou
     assert.deepEqual(accepted({ type: 'panelView', keys: [], width: 1196 }), { type: 'panelView', keys: [], width: 1196 });
     accepted({ type: 'panelView', keys: [], width: LIMITS.panelWidth });
     accepted({ type: 'panelView', keys: Array.from({ length: LIMITS.panelKeys }, (_, i) => ({ format: 'utf8', value: `k${i}` })) });
+    // The topic it shows, whose frame the host sends first.
+    assert.deepEqual(accepted({ type: 'panelView', keys: [], topic: 'persistent://public/default/orders' }), { type: 'panelView', keys: [], topic: 'persistent://public/default/orders' });
+    accepted({ type: 'panelView', keys: [], topic: 't'.repeat(LIMITS.topicName) });
   });
 
   test('too many keys, unknown formats, extra fields and non-strings are refused by path', () => {
@@ -73,6 +76,9 @@ describe('panelView: the keys the panel shows and its width, for the host to rou
     refused({ type: 'panelView', keys: [], width: 12.5 }, /message\.width/);
     refused({ type: 'panelView', keys: [], width: LIMITS.panelWidth + 1 }, /message\.width/);
     refused({ type: 'panelView', keys: {} }, /message\.keys/);
+    refused({ type: 'panelView', keys: [], topic: '' }, /message\.topic/);
+    refused({ type: 'panelView', keys: [], topic: 7 }, /message\.topic/);
+    refused({ type: 'panelView', keys: [], topic: 't'.repeat(LIMITS.topicName + 1) }, /message\.topic/);
   });
 });
 

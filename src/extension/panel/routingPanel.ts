@@ -49,6 +49,8 @@ export class RoutingPanel implements vscode.Disposable {
   /** What the webview shows (`panelView`): its keys, routed in every `state`, and its width. */
   #panelKeys: KeyInput[] = [];
   #panelWidth: number | undefined;
+  /** The topic the panel shows, as it last said (its frame goes first). */
+  #panelTopic: string | undefined;
 
   /** Opens the panel, or reveals it; shows the last routed keys. */
   static createOrShow(extensionUri: vscode.Uri, s: Services, options: PanelOptions = {}): RoutingPanel {
@@ -147,6 +149,7 @@ export class RoutingPanel implements vscode.Disposable {
       case 'panelView':
         this.#panelKeys = msg.keys;
         this.#panelWidth = msg.width;
+        this.#panelTopic = msg.topic;
         return;
     }
   }
@@ -191,14 +194,15 @@ export class RoutingPanel implements vscode.Disposable {
   #postState(keys: KeyInput[]): void {
     const model = this.s.config.model;
     const problems = model.findings.filter((f) => f.severity !== 'info').map((f) => ({ path: f.path, message: f.message }));
+    const focus = this.#takeFocus();
     this.#post({
       type: 'state',
       settings: packReportedRanges(model.settings),
       stale: [...model.stale],
       problems,
       keys,
-      focus: this.#takeFocus(),
-      ...this.#frames(keys),
+      focus,
+      ...this.#frames(keys, focus?.topic ?? this.#panelTopic),
       ...this.#observed(),
     });
   }
@@ -215,14 +219,15 @@ export class RoutingPanel implements vscode.Disposable {
   }
 
   /**
-   * Every topic as the host's topology holds it, with the routes of the panel's keys and the new
-   * ones: the webview draws from these at once instead of working the assignments out again.
+   * The topics as the host's topology holds them, with the routes of the panel's keys and the new
+   * ones: the webview draws from these at once instead of working the assignments out again (the
+   * shown topic's first, then as many others as a message holds: `buildFrames`).
    */
-  #frames(keys: readonly KeyInput[]): { frames?: TopicFrame[] } {
+  #frames(keys: readonly KeyInput[], shown: string | undefined): { frames?: TopicFrame[] } {
     const seen = new Set<string>();
     const all = [...keys, ...this.#panelKeys].filter((k) => !seen.has(keyId(k)) && !!seen.add(keyId(k)));
     try {
-      return { frames: buildFrames(this.s.config.model.topology, all, this.#panelWidth) };
+      return { frames: buildFrames(this.s.config.model.topology, all, this.#panelWidth, { shown }) };
     } catch (e) {
       // The webview works the views out itself without frames; a failure here must not stop the state.
       this.#log(`panel: the topic frames could not be built: ${(e as Error).message}`);
