@@ -11,6 +11,9 @@ import {
   type Owners,
 } from '../../src/engine/kafka/consumerGroup';
 import { parseUuid, type Uuid } from '../../src/engine/kafka/uuid';
+import { JavaHashMap, STRING } from '../../src/engine/kafka/javaHashMap';
+import { RangeAssignor } from '../../src/engine/kafka/assignors/rangeAssignor';
+import { TopicPartitions, type ClassicSubscription } from '../../src/engine/kafka/assignors/types';
 import vectors from './data/kafka-assignors.json';
 import jdk25 from './data/kafka-assignors-jdk25.json';
 import mixed from './data/kafka-assignors-mixed.json';
@@ -370,4 +373,35 @@ describe('the uniform assignor on a JDK 19+ broker (test/unit/data/kafka-assigno
     const differ = scenarios.filter((v) => JSON.stringify(replay(v, 17)) !== JSON.stringify(expectedSteps(v)));
     assert.ok(differ.length > 0, 'no history tells the two JDKs apart');
   });
+});
+
+test('range: topics that share their subscribers share one sort, with the owners of a sort per topic', () => {
+  // The assignor sorts a topic's subscribers once for a run of topics with the same ones (a group
+  // on many topics); here runs of equal, reordered and different subscriber lists, against each
+  // topic sorted on its own (String.compareTo, Java's order).
+  const r = rng(4242);
+  const IDS = ['m1', 'm10', 'm2', '-1', '9', '10', 'é', 'Z', 'a', 'aa'];
+  for (let round = 0; round < 200; round++) {
+    const topics = Array.from({ length: randInt(r, 1, 8) }, (_, i) => `t${i}`);
+    const subscriptions = new JavaHashMap<string, ClassicSubscription>(STRING);
+    for (const id of IDS.slice(0, randInt(r, 1, IDS.length))) {
+      // Most members on every topic, some on a few.
+      const subs = r() < 0.7 ? topics : topics.filter(() => r() < 0.5);
+      subscriptions.set(id, { topics: subs, userData: null, ownedPartitions: [], generationId: -1 });
+    }
+    const partitionsPerTopic = new Map(topics.map((t) => [t, randInt(r, 0, 12)]));
+    const got = new RangeAssignor().assign({ partitionsPerTopic, subscriptions, partitions: new TopicPartitions() });
+    const want = new Map([...subscriptions.keys()].map((id) => [id, [] as string[]]));
+    for (const [t, count] of partitionsPerTopic) {
+      const sorted = [...subscriptions.entries()].filter(([, s]) => s.topics.includes(t)).map(([id]) => id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const quota = Math.floor(count / Math.max(1, sorted.length));
+      let next = 0;
+      sorted.forEach((id, i) => {
+        const size = quota + (i < count % sorted.length ? 1 : 0);
+        for (let p = next; p < next + size; p++) want.get(id)!.push(`${t}-${p}`);
+        next += size;
+      });
+    }
+    assert.deepEqual(new Map([...got].map(([id, tps]) => [id, tps.map((tp) => `${tp.topic}-${tp.partition}`)])), want, `round ${round}`);
+  }
 });

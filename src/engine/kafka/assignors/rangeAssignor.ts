@@ -21,8 +21,16 @@ export class RangeAssignor extends StatelessClassicAssignor implements ClassicAs
         list.push(id);
       }
     }
+    // Topics with the same subscribers in the same order (every topic of a group whose members
+    // all subscribe to all of them) share one sort: 200 topics under 500 members sorted the same
+    // ids 200 times, most of a rebalance.
+    let lastSubscribers: readonly string[] = [];
+    let lastSorted: string[] = [];
     for (const [topic, count] of partitionsPerTopic) {
-      const consumers = (consumersPerTopic.get(topic) ?? []).slice().sort(compareStrings);
+      const subscribers = consumersPerTopic.get(topic) ?? [];
+      const consumers = sameStrings(subscribers, lastSubscribers) ? lastSorted : subscribers.slice().sort(compareStrings);
+      lastSubscribers = subscribers;
+      lastSorted = consumers;
       if (consumers.length === 0 || count === 0) continue;
       for (const [id, [from, to]] of rangeShares(consumers, count)) {
         const list: TopicPartition[] = assignment.get(id)!;
@@ -31,6 +39,12 @@ export class RangeAssignor extends StatelessClassicAssignor implements ClassicAs
     }
     return assignment;
   }
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
