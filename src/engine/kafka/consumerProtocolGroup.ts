@@ -174,12 +174,26 @@ export class ConsumerProtocolGroup {
 
   /** A member's subscription as its heartbeat brings it: `new HashSet<>(list)`. */
   #subscription(id: string, topics: readonly string[]): Member {
-    return { id, subscribedTopicNames: JavaHashSet.copyOf(STRING, topics, this.jdk) };
+    return { id, subscribedTopicNames: this.#topicSet(topics) };
   }
 
   /** The member as the coordinator keeps it after replaying its record: `new HashSet<>(new ArrayList<>(set))`. */
   #replayed(m: Member): Member {
-    return { id: m.id, subscribedTopicNames: JavaHashSet.copyOf(STRING, [...m.subscribedTopicNames], this.jdk) };
+    return { id: m.id, subscribedTopicNames: this.#topicSet([...m.subscribedTopicNames]) };
+  }
+
+  /**
+   * Sets of topic names by the list they copy: a copy depends only on the list's order and the
+   * JDK, and nothing changes one once made, so members of the same topics share it (500 members
+   * on 200 topics made 200,000 entries, a third of forming the group in garbage collection).
+   */
+  readonly #topicSets = new Map<string, JavaHashSet<string>>();
+
+  #topicSet(topics: readonly string[]): JavaHashSet<string> {
+    const key = JSON.stringify(topics);
+    let set = this.#topicSets.get(key);
+    if (!set) this.#topicSets.set(key, (set = JavaHashSet.copyOf(STRING, topics, this.jdk)));
+    return set;
   }
 
   /** `Assignment.fromRecord`: `Collectors.toMap` (a default HashMap) of `new HashSet<>(list)`, unmodifiable. */

@@ -183,12 +183,19 @@ export class JavaHashMap<K, V> {
     for (let i = 0; i < tab.length; i++) for (let e = tab[i]; e !== null; e = e.next) yield [e.key, e.value];
   }
 
+  // Keys and values walk the table themselves, in the same order: through `entries` each cost a
+  // second generator and a pair per element (a KIP-848 group of 500 members on 200 topics
+  // iterates 300,000 subscribed topic names a rebalance).
   *keys(): IterableIterator<K> {
-    for (const [k] of this.entries()) yield k;
+    const tab = this.#table;
+    if (!tab || this.#count === 0) return;
+    for (let i = 0; i < tab.length; i++) for (let e = tab[i]; e !== null; e = e.next) yield e.key;
   }
 
   *values(): IterableIterator<V> {
-    for (const [, v] of this.entries()) yield v;
+    const tab = this.#table;
+    if (!tab || this.#count === 0) return;
+    for (let i = 0; i < tab.length; i++) for (let e = tab[i]; e !== null; e = e.next) yield e.value;
   }
 
   [Symbol.iterator](): IterableIterator<[K, V]> {

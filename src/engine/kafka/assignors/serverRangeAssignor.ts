@@ -20,20 +20,28 @@ export class ServerRangeAssignor implements ServerAssignor {
     const sorted = groupSpec.memberIds.slice().sort(compareStrings);
     // Subscribers per topic, in member order; the homogeneous path counts every member, which is the same.
     const topics = new Map<string, { id: Uuid; members: string[] }>();
+    // Each member's subscribed ids, read once (a member of a group on 200 topics: 200 names
+    // hashed and looked up per read); a topic's partition count, checked once.
+    const subscriptions = new Map<string, { size: number; ids: Uuid[] }>();
     for (const memberId of sorted) {
-      for (const id of groupSpec.memberSubscription(memberId).subscribedTopicIds) {
-        if (describer.numPartitions(id) === -1) throw new PartitionAssignorException('Member is subscribed to a non-existent topic');
+      const subscribed = groupSpec.memberSubscription(memberId).subscribedTopicIds;
+      const ids = [...subscribed];
+      subscriptions.set(memberId, { size: subscribed.size, ids });
+      for (const id of ids) {
         let t = topics.get(id.text);
-        if (!t) topics.set(id.text, (t = { id, members: [] }));
+        if (!t) {
+          if (describer.numPartitions(id) === -1) throw new PartitionAssignorException('Member is subscribed to a non-existent topic');
+          topics.set(id.text, (t = { id, members: [] }));
+        }
         t.members.push(memberId);
       }
     }
     const shares = new Map<string, Map<string, [number, number]>>();
     for (const [text, t] of topics) shares.set(text, new Map(rangeShares(t.members, describer.numPartitions(t.id))));
     for (const memberId of sorted) {
-      const subscribed = groupSpec.memberSubscription(memberId).subscribedTopicIds;
-      const partitions = JavaHashMap.withCapacity<Uuid, PartitionSet>(UUID, Math.trunc(Math.fround(Math.fround(subscribed.size / 0.75) + 1)));
-      for (const id of subscribed) {
+      const { size, ids } = subscriptions.get(memberId)!;
+      const partitions = JavaHashMap.withCapacity<Uuid, PartitionSet>(UUID, Math.trunc(Math.fround(Math.fround(size / 0.75) + 1)));
+      for (const id of ids) {
         const share = shares.get(id.text)!.get(memberId);
         if (share) partitions.set(id, new RangeSet(share[0], share[1]));
       }
