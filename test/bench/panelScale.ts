@@ -119,6 +119,20 @@ export function scaleCases(): ScaleCase[] {
       group: true,
     },
     {
+      // The same 10,000 partitions as 200 topics of 50 (a group subscribed by pattern, say): each
+      // topic a frame of its own, and each rebalance every topic's subscribers.
+      id: 'kafkaManyTopics',
+      label: 'Kafka, 200 topics of 50 partitions, a 500-member group on all of them',
+      settings: {
+        'keyRouting.topics': Array.from({ length: 200 }, (_, i) => ({ name: `events-${i}`, system: 'kafka', partitions: 50 })),
+        'keyRouting.kafkaGroups': [{ name: 'by-pattern', assignor: 'range', topics: Array.from({ length: 200 }, (_, i) => `events-${i}`), members }],
+      },
+      topic: 'events-0',
+      view: 'partitions',
+      consumers: false,
+      group: true,
+    },
+    {
       // Members subscribing to different topics take the sticky assignor's general path, where
       // each rebalance weighs every partition against the members that could take it.
       id: 'kafkaMixed',
