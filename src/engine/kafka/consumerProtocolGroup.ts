@@ -130,7 +130,10 @@ export class ConsumerProtocolGroup {
     const memberIds = [...specs.keys()];
 
     const subscribers = new Map<string, number>();
-    for (const m of specs.values()) for (const t of m.subscribedTopicNames) subscribers.set(t, (subscribers.get(t) ?? 0) + 1);
+    // Counted per set of names: members of the same topics share one (`#topicSet`).
+    const members = new Map<JavaHashSet<string>, number>();
+    for (const m of specs.values()) members.set(m.subscribedTopicNames, (members.get(m.subscribedTopicNames) ?? 0) + 1);
+    for (const [names, n] of members) for (const t of names) subscribers.set(t, (subscribers.get(t) ?? 0) + n);
     let subscriptionType: SubscriptionType = 'HOMOGENEOUS';
     for (const n of subscribers.values()) if (n !== specs.size) subscriptionType = 'HETEROGENEOUS';
 

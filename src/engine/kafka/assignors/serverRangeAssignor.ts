@@ -9,7 +9,7 @@ import { JavaHashMap } from '../javaHashMap';
 import { UUID, type Uuid } from '../uuid';
 import { rangeShares } from './rangeAssignor';
 import { compareStrings } from './types';
-import { PartitionAssignorException, RangeSet, type GroupAssignment, type GroupSpec, type PartitionSet, type ServerAssignor, type SubscribedTopicDescriber } from './groupSpec';
+import { PartitionAssignorException, RangeSet, type GroupAssignment, type GroupSpec, type PartitionSet, type ServerAssignor, type SubscribedTopicDescriber, type TopicIds } from './groupSpec';
 
 export class ServerRangeAssignor implements ServerAssignor {
   readonly name = 'range';
@@ -21,11 +21,14 @@ export class ServerRangeAssignor implements ServerAssignor {
     // Subscribers per topic, in member order; the homogeneous path counts every member, which is the same.
     const topics = new Map<string, { id: Uuid; members: string[] }>();
     // Each member's subscribed ids, read once (a member of a group on 200 topics: 200 names
-    // hashed and looked up per read); a topic's partition count, checked once.
+    // hashed and looked up per read), and once per set of names where members share one (ids
+    // come from the names alone); a topic's partition count, checked once.
     const subscriptions = new Map<string, { size: number; ids: Uuid[] }>();
+    const idsOfNames = new Map<TopicIds['names'], Uuid[]>();
     for (const memberId of sorted) {
       const subscribed = groupSpec.memberSubscription(memberId).subscribedTopicIds;
-      const ids = [...subscribed];
+      let ids = idsOfNames.get(subscribed.names);
+      if (!ids) idsOfNames.set(subscribed.names, (ids = [...subscribed]));
       subscriptions.set(memberId, { size: subscribed.size, ids });
       for (const id of ids) {
         let t = topics.get(id.text);
