@@ -9,7 +9,8 @@
  */
 import { formatEvent, type TopologyEvent } from './events';
 import type { MessageKey } from './key';
-import { columnsOf, firstEndingFrom, notIn, sameConsumers, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
+import { sameItems } from './sameItems';
+import { columnsOf, firstEndingFrom, notIn, type Consumer, type HashRange, type Segment, type SegmentTable, type StickyKeyConsumerSelector } from './pulsar/keyShared/selector';
 import { PulsarTopicState, type RouteFields, type TopicState } from './topology';
 import type { KeySharedSubscription } from './pulsar/keyShared/subscription';
 import { ringChangeWindows, ringPointsOf } from './pulsar/keyShared/ringChange';
@@ -144,7 +145,7 @@ function sweep(before: SegmentTable, after: SegmentTable, measure: HashRange, po
 function ownersDiffer(b: readonly Consumer[], a: readonly Consumer[], pos: number, end: number, diff: OwnershipDiff, perConsumer: boolean): boolean {
   // A list holds each consumer once, so lists of different lengths differ, and lists in the same
   // order do not: neither builds a set of a shared point's thousand consumers.
-  if (!perConsumer && (b.length !== a.length || sameConsumers(b, a))) return b.length !== a.length;
+  if (!perConsumer && (b.length !== a.length || sameItems(b, a))) return b.length !== a.length;
   const gone = notIn(b, a);
   // A list holds each consumer once: where every one of `a` is in `b` too (a consumer leaving a
   // shared point), nobody gained.

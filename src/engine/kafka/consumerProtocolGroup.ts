@@ -131,9 +131,9 @@ export class ConsumerProtocolGroup {
 
     const subscribers = new Map<string, number>();
     // Counted per set of names: members of the same topics share one (`#topicSet`).
-    const members = new Map<JavaHashSet<string>, number>();
-    for (const m of specs.values()) members.set(m.subscribedTopicNames, (members.get(m.subscribedTopicNames) ?? 0) + 1);
-    for (const [names, n] of members) for (const t of names) subscribers.set(t, (subscribers.get(t) ?? 0) + n);
+    const membersPerSet = new Map<JavaHashSet<string>, number>();
+    for (const m of specs.values()) membersPerSet.set(m.subscribedTopicNames, (membersPerSet.get(m.subscribedTopicNames) ?? 0) + 1);
+    for (const [names, n] of membersPerSet) for (const t of names) subscribers.set(t, (subscribers.get(t) ?? 0) + n);
     let subscriptionType: SubscriptionType = 'HOMOGENEOUS';
     for (const n of subscribers.values()) if (n !== specs.size) subscriptionType = 'HETEROGENEOUS';
 

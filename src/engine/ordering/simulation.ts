@@ -13,8 +13,9 @@
  */
 import { formatEvent, parseEvent, type TopologyEvent } from '../events';
 import { utf8 } from '../bytes';
+import { sameItems } from '../sameItems';
 import { KeySharedSubscription, type SelectorConfig } from '../pulsar/keyShared/subscription';
-import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, sameConsumers, type Consumer, type Segment, type SegmentTable } from '../pulsar/keyShared/selector';
+import { columnsOf, ConsumerAssignError, firstEndingFrom, NOBODY, notIn, type Consumer, type Segment, type SegmentTable } from '../pulsar/keyShared/selector';
 import { ringChangeWindows, ringPointsOf } from '../pulsar/keyShared/ringChange';
 import type { CursorView, OrderingGuard, SimMessage } from './guard';
 import { ReadPositionGuard } from './readPosition30';
@@ -529,9 +530,9 @@ function sweepMoves(
         // Where many same-named consumers share each 3.x point, arc after arc holds lists of the
         // same consumers as other objects: the last pair's move, checked consumer by consumer,
         // instead of a set and a key of a thousand ids for each.
-        if (lastPair && sameConsumers(from, lastPair.from) && sameConsumers(to, lastPair.to)) mv = lastPair.mv;
+        if (lastPair && sameItems(from, lastPair.from) && sameItems(to, lastPair.to)) mv = lastPair.mv;
         else {
-          const gone = from.length === to.length && sameConsumers(from, to) ? [] : notIn(from, to);
+          const gone = from.length === to.length && sameItems(from, to) ? [] : notIn(from, to);
           if (from.length === to.length && gone.length === 0) mv = null;
           else {
             const fromIds = from.map((c) => c.id);

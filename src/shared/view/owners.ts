@@ -4,6 +4,7 @@
  * across views (before/after in the what-if editor), so a moved range is seen by its colour.
  */
 import type { Consumer } from '../../engine/pulsar/keyShared/selector';
+import { sameItems } from '../../engine/sameItems';
 
 /** Colours in the palette (`c0`..`c11` in media/panel.css, all `--vscode-*` variables). */
 export const PALETTE_SIZE = 12;
@@ -104,7 +105,7 @@ export class OwnerTable {
     const key = this.#numberOf(consumers[0]) * 2 ** 26 + this.#numberOf(consumers[1]);
     let candidates = this.#shared.get(key);
     if (candidates === undefined) this.#shared.set(key, (candidates = []));
-    for (const c of candidates) if (sameList(c.list, consumers)) return c.index;
+    for (const c of candidates) if (sameItems(c.list, consumers)) return c.index;
     const ids = consumers.map((c) => c.id);
     const index = this.owners.length;
     // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
@@ -139,10 +140,4 @@ export function ownerIndexes(codes: Int32Array, count: number, lists: ReadonlyAr
   }
   for (let j = 0; j < k; j++) index[order[j]] = table.indexOf(lists[order[j]]);
   return index;
-}
-
-function sameList(a: readonly Consumer[], b: readonly Consumer[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -5,6 +5,7 @@
  * range, the first `n % c` of them one more. Not sticky; topics with the same partition count and
  * subscribers are co-partitioned. (The rack-aware pre-pass needs `client.rack` and is not modelled.)
  */
+import { sameItems } from '../../sameItems';
 import { compareStrings, type ClassicAssignment, type ClassicAssignor, type ClassicAssignorInput, StatelessClassicAssignor, type TopicPartition } from './types';
 
 export class RangeAssignor extends StatelessClassicAssignor implements ClassicAssignor {
@@ -28,7 +29,7 @@ export class RangeAssignor extends StatelessClassicAssignor implements ClassicAs
     let lastSorted: string[] = [];
     for (const [topic, count] of partitionsPerTopic) {
       const subscribers = consumersPerTopic.get(topic) ?? [];
-      const consumers = sameStrings(subscribers, lastSubscribers) ? lastSorted : subscribers.slice().sort(compareStrings);
+      const consumers = sameItems(subscribers, lastSubscribers) ? lastSorted : subscribers.slice().sort(compareStrings);
       lastSubscribers = subscribers;
       lastSorted = consumers;
       if (consumers.length === 0 || count === 0) continue;
@@ -39,12 +40,6 @@ export class RangeAssignor extends StatelessClassicAssignor implements ClassicAs
     }
     return assignment;
   }
-}
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

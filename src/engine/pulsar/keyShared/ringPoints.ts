@@ -10,7 +10,8 @@
  * they are only ever appended to (see `RingColumns.shared`).
  */
 import { int32Column } from '../../spareColumns';
-import { only, sameConsumers, type Consumer, type SegmentTable } from './selector';
+import { only, type Consumer, type SegmentTable } from './selector';
+import { sameItems } from '../../sameItems';
 
 export interface RingColumns {
   /** Point hashes, ascending, distinct (non-negative integers below 2^31). */
@@ -333,7 +334,7 @@ export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): Se
     if (i === n && start > end) break;
     if (c > 0) {
       const last = owner[c - 1];
-      if (last === code || (last >= distinct && code >= distinct && sameConsumers(owners[last], owners[code]))) {
+      if (last === code || (last >= distinct && code >= distinct && sameItems(owners[last], owners[code]))) {
         ends[c - 1] = end;
         start = end + 1;
         continue;

@@ -2,6 +2,7 @@
  * The shape shared by Pulsar's Key_Shared selectors (`StickyKeyConsumerSelector`): add, remove,
  * select, the key hash range, and the assignment as segments of that range.
  */
+import { sameItems } from '../../sameItems';
 
 /** A connected consumer. Identity is the object, as the broker compares `Consumer` instances. */
 export interface Consumer {
@@ -147,7 +148,7 @@ export class SegmentTableBuilder {
     const n = this.#n;
     if (n > 0 && this.#ends[n - 1] + 1 === start) {
       const last = this.#owner[n - 1];
-      if (last === code || (last >= this.distinctBelow && code >= this.distinctBelow && sameConsumers(this.owners[last], this.owners[code]))) {
+      if (last === code || (last >= this.distinctBelow && code >= this.distinctBelow && sameItems(this.owners[last], this.owners[code]))) {
         this.#ends[n - 1] = end;
         return;
       }
@@ -293,17 +294,10 @@ export function mergeSegments(segments: Segment[]): Segment[] {
   for (const s of segments) {
     if (s.start > s.end) continue;
     const last = out[out.length - 1];
-    if (last && last.end + 1 === s.start && sameConsumers(last.consumers, s.consumers)) last.end = s.end;
+    if (last && last.end + 1 === s.start && sameItems(last.consumers, s.consumers)) last.end = s.end;
     else out.push({ start: s.start, end: s.end, consumers: s.consumers });
   }
   return out;
-}
-
-export function sameConsumers(a: readonly Consumer[], b: readonly Consumer[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The segment holding `slot` (segments ascending and non-overlapping), or undefined. */
