@@ -344,6 +344,60 @@ describe('SortedIntMap', () => {
     }
     assert.deepEqual(entries(m), keys.map((x) => [x, values.get(x)]));
   });
+
+  test('lookups after batches of sets of every size (the latest keys, the sorted run, the base), with clones taken between them, equal a plain sorted model', () => {
+    // Batches of 1-300 sets between lookups: the latest keys are compared one by one, go into the
+    // run in batches, and the run into the base when it grows; clones share the base and the run.
+    // A delete now and then sends everything into the base before the next lookup.
+    const r = rng(79);
+    const sorted = (x: Map<number, string>) => [...x].sort((a, b) => a[0] - b[0]);
+    const m = new SortedIntMap<string>();
+    const model = new Map<number, string>();
+    const clones: Array<[SortedIntMap<string>, Map<number, string>]> = [];
+    const check = (map: SortedIntMap<string>, exp: Array<[number, string]>, probe: number, at: string) => {
+      assert.deepEqual(map.ceiling(probe), exp.find(([x]) => x >= probe), `ceiling(${probe}) ${at}`);
+      assert.deepEqual(map.floor(probe), [...exp].reverse().find(([x]) => x <= probe), `floor(${probe}) ${at}`);
+    };
+    for (let batch = 0; batch < 400; batch++) {
+      const sets = randInt(r, 1, r() < 0.2 ? 300 : 40);
+      const latest: number[] = [];
+      for (let i = 0; i < sets; i++) {
+        const k = randInt(r, 0, 50_000);
+        latest.push(k);
+        m.set(k, `v${batch}.${i}`);
+        model.set(k, `v${batch}.${i}`);
+      }
+      if (r() < 0.05 && model.size > 0) {
+        const k = [...model.keys()][randInt(r, 0, model.size - 1)];
+        m.delete(k);
+        model.delete(k);
+      }
+      assert.equal(m.size, model.size);
+      const exp = sorted(model);
+      for (let p = 0; p < 4; p++) {
+        const probe = exp.length > 0 && r() < 0.5 ? exp[randInt(r, 0, exp.length - 1)][0] + randInt(r, -1, 1) : randInt(r, -5, 50_005);
+        check(m, exp, probe, `after batch ${batch}`);
+      }
+      if (r() < 0.15) {
+        // Each key just set (those not merged into the base yet among them) found in the clone.
+        const c = m.clone();
+        clones.push([c, new Map(model)]);
+        for (const k of latest) check(c, exp, k, `in a clone taken after batch ${batch}`);
+      }
+      // A clone changed on its own sees its own changes only.
+      if (clones.length > 0 && r() < 0.2) {
+        const [c, cm] = clones[randInt(r, 0, clones.length - 1)];
+        const k = randInt(r, 0, 50_000);
+        c.set(k, `c${batch}`);
+        cm.set(k, `c${batch}`);
+        const ce = sorted(cm);
+        check(c, ce, k + randInt(r, -2, 2), `in a clone after batch ${batch}`);
+        check(c, ce, ce[randInt(r, 0, ce.length - 1)][0] + randInt(r, -1, 1), `in a clone after batch ${batch}`);
+      }
+    }
+    assert.deepEqual(entries(m), sorted(model));
+    for (const [c, cm] of clones) assert.deepEqual(entries(c), sorted(cm));
+  });
 });
 
 const CONFIGS: Array<[string, SelectorConfig]> = [

@@ -94,14 +94,21 @@ export class ExclusiveHashRangeSelector extends HashRangeSelector implements Sti
     const keys = this.#rangeMap.keys();
     const owners = this.#rangeMap.values();
     const b = new SegmentTableBuilder([], keys.length * 2 + 1);
+    // A range's two keys come one after the other: the code of the last consumer's list is kept
+    // rather than looked up twice a key (64,000 keys: a what-if step reads a new table).
+    let last: Consumer | undefined;
+    let lastCode = 0;
+    const codeOf = (c: Consumer) => (c === last ? lastCode : ((last = c), (lastCode = b.code(only(c)))));
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       const c = owners[i];
       // The gap before this key: its consumer's where the previous key is the same consumer's
       // (and on 4.x, inside one of its ranges: then the whole gap is).
       const gapStart = i > 0 ? keys[i - 1] + 1 : Number.NEGATIVE_INFINITY;
-      b.pushList(Math.max(gapStart, lo), Math.min(key - 1, hi), i > 0 && owners[i - 1] === c && this.#owns(c, gapStart) ? only(c) : NOBODY);
-      if (key >= lo && key <= hi) b.pushList(key, key, only(c));
+      const start = Math.max(gapStart, lo);
+      const end = Math.min(key - 1, hi);
+      if (start <= end) b.push(start, end, i > 0 && owners[i - 1] === c && this.#owns(c, gapStart) ? codeOf(c) : b.code(NOBODY));
+      if (key >= lo && key <= hi) b.push(key, key, codeOf(c));
     }
     b.pushList(keys.length > 0 ? Math.max(keys[keys.length - 1] + 1, lo) : lo, hi, NOBODY);
     return b.build();
