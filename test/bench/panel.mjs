@@ -2,7 +2,7 @@
 //
 // Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings, and a
 // 3.0 ring whose 1,000 consumers share one name), 2,000 AUTO_SPLIT consumers, 2,000 STICKY
-// consumers with a range each, a Kafka topic of 10,000 partitions with a 500-member consumer
+// consumers with a range each and with 16 each, a Kafka topic of 10,000 partitions with a 500-member consumer
 // group (its what-if adds members), the same partitions as 200 topics of 50 under one group, and
 // one of 500 sticky members subscribing to different topics (3 topics of 10,000 partitions
 // between them), a 3.0 ring of 10 consumers x 100 points (few enough points for SVG charts: what
@@ -76,7 +76,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,ring30OneName,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -61,6 +61,17 @@ function sticky(name: string, consumers: number): { subscription: { keySharedMod
 }
 
 /**
+ * A 4.0 STICKY subscription of `consumers` consumers with `ranges` two-slot ranges each, the
+ * consumers' ranges interleaved (range k is consumer k mod `consumers`'s) from slot 0 up; the
+ * slots above them are left to nobody (the gaps the what-if's consumers take).
+ */
+function stickyInterleaved(name: string, consumers: number, ranges: number): unknown {
+  const t = sticky(name, consumers);
+  const list = t.subscription.consumers.map((c, i) => ({ ...c, ranges: Array.from({ length: ranges }, (_, r): [number, number] => [2 * (r * consumers + i), 2 * (r * consumers + i) + 1]) }));
+  return { ...t, subscription: { ...t.subscription, consumers: list } };
+}
+
+/**
  * A 4.0 ring of `consumers` x 100 points on `partitions` partitions as `import pulsar-stats` writes
  * it: each partition's report holds the ranges the ring gives when the consumers connected in an
  * order of its own (rotated by 10 a partition) and two draining hashes per consumer (the starts of
@@ -93,6 +104,7 @@ export function scaleCases(): ScaleCase[] {
   const one = (t: unknown) => ({ 'keyRouting.topics': [t] });
   const members = Array.from({ length: 500 }, (_, i) => ({ id: `member-${i}` }));
   const stickyTopic = sticky('persistent://public/default/sticky', 2000);
+  const stickyManyTopic = stickyInterleaved('persistent://public/default/sticky16', 2000, 16) as typeof stickyTopic;
   const cases: ScaleCase[] = [
     { id: 'ring30', label: 'ring 3.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30', 1000, '3.0', true)), topic: 'persistent://public/default/ring30', view: 'ring', consumers: true },
     { id: 'ring40', label: 'ring 4.0, 1,000 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring40', 1000, '4.0', true)), topic: 'persistent://public/default/ring40', view: 'ring', consumers: true },
@@ -101,6 +113,8 @@ export function scaleCases(): ScaleCase[] {
     { id: 'split30', label: 'AUTO_SPLIT 3.0, 2,000 consumers', settings: one(pulsar('persistent://public/default/split30', 2000, '3.0', false)), topic: 'persistent://public/default/split30', view: 'ranges', consumers: true },
     // Each consumer checked against the earlier ones' ranges as it connects, as the broker does.
     { id: 'sticky', label: 'STICKY 4.0, 2,000 consumers', settings: one(stickyTopic), topic: 'persistent://public/default/sticky', view: 'ranges', consumers: true, stickyRanges: freeRanges(stickyTopic.subscription.consumers, 65_536, 20) },
+    // Consumers often declare several ranges: 16 each here, 64,000 map keys (a step clones the map).
+    { id: 'stickyMany', label: 'STICKY 4.0, 2,000 consumers x 16 ranges', settings: one(stickyManyTopic), topic: 'persistent://public/default/sticky16', view: 'ranges', consumers: true, stickyRanges: freeRanges(stickyManyTopic.subscription.consumers, 65_536, 20) },
     // A subscription as most have one: few enough points for SVG charts, which a zoom draws again.
     // The instances of one service often connect under one consumer name: on a 3.x ring they then
     // share the name's 100 points (a list of 1,000 consumers at each), and every step changes them all.
