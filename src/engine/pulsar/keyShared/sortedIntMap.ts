@@ -1,9 +1,10 @@
 /**
  * The part of Java's `TreeMap<Integer, V>` the STICKY selector uses (put, remove, ceiling, floor,
- * keys and values ascending). The map is an ordered base, two arrays (sorted keys and the values
- * at the same index) that are never changed once built, and the changes made since: a key's new
- * value, or `DELETED`. The changes are merged into a new base when the order is next read: one
- * sort of the changed keys and one linear merge, rather than a tree insert per key.
+ * keys and values ascending), its keys int32 as Java's are. The map is an ordered base, two arrays
+ * (sorted keys and the values at the same index) that are never changed once built, and the
+ * changes made since: a key's new value, or `DELETED`. The changes are merged into a new base when
+ * the order is next read: one sort of the changed keys and one linear merge, rather than a tree
+ * insert per key.
  *
  * A clone shares the base and copies only the changes. A what-if step clones the selector, adds a
  * consumer and reads the order: with the map itself copied, a subscription of 2,000 consumers x 16
@@ -12,14 +13,19 @@
  * Values are shared, not copied, by `clone()` and by the arrays handed out: callers replace a
  * value with `set` rather than change it in place.
  */
+import { ceilingIndex } from './ringPoints';
+
 const DELETED: unique symbol = Symbol('deleted');
 
-/** Changes a clone copies rather than merging them first (for both to share): a what-if step's are one consumer's keys. */
+/**
+ * Changes a clone copies rather than merging them first (for both to share): a what-if step's are
+ * one consumer's keys.
+ */
 const COPIED_CHANGES = 64;
 
 export class SortedIntMap<V> {
   /** Keys ascending as of the last merge, and their values: shared by clones, never changed. */
-  #keys: Float64Array = new Float64Array(0);
+  #keys: Int32Array = new Int32Array(0);
   #values: readonly V[] = [];
   /** Changes since the merge: a key's value, or DELETED for a key of the base that is gone. */
   #changes = new Map<number, V | typeof DELETED>();
@@ -29,7 +35,7 @@ export class SortedIntMap<V> {
    * Either may repeat a key that was deleted and set again; a delete merges before any lookup.
    */
   #added: number[] = [];
-  #run: Float64Array = new Float64Array(0);
+  #run: Int32Array = new Int32Array(0);
   /** A key was deleted since the merge. */
   #deleted = false;
   #size = 0;
@@ -76,7 +82,7 @@ export class SortedIntMap<V> {
   }
 
   /** Keys ascending. The array is shared: do not change it. */
-  keys(): Float64Array {
+  keys(): Int32Array {
     this.#order();
     return this.#keys;
   }
@@ -94,20 +100,14 @@ export class SortedIntMap<V> {
     return i < keys.length && keys[i] === key ? i : -1;
   }
 
-  /** The value of a key that is in the map. */
-  #valueOf(key: number): V {
-    const v = this.#changes.get(key);
-    return v !== undefined ? (v as V) : this.#values[this.#baseIndex(key)];
-  }
-
   /** Merges the changes into a new base: the changed keys sorted, then one pass beside the base's. */
   #order(): void {
     const changes = this.#changes;
     if (changes.size === 0) return;
-    const changed = Float64Array.from(changes.keys()).sort();
+    const changed = Int32Array.from(changes.keys()).sort();
     const base = this.#keys;
     const baseValues = this.#values;
-    const keys = new Float64Array(this.#size);
+    const keys = new Int32Array(this.#size);
     const values = new Array<V>(this.#size);
     let n = 0;
     let i = 0;
@@ -133,7 +133,7 @@ export class SortedIntMap<V> {
     this.#values = values;
     this.#changes = new Map();
     this.#added = [];
-    this.#run = new Float64Array(0);
+    this.#run = new Int32Array(0);
     this.#deleted = false;
   }
 
@@ -160,7 +160,7 @@ export class SortedIntMap<V> {
   #nearest(key: number, below: boolean): [number, V] | undefined {
     if (this.#deleted) this.#order();
     else if (this.#added.length > LATEST_KEYS) {
-      this.#run = mergeSorted(this.#run, Float64Array.from(this.#added).sort());
+      this.#run = mergeSorted(this.#run, Int32Array.from(this.#added).sort());
       this.#added = [];
       if (this.#run.length ** 2 > 128 * this.#keys.length) this.#order();
     }
@@ -170,11 +170,18 @@ export class SortedIntMap<V> {
     const run = this.#run;
     // NaN for none (an index outside the array reads undefined): no comparison holds for it, so
     // the first candidate on the right side is taken.
-    let best = keys[ceilingIndex(keys, of) - (below ? 1 : 0)] ?? NaN;
+    const i = ceilingIndex(keys, of) - (below ? 1 : 0);
+    const atBase = keys[i] ?? NaN;
+    let best = atBase;
     const r = run[ceilingIndex(run, of) - (below ? 1 : 0)];
     if (r !== undefined && (below ? !(r < best) : !(r > best))) best = r;
     for (const k of this.#added) if (below ? k <= key && !(k < best) : k >= key && !(k > best)) best = k;
-    return best === best ? [best, this.#valueOf(best)] : undefined;
+    if (best !== best) return undefined;
+    // The base's value unless changed since (a key from the run or the latest ones is a change):
+    // read at the index found rather than searched again, as on 64,000 keys a search is a few
+    // cache misses.
+    const changed = this.#changes.get(best);
+    return [best, changed !== undefined ? (changed as V) : this.#values[i]];
   }
 }
 
@@ -182,8 +189,8 @@ export class SortedIntMap<V> {
 const LATEST_KEYS = 32;
 
 /** Two ascending arrays as one (repeats kept). */
-function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
-  const out = new Float64Array(a.length + b.length);
+function mergeSorted(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
   let i = 0;
   let j = 0;
   let n = 0;
@@ -191,20 +198,4 @@ function mergeSorted(a: Float64Array, b: Float64Array): Float64Array {
   while (i < a.length) out[n++] = a[i++];
   while (j < b.length) out[n++] = b[j++];
   return out;
-}
-
-/**
- * The index of the first key >= `key` in ascending `keys` (its length if none): `ringPoints`'s
- * search, over doubles (one function for both kinds of array would make the ring's lookups
- * polymorphic).
- */
-function ceilingIndex(keys: Float64Array, key: number): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
