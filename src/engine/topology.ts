@@ -196,10 +196,11 @@ export class PulsarTopicState extends TopicState {
   connectConfigured(problems: Problem[]): void {
     // A reported state is already connected (engine/observed/restore.ts).
     if (this.observed) return;
-    for (const c of this.config.subscription?.consumers ?? []) {
-      const r = this.subscription!.connect(c.name, c.ranges);
+    const consumers = this.config.subscription?.consumers ?? [];
+    this.subscription?.connectAll(consumers).forEach((r, i) => {
+      const c = consumers[i];
       if (!r.ok) problems.push({ path: c.path, message: `the broker refuses consumer ${JSON.stringify(c.name)}: ${r.error}` });
-    }
+    });
   }
 
   apply(event: TopologyEvent): Outcome<void> {

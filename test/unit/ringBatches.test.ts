@@ -536,3 +536,100 @@ describe('segment tables', () => {
     });
   }
 });
+
+describe('STICKY consumers connected at once', () => {
+  // A subscription's configured consumers go into a STICKY selector in one go where none of their
+  // ranges overlaps another (`addConsumersAtOnce`); the broker checks them one at a time. Both
+  // must give the same consumers, refusals, ids and layout, including after later changes.
+  type Config = { name: string; ranges?: HashRange[] };
+
+  /** Consumers over a space of `room` slots: mostly disjoint ranges, now and then a reversed, an overlapping, an empty or no list. */
+  function randomConsumers(r: () => number, room: number, flaws: boolean): Config[] {
+    // Disjoint ranges: cut points in the space, ranges between them, one for each consumer and the
+    // rest in random consumers' hands.
+    const cuts = [...new Set(Array.from({ length: randInt(r, 0, 120) }, () => randInt(r, 0, room - 1)))].sort((a, b) => a - b);
+    const n = Math.min(randInt(r, 0, 40), cuts.length >> 1);
+    const lists: HashRange[][] = Array.from({ length: n }, () => []);
+    for (let i = 0; i + 1 < cuts.length && n > 0; i += 2) {
+      const end = r() < 0.3 ? cuts[i] : cuts[i + 1];
+      lists[i / 2 < n ? i / 2 : randInt(r, 0, n - 1)].push([cuts[i], end]);
+    }
+    // Shuffled within each consumer: the broker takes a consumer's ranges in any order.
+    for (const l of lists) l.sort(() => r() - 0.5);
+    const out: Config[] = lists.map((ranges) => ({ name: ['a', 'b', 'c', `n${randInt(r, 0, 9)}`, 'ключ'][randInt(r, 0, 4)], ranges }));
+    if (flaws && n > 0) {
+      const c = out[randInt(r, 0, n - 1)];
+      const p = r();
+      if (p < 0.25) c.ranges = undefined;
+      else if (p < 0.4) c.ranges = [];
+      else if (p < 0.6) c.ranges = [...(c.ranges ?? []), [500, 499]];
+      else {
+        // Overlapping another's range or its own.
+        const other = out[randInt(r, 0, n - 1)].ranges?.[0];
+        if (other) c.ranges = [...(c.ranges ?? []), [other[1], Math.min(room - 1, other[1] + randInt(r, 0, 50))]];
+      }
+    }
+    return out;
+  }
+
+  const slots = (s: StickyKeyConsumerSelector) => layout(s.segments());
+
+  for (const brokerVersion of ['3.0', '4.0'] as const) {
+    test(`${brokerVersion}: the same outcomes, ids, layout and selection as connecting one at a time, then the same after joins and leaves`, () => {
+      const cfg: SelectorConfig = { brokerVersion, keySharedMode: 'STICKY', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 };
+      const r = rng(brokerVersion === '3.0' ? 301 : 401);
+      let atOnce = 0;
+      for (let round = 0; round < 300; round++) {
+        const list = randomConsumers(r, randInt(r, 2, 2000), round % 3 === 0);
+        const bulk = new KeySharedSubscription(cfg);
+        const outcomes = bulk.connectAll(list);
+        const single = new KeySharedSubscription(cfg);
+        const expected = list.map((c) => single.connect(c.name, c.ranges));
+        const show = (o: ReturnType<KeySharedSubscription['connect']>) => (o.ok ? o.value.id : `refused: ${o.error}`);
+        assert.deepEqual(outcomes.map(show), expected.map(show), `round ${round}`);
+        assert.deepEqual(bulk.consumers.map((c) => c.id), single.consumers.map((c) => c.id));
+        assert.deepEqual(slots(bulk.selector), slots(single.selector), `round ${round}`);
+        for (let k = 0; k < 20; k++) {
+          const slot = randInt(r, 0, 65535);
+          assert.equal(bulk.selector.select(slot)?.id, single.selector.select(slot)?.id, `select(${slot}) in round ${round}`);
+        }
+        if (list.length > 1 && outcomes.every((o) => o.ok)) atOnce++;
+        // Later changes go one at a time on both.
+        for (let step = 0; step < 4; step++) {
+          const live = single.consumers;
+          if (live.length > 0 && r() < 0.5) {
+            const id = live[randInt(r, 0, live.length - 1)].id;
+            assert.equal(show(bulk.disconnect(id)), show(single.disconnect(id)));
+          } else {
+            const start = randInt(r, 0, 65000);
+            const ranges: HashRange[] = [[start, start + randInt(r, 0, 300)]];
+            // A configured name too: its id counts the earlier consumers of that name.
+            const name = ['late', 'a', 'b', 'n1'][randInt(r, 0, 3)];
+            assert.equal(show(bulk.connect(name, ranges)), show(single.connect(name, ranges)));
+          }
+          assert.deepEqual(slots(bulk.selector), slots(single.selector), `round ${round}, step ${step}`);
+        }
+      }
+      // Most rounds are the at-once kind: the test covers that path, not only the fallback.
+      assert.ok(atOnce > 100, `${atOnce} rounds connected at once`);
+    });
+  }
+
+  test('taken at once only where no range overlaps, none is reversed and every consumer has ranges; the map as one at a time', () => {
+    const take = (ranges: Array<HashRange[] | undefined>) => {
+      const s = createSelector({ brokerVersion: '4.0', keySharedMode: 'STICKY', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 });
+      return s.addConsumersAtOnce!(ranges.map((rs, i) => ({ id: `c${i}`, name: `c${i}`, ranges: rs })));
+    };
+    assert.equal(take([[[0, 9], [20, 29]], [[10, 19], [30, 30]]]), true);
+    assert.equal(take([[[0, 9]], [[9, 19]]]), false, 'one shared slot');
+    assert.equal(take([[[0, 100]], [[40, 50]]]), false, 'inside another');
+    assert.equal(take([[[0, 9], [5, 6]]]), false, 'its own ranges');
+    assert.equal(take([[[0, 9]], [[20, 10]]]), false, 'reversed');
+    assert.equal(take([[[0, 9]], []]), false, 'no ranges');
+    assert.equal(take([[[0, 9]], undefined]), false, 'no list');
+    // Not into a selector that has consumers already.
+    const s = createSelector({ brokerVersion: '4.0', keySharedMode: 'STICKY', consistentHashing: false, replicaPoints: 100, hashRangeSize: 65536 });
+    s.addConsumer({ id: 'x', name: 'x', ranges: [[100, 200]] });
+    assert.equal(s.addConsumersAtOnce!([{ id: 'y', name: 'y', ranges: [[0, 9]] }]), false);
+  });
+});

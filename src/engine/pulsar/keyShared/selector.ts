@@ -45,6 +45,12 @@ export interface StickyKeyConsumerSelector {
   slotOf(stickyKeyHash: number): number;
   /** Adds a consumer; throws `ConsumerAssignError` where the broker refuses it. */
   addConsumer(consumer: Consumer): void;
+  /**
+   * Adds consumers in order in one go where the selector can tell that the broker refuses none of
+   * them (and the result is what adding them one at a time gives); false, changing nothing, where
+   * it cannot (then `addConsumer` each).
+   */
+  addConsumersAtOnce?(consumers: readonly Consumer[]): boolean;
   removeConsumer(consumer: Consumer): void;
   /** The consumer a message with this sticky key hash is dispatched to, or null. */
   select(stickyKeyHash: number): Consumer | null;

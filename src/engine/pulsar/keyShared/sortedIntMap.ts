@@ -40,6 +40,15 @@ export class SortedIntMap<V> {
   #deleted = false;
   #size = 0;
 
+  /** The map of `keys` (ascending, distinct) to the `values` at the same index; it keeps both arrays (do not change them). */
+  constructor(keys?: Int32Array, values?: readonly V[]) {
+    if (keys && values) {
+      this.#keys = keys;
+      this.#values = values;
+      this.#size = keys.length;
+    }
+  }
+
   /** An independent copy: changes to either map do not show in the other. Values are shared. */
   clone(): SortedIntMap<V> {
     if (this.#changes.size > COPIED_CHANGES) this.#order();
@@ -188,14 +197,10 @@ export class SortedIntMap<V> {
 /** Keys set since a lookup that the next lookup compares one by one, before sorting them into the run. */
 const LATEST_KEYS = 32;
 
-/** Two ascending arrays as one (repeats kept). */
+/** Two ascending arrays as one (repeats kept), sorted natively: a run holds a few thousand keys. */
 function mergeSorted(a: Int32Array, b: Int32Array): Int32Array {
   const out = new Int32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) out[n++] = a[i] <= b[j] ? a[i++] : b[j++];
-  while (i < a.length) out[n++] = a[i++];
-  while (j < b.length) out[n++] = b[j++];
-  return out;
+  out.set(a);
+  out.set(b, a.length);
+  return out.sort();
 }

@@ -119,6 +119,29 @@ export class KeySharedSubscription {
     return this.#selectors[group];
   }
 
+  /**
+   * Connects consumers in order, as `connect` does each. Into a subscription with none yet, a
+   * selector that can take them all at once (STICKY, where no range overlaps another) does.
+   */
+  connectAll(list: ReadonlyArray<{ name: string; ranges?: readonly HashRange[] }>): Array<Outcome<Consumer>> {
+    // No consumer has connected yet (each would be counted), so the selectors are empty and alike,
+    // and each answers `addConsumersAtOnce` as the first does.
+    if (this.#nameCounts.size === 0) {
+      const counts = new Map<string, number>();
+      const consumers = list.map(({ name, ranges }): Consumer => {
+        const k = (counts.get(name) ?? 0) + 1;
+        counts.set(name, k);
+        return { id: k === 1 ? name : `${name}#${k}`, name, ranges };
+      });
+      if (this.#all().every((s) => s.addConsumersAtOnce?.(consumers))) {
+        this.#live = consumers;
+        this.#nameCounts = counts;
+        return consumers.map((value) => ({ ok: true, value }));
+      }
+    }
+    return list.map((c) => this.connect(c.name, c.ranges));
+  }
+
   /** Connects a consumer; refused (and not counted for ids) where any selector refuses it. */
   connect(name: string, ranges?: readonly HashRange[]): Outcome<Consumer> {
     const k = (this.#nameCounts.get(name) ?? 0) + 1;
