@@ -237,23 +237,28 @@ export type FromWebviewMessage = ReadyMessage | ApplyToSettingsMessage | ApplyGr
 // ---------------------------------------------------------------------------------------------
 // Validation of what the webview sends
 
-/** Limits: far above what the panel sends, far below what could hurt the host. */
+/**
+ * Limits: far above what the panel sends, far below what could hurt the host. An Apply carries a
+ * subscription's or a group's whole list, so the lists go as far as the settings do (10,000
+ * consumers or members, MAX_CONSUMERS and MAX_GROUP_MEMBERS) and a what-if's steps past that,
+ * where the host's own check of the settings to write names what is wrong.
+ */
 export const LIMITS = {
   /** The whole message as JSON, in UTF-8 bytes. */
-  messageBytes: 64 * 1024,
+  messageBytes: 4 << 20,
   /** Nesting: applyToSettings -> consumers -> consumer -> ranges -> range is 5 levels. */
   depth: 5,
-  /** Objects, arrays and values in the message. */
-  nodes: 20_000,
+  /** Objects, arrays and values in the message: 10,100 STICKY consumers holding all 65,536 one-slot ranges need 227,000. */
+  nodes: 250_000,
   /** Any one string, before its own field's limit applies. */
   anyString: 8 * 1024,
   topicName: 1024,
   consumerName: 256,
-  consumers: 1000,
-  /** As `keyRouting.kafkaGroups` allows (MAX_GROUP_MEMBERS) and far above. */
-  groupMembers: 10_000,
+  consumers: 10_100,
+  groupMembers: 10_100,
   groupTopics: 1000,
-  rangesPerConsumer: 1024,
+  /** As many as the hash space has slots (disjoint ranges can be no more). */
+  rangesPerConsumer: 65536,
   errorMessage: 2000,
   /** As the settings allow (engine/settings.ts). */
   partitions: MAX_PARTITIONS,
@@ -352,6 +357,21 @@ export function parseFromWebviewMessage(raw: unknown): FromWebviewMessage | Prot
     // A RangeError from a pathological value, say: refuse the message rather than crash the host.
     return new ProtocolError('message', `cannot be read (${e instanceof Error ? e.name : 'error'})`);
   }
+}
+
+/**
+ * The request id of a refused Apply, which the host answers with why (`applyResult`) so that the
+ * panel does not wait for a confirmation that never comes; undefined for any other message.
+ */
+export function refusedApplyId(raw: unknown): number | undefined {
+  try {
+    const { type, requestId } = raw as Record<string, unknown>;
+    // `int` throws where the id is not one the panel could have sent.
+    if (['applyToSettings', 'applyGroupToSettings'].includes(type as string)) return int(requestId, '', 0, LIMITS.requestId);
+  } catch {
+    // Not an object (null, say), or no such id: nothing to answer.
+  }
+  return undefined;
 }
 
 function parseApply(msg: Record<string, unknown>): ApplyToSettingsMessage {

@@ -218,7 +218,7 @@ export default async function panelScenarios({ wb, scenario }) {
     await movedShareBecomes(expected.movedFraction, 'after undoing -C5');
   });
 
-  await scenario('panel: hostile messages from the webview are ignored and logged', async () => {
+  await scenario('panel: hostile messages from the webview are ignored and logged, and a refused Apply is told why', async () => {
     const before = readFileSync(settingsFile, 'utf8');
     // VS Code deletes window.parent in the webview's content frame, so a script there reaches the
     // host only through acquireVsCodeApi().postMessage (already taken by the panel). That function
@@ -226,6 +226,13 @@ export default async function panelScenarios({ wb, scenario }) {
     // are posted through that same entry point, from the webview's own frames.
     const content = await wb.webviewFrame();
     const hostFrame = content.parentFrame();
+    // The host's answers as the panel receives them: each refused Apply gets one saying why.
+    await content.evaluate(() => {
+      window.__applyResults = [];
+      window.addEventListener('message', (e) => {
+        if (e.data?.type === 'applyResult') window.__applyResults.push(e.data);
+      });
+    });
     const sent = await hostFrame.evaluate(() => {
       const post = (message) => window.__vscode_post_message__('onmessage', { message, transfer: undefined });
       let deep = {};
@@ -255,6 +262,14 @@ export default async function panelScenarios({ wb, scenario }) {
       throw new Error(`the output channel shows ${await count()} of ${sent} ignored messages:\n${(await shown()).slice(-1500)}`);
     }
     if (await page.locator('.monaco-dialog-box').count()) throw new Error('a confirmation dialog opened for a hostile message');
+    const answers = await wb.until(async () => {
+      const r = await content.evaluate(() => window.__applyResults);
+      return r.length >= 5 && r;
+    }, 'an answer to each of the five refused Apply requests');
+    const expected = [1, 2, 3, 4, 5].map((id) => `${id} rejected`);
+    if (JSON.stringify(answers.map((a) => `${a.requestId} ${a.outcome}`).sort()) !== JSON.stringify(expected)) throw new Error(`the answers: ${JSON.stringify(answers)}`);
+    const tooLong = answers.find((a) => a.requestId === 4);
+    if (!/^Not applied: message\.consumers\[0\]\.name: .*256/.test(tooLong.message)) throw new Error(`the answer to a name too long says: ${tooLong.message}`);
     if (readFileSync(settingsFile, 'utf8') !== before) throw new Error('the settings changed');
     await wb.screenshot('panel-hostile-messages-output');
     await wb.palette('View: Hide Panel');

@@ -1,6 +1,8 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseFromWebviewMessage, ProtocolError, LIMITS, isToWebviewMessage, type FromWebviewMessage } from '../../src/shared/protocol';
+import { parseFromWebviewMessage, ProtocolError, LIMITS, isToWebviewMessage, refusedApplyId, type FromWebviewMessage } from '../../src/shared/protocol';
+import { MAX_CONSUMERS } from '../../src/engine/settings';
+import { MAX_GROUP_MEMBERS } from '../../src/engine/kafka/groupSettings';
 
 function refused(raw: unknown, pathPattern?: RegExp): ProtocolError {
   const r = parseFromWebviewMessage(raw);
@@ -129,17 +131,63 @@ describe('hostile messages are refused, with the offending field named', () => {
     refused({ type: 'webviewError', message: 'm'.repeat(LIMITS.errorMessage + 1) }, /message\.message/);
   });
 
-  test('oversized: a huge string, a message over 64 KiB, too many values', () => {
+  test('oversized: a huge string, a message over 4 MiB, too many values', () => {
     const r = refused({ type: 'webviewError', message: 'x'.repeat(50_000_000) });
     assert.match(r.reason, /characters/);
-    // Each name within limits, the whole over 64 KiB.
-    const big = apply({ partitions: undefined, consumers: Array.from({ length: 400 }, (_, i) => ({ name: `consumer-${i}-${'y'.repeat(200)}` })) });
+    // Each string within limits, the whole over 4 MiB.
+    const big = apply({ extra: Array.from({ length: 600 }, () => 'y'.repeat(LIMITS.anyString)) });
     assert.match(refused(big).reason, /bytes as JSON/);
-    // Multi-byte characters count as UTF-8 bytes: 900 x 40 x 3 bytes > 64 KiB, in 36,000 characters.
-    const wide = apply({ partitions: undefined, consumers: Array.from({ length: 900 }, () => ({ name: '\u20ac'.repeat(40) })) });
+    // Multi-byte characters count as UTF-8 bytes: 6,000 x 256 x 3 bytes > 4 MiB, in 1.5 million characters.
+    const wide = apply({ partitions: undefined, consumers: Array.from({ length: 6000 }, () => ({ name: '\u20ac'.repeat(LIMITS.consumerName) })) });
     assert.match(refused(wide).reason, /bytes as JSON/);
     const many = apply({ extra: Array.from({ length: LIMITS.nodes + 5 }, () => 0) });
     refused(many);
+  });
+
+  test('an Apply carries lists as long as the settings allow, and a what-if\'s steps past them', () => {
+    // Names as long as accepted: 10,100 x 256 bytes, 2.6 MB.
+    const names = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}-${i}-`.padEnd(LIMITS.consumerName, 'x'));
+    const most = accepted(apply({ partitions: undefined, consumers: names(MAX_CONSUMERS + 100, 'c').map((name) => ({ name })) }));
+    assert.equal(most.type === 'applyToSettings' && most.consumers?.length, 10_100);
+    refused(apply({ partitions: undefined, consumers: names(MAX_CONSUMERS + 101, 'c').map((name) => ({ name })) }), /consumers/);
+    // A STICKY subscription whose 10,100 consumers hold all 65,536 one-slot ranges (the most values
+    // an Apply of disjoint ranges has).
+    const sticky = Array.from({ length: MAX_CONSUMERS + 100 }, (_, i) => ({ name: `c${i}`, ranges: [] as number[][] }));
+    for (let slot = 0; slot < 65536; slot++) sticky[slot % sticky.length].ranges.push([slot, slot]);
+    const all = accepted(apply({ partitions: undefined, consumers: sticky }));
+    assert.equal(all.type === 'applyToSettings' && all.consumers?.reduce((n, c) => n + (c.ranges?.length ?? 0), 0), 65536);
+    // One consumer with every slot as a range of its own.
+    const one = accepted(apply({ partitions: undefined, consumers: [{ name: 'E', ranges: Array.from({ length: 65536 }, (_, i) => [i, i]) }] }));
+    assert.equal(one.type === 'applyToSettings' && one.consumers?.[0].ranges?.length, 65536);
+    // A group of as many members, each on three topics.
+    const members = names(MAX_GROUP_MEMBERS + 100, 'm').map((id) => ({ id, topics: ['orders', 'payments', 'refunds'] }));
+    const group = accepted({ type: 'applyGroupToSettings', requestId: 3, group: 'g', members });
+    assert.equal(group.type === 'applyGroupToSettings' && group.members.length, 10_100);
+    refused({ type: 'applyGroupToSettings', requestId: 3, group: 'g', members: [...members, { id: 'one-more' }] }, /members/);
+  });
+
+  test('a refused Apply is answered with its request id; nothing else is', () => {
+    const tooMany = apply({ partitions: undefined, consumers: Array.from({ length: LIMITS.consumers + 1 }, () => ({ name: 'c' })) });
+    refused(tooMany);
+    assert.equal(refusedApplyId(tooMany), 1);
+    assert.equal(refusedApplyId({ type: 'applyGroupToSettings', requestId: 9, group: 7 }), 9);
+    assert.equal(refusedApplyId({ type: 'applyToSettings', requestId: LIMITS.requestId }), LIMITS.requestId);
+    for (const raw of [
+      null,
+      undefined,
+      'applyToSettings',
+      7,
+      [],
+      { type: 'applyToSettings' },
+      { type: 'applyToSettings', requestId: -1 },
+      { type: 'applyToSettings', requestId: 1.5 },
+      { type: 'applyToSettings', requestId: '1' },
+      { type: 'applyToSettings', requestId: LIMITS.requestId + 1 },
+      { type: 'exportAnalysis', requestId: 1 },
+      { type: ['applyToSettings'], requestId: 1 },
+    ]) {
+      assert.equal(refusedApplyId(raw), undefined, JSON.stringify(raw));
+    }
   });
 
   test('deep nesting and cycles are refused without a stack overflow', () => {

@@ -9,6 +9,7 @@ import type { MessageKey } from '../../engine/key';
 import {
   isProtocolError,
   parseFromWebviewMessage,
+  refusedApplyId,
   type AnalysisRunInfo,
   type AnalyzeWhatIfMessage,
   type ApplyToSettingsMessage,
@@ -118,7 +119,10 @@ export class RoutingPanel implements vscode.Disposable {
   #onMessage(raw: unknown): void {
     const msg = parseFromWebviewMessage(raw);
     if (isProtocolError(msg)) {
-      this.#log(`panel: ignored an invalid message from the webview: ${msg.toString().slice(0, 300)}`);
+      const why = msg.toString();
+      this.#log(`panel: ignored an invalid message from the webview: ${why.slice(0, 300)}`);
+      const requestId = refusedApplyId(raw);
+      if (requestId !== undefined) this.#post({ type: 'applyResult', requestId, outcome: 'rejected', message: vscode.l10n.t('Not applied: {0}.', why) });
       return;
     }
     switch (msg.type) {
