@@ -307,6 +307,45 @@ export default async function panelScenarios({ wb, scenario }) {
     await frame().locator('.legend-item[data-owner="C5"]').waitFor();
   });
 
+  await scenario('panel: "Apply to settings" on a subscription of 2,000 consumers says the change in one line and writes all 2,001', async () => {
+    await openWithKey();
+    // The issue's AUTO_SPLIT scale: the Apply carries the whole list of consumers (2,001 names).
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    const FLEET = 'persistent://public/default/fleet';
+    const names = Array.from({ length: 2000 }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
+    edited['keyRouting.topics'].push({ name: FLEET, system: 'pulsar', partitions: 0, subscription: { name: 'fleet-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consumers: names.map((name) => ({ name })) } });
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
+    try {
+      await tab(FLEET).click();
+      await view('whatif').click();
+      await frame().locator('#whatif-name').fill('extra-1');
+      await frame().locator('#whatif-add').click();
+      await frame().locator('#whatif-steps li', { hasText: '+extra-1' }).waitFor();
+      await frame().locator('#whatif-apply').click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.waitFor();
+      const text = await dialog.innerText();
+      if (!text.includes('consumers: 2000 → 2001, added extra-1')) throw new Error(`the confirmation says: ${text.slice(0, 500)}`);
+      if (text.includes('fleet-0001')) throw new Error('the confirmation lists the consumers one by one');
+      await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
+      const written = await wb.until(() => {
+        try {
+          const fleet = JSON.parse(readFileSync(settingsFile, 'utf8'))['keyRouting.topics'].find((t) => t.name === FLEET);
+          return fleet.subscription.consumers.length === 2001 && fleet.subscription.consumers.map((c) => c.name);
+        } catch {
+          return undefined; // mid-write
+        }
+      }, 'the settings file to list 2,001 consumers');
+      if (JSON.stringify(written) !== JSON.stringify([...names, 'extra-1'])) throw new Error(`the settings list ${written.slice(-3).join(', ')} last`);
+      await frame().locator('#whatif-apply-status', { hasText: 'consumers: 2000 → 2001, added extra-1' }).waitFor();
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    // The panel follows the restored settings before the next scenario.
+    await tab(FLEET).waitFor({ state: 'detached' });
+  });
+
   await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {
     await openWithKey();
     // The workspace gets a group on orders, and orders two producer clients, for this scenario only.

@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyToTopics } from '../../src/extension/panel/applyTopics';
+import { applyToTopics, listChange } from '../../src/extension/panel/applyTopics';
+import { applyToGroups } from '../../src/extension/panel/applyGroups';
 import { parseSettings } from '../../src/engine/settings';
 
 const topics = () => [
@@ -37,11 +38,11 @@ describe('"Apply to settings" from the panel', () => {
     const sub = (r.topics[1] as { subscription: Record<string, unknown> }).subscription;
     assert.equal(sub.keySharedMode, 'STICKY');
     assert.deepEqual(sub.consumers, [{ name: 'E1', ranges: [[0, 100]] }, { name: 'E2', ranges: [[200, 300], [400, 500]] }]);
-    assert.deepEqual(r.changes, ['consumers: E1 → E1, E2']);
+    assert.deepEqual(r.changes, ['consumers: 1 → 2, added E2']);
     // String consumers in the settings are read as names.
     const q = applyToTopics(topics(), { type: 'applyToSettings', requestId: 2, topic: 'persistent://public/default/q', consumers: [{ name: 'C1' }] });
     assert.ok(!('error' in q));
-    assert.deepEqual(q.changes, ['consumers: C1, C2 → C1']);
+    assert.deepEqual(q.changes, ['consumers: 2 → 1, removed C2']);
   });
 
   test('refuses what the settings or the broker would refuse, naming the setting', () => {
@@ -71,7 +72,7 @@ describe('"Apply to settings" from the panel', () => {
     (current[2].subscription as { consumers: unknown[] }).consumers = [{ name: odd }, 'C2'];
     const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 'persistent://public/default/q', consumers: [{ name: 'C1' }] });
     assert.ok(!('error' in r), JSON.stringify(r));
-    assert.deepEqual(r.changes, ['consumers: {"toString":0}, C2 → C1']);
+    assert.deepEqual(r.changes, ['consumers: 2 → 1, added C1; removed {"toString":0}, C2']);
     const counted = [{ name: 'orders', system: 'kafka', partitions: odd }];
     const c = applyToTopics(counted, { type: 'applyToSettings', requestId: 2, topic: 'orders', partitions: 8 });
     assert.ok(!('error' in c), JSON.stringify(c));
@@ -89,7 +90,7 @@ describe('"Apply to settings" from the panel', () => {
     const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 't', consumers: [{ name: 'C1' }, { name: 'C2' }] });
     assert.ok(!('error' in r), JSON.stringify(r));
     assert.deepEqual((r.topics[0] as { subscription: Record<string, unknown> }).subscription, { consistentHashing: false, consumers: [{ name: 'C1' }, { name: 'C2' }] });
-    assert.deepEqual(r.changes, ['consumers: C1 → C1, C2', 'observed: the broker\u2019s report no longer describes this topic (removed)']);
+    assert.deepEqual(r.changes, ['consumers: 1 → 2, added C2', 'observed: the broker\u2019s report no longer describes this topic (removed)']);
     assert.ok('observed' in current[0].subscription, 'the given settings are not changed');
   });
 
@@ -145,5 +146,35 @@ describe('"Apply to settings" from the panel', () => {
     assert.ok(!('error' in r), JSON.stringify(r));
     assert.equal((r.topics[0] as { partitions: number }).partitions, 8);
   });
-});
 
+  test('a long list\'s change is said by its lengths and the names added and removed, not name by name', () => {
+    assert.equal(listChange('consumers', [], ['a']), 'consumers: 0 → 1, added a');
+    const fleet = Array.from({ length: 2000 }, (_, i) => `fleet-${i}`);
+    assert.equal(listChange('consumers', fleet, [...fleet, 'extra-1']), 'consumers: 2000 → 2001, added extra-1');
+    assert.equal(listChange('consumers', fleet, fleet.filter((n) => n !== 'fleet-7')), 'consumers: 2000 → 1999, removed fleet-7');
+    // A name twice: the second is an addition.
+    assert.equal(listChange('consumers', fleet, [...fleet, 'fleet-3', 'x']), 'consumers: 2000 → 2002, added fleet-3, x');
+    // Several: each one.
+    assert.equal(listChange('consumers', fleet.slice(3), [...fleet.slice(5), 'new-0', 'new-1']), 'consumers: 1997 → 1997, added new-0, new-1; removed fleet-3, fleet-4');
+    // The same names: a leave and a join of one consumer (now last), or other ranges.
+    assert.equal(listChange('consumers', fleet, [...fleet.slice(1), fleet[0]]), 'consumers: 2000 → 2000, the same names, otherwise changed');
+  });
+
+  test('Apply on a subscription of 2,000 consumers and on a group of 500 members: the change in a line, the whole list written', () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `fleet-${i}`);
+    const current = [{ name: 't', system: 'pulsar', partitions: 0, subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consumers: names.map((name) => ({ name })) } }];
+    const r = applyToTopics(current, { type: 'applyToSettings', requestId: 1, topic: 't', consumers: [...names, 'extra-1'].map((name) => ({ name })) });
+    assert.ok(!('error' in r), JSON.stringify(r).slice(0, 300));
+    assert.deepEqual(r.changes, ['consumers: 2000 → 2001, added extra-1']);
+    const written = (r.topics[0] as { subscription: { consumers: Array<{ name: string }> } }).subscription.consumers;
+    assert.deepEqual(written.map((c) => c.name), [...names, 'extra-1']);
+
+    const ids = Array.from({ length: 500 }, (_, i) => `consumer-${i}`);
+    const topics = [{ name: 'events', system: 'kafka', partitions: 10000 }];
+    const groups = [{ name: 'g', assignor: 'range', topics: ['events'], members: ids.map((id) => ({ id })) }];
+    const g = applyToGroups(groups, topics, { type: 'applyGroupToSettings', requestId: 2, group: 'g', members: ids.filter((id) => id !== 'consumer-9').map((id) => ({ id })) });
+    assert.ok(!('error' in g), JSON.stringify(g).slice(0, 300));
+    assert.deepEqual(g.changes, ['group g members: 500 → 499, removed consumer-9']);
+    assert.equal((g.groups[0] as { members: unknown[] }).members.length, 499);
+  });
+});

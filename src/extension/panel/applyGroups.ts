@@ -7,7 +7,7 @@
 import { KAFKA_GROUPS, TOPICS } from '../../engine/settings';
 import type { ApplyGroupMessage } from '../../shared/protocol';
 import { isEntry, textOf, withoutReport, withoutTopicReports } from '../../import/staleReports';
-import { entryOf, newProblem, type SettingsChange } from './applyTopics';
+import { entryOf, listChange, newProblem, type SettingsChange } from './applyTopics';
 
 export function applyToGroups(currentGroups: unknown, currentTopics: unknown, msg: ApplyGroupMessage): (SettingsChange & { groups: unknown[] }) | { error: string } {
   const found = entryOf(currentGroups, KAFKA_GROUPS, 'group', msg.group);
@@ -17,8 +17,7 @@ export function applyToGroups(currentGroups: unknown, currentTopics: unknown, ms
   const before = Array.isArray(entry.members) ? entry.members : [];
   const next = msg.members.map((m) => (m.topics ? { id: m.id, topics: [...m.topics] } : { id: m.id }));
   if (JSON.stringify(before) !== JSON.stringify(next)) {
-    const ids = (list: unknown[]) => list.map((m) => (isEntry(m) ? textOf(m.id) : '?')).join(', ') || 'none';
-    changes.push(`group ${msg.group} members: ${ids(before)} → ${ids(next)}`);
+    changes.push(listChange(`group ${msg.group} members`, before.map((m) => (isEntry(m) ? textOf(m.id) : '?')), next.map((m) => m.id)));
     entry.members = next;
   }
   let topics: unknown[] | undefined;

@@ -46,6 +46,22 @@ export function newProblem(current: Entry, next: Entry): string | undefined {
   return problems.map(text).find((p) => !had.has(p));
 }
 
+/**
+ * A list's change as the confirmation says it: its lengths and the names one list has more of than
+ * the other, so that on a subscription of 2,000 consumers the dialog shows what the what-if
+ * changed instead of 4,000 names.
+ */
+export function listChange(label: string, before: string[], after: string[]): string {
+  // The names of `a` that `b` has fewer of (a name may be in a list more than once).
+  const more = (verb: string, a: string[], b: string[]) => {
+    const left = new Map<string, number>();
+    for (const n of b) left.set(n, (left.get(n) ?? 0) + 1);
+    const names = a.filter((n) => left.set(n, (left.get(n) ?? 0) - 1).get(n)! < 0);
+    return names.length ? [`${verb} ${names.join(', ')}`] : [];
+  };
+  return `${label}: ${before.length} → ${after.length}, ${[...more('added', after, before), ...more('removed', before, after)].join('; ') || 'the same names, otherwise changed'}`;
+}
+
 /** What an Apply writes: each settings array it changes, and the changes for the user to confirm. */
 export interface SettingsChange {
   topics?: unknown[];
@@ -73,8 +89,7 @@ export function applyToTopics(current: unknown, msg: ApplyToSettingsMessage, gro
     const before = Array.isArray(entry.subscription.consumers) ? entry.subscription.consumers : [];
     const next = msg.consumers.map((c) => (c.ranges ? { name: c.name, ranges: c.ranges.map(([s, e]) => [s, e]) } : { name: c.name }));
     if (JSON.stringify(before) !== JSON.stringify(next)) {
-      const names = (list: unknown[]) => list.map((c) => (isEntry(c) ? textOf(c.name) : typeof c === 'string' ? c : '?')).join(', ') || 'none';
-      changes.push(`consumers: ${names(before)} → ${names(next)}`);
+      changes.push(listChange('consumers', before.map((c) => (isEntry(c) ? textOf(c.name) : typeof c === 'string' ? c : '?')), next.map((c) => c.name)));
       entry.subscription = { ...entry.subscription, consumers: next };
     }
   }
