@@ -307,6 +307,30 @@ export default async function panelScenarios({ wb, scenario }) {
     await frame().locator('.legend-item[data-owner="C5"]').waitFor();
   });
 
+  /** On `topic`'s What-if tab: adds consumer `name` (with STICKY `ranges`), clicks Apply; the confirmation dialog and its text. */
+  const applyAdding = async (topic, name, ranges) => {
+    await tab(topic).click();
+    await view('whatif').click();
+    await frame().locator('#whatif-name').fill(name);
+    if (ranges) await frame().locator('#whatif-ranges').fill(ranges);
+    await frame().locator('#whatif-add').click();
+    await frame().locator('#whatif-steps li', { hasText: `+${name}` }).waitFor();
+    await frame().locator('#whatif-apply').click();
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor();
+    return { dialog, text: await dialog.innerText() };
+  };
+  /** `topic`'s consumers once the settings file lists `n` of them (VS Code writes it in place). */
+  const writtenConsumers = (topic, n) =>
+    wb.until(() => {
+      try {
+        const consumers = JSON.parse(readFileSync(settingsFile, 'utf8'))['keyRouting.topics'].find((t) => t.name === topic).subscription.consumers;
+        return consumers.length === n && consumers;
+      } catch {
+        return undefined; // mid-write
+      }
+    }, `the settings file to list ${n} consumers of ${topic}`);
+
   await scenario('panel: "Apply to settings" on a subscription of 2,000 consumers says the change in one line and writes all 2,001', async () => {
     await openWithKey();
     // The issue's AUTO_SPLIT scale: the Apply carries the whole list of consumers (2,001 names).
@@ -317,26 +341,11 @@ export default async function panelScenarios({ wb, scenario }) {
     edited['keyRouting.topics'].push({ name: FLEET, system: 'pulsar', partitions: 0, subscription: { name: 'fleet-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consumers: names.map((name) => ({ name })) } });
     await wb.writeSettings(JSON.stringify(edited, null, 2));
     try {
-      await tab(FLEET).click();
-      await view('whatif').click();
-      await frame().locator('#whatif-name').fill('extra-1');
-      await frame().locator('#whatif-add').click();
-      await frame().locator('#whatif-steps li', { hasText: '+extra-1' }).waitFor();
-      await frame().locator('#whatif-apply').click();
-      const dialog = page.locator('.monaco-dialog-box');
-      await dialog.waitFor();
-      const text = await dialog.innerText();
+      const { dialog, text } = await applyAdding(FLEET, 'extra-1');
       if (!text.includes('consumers: 2000 → 2001, added extra-1')) throw new Error(`the confirmation says: ${text.slice(0, 500)}`);
       if (text.includes('fleet-0001')) throw new Error('the confirmation lists the consumers one by one');
       await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
-      const written = await wb.until(() => {
-        try {
-          const fleet = JSON.parse(readFileSync(settingsFile, 'utf8'))['keyRouting.topics'].find((t) => t.name === FLEET);
-          return fleet.subscription.consumers.length === 2001 && fleet.subscription.consumers.map((c) => c.name);
-        } catch {
-          return undefined; // mid-write
-        }
-      }, 'the settings file to list 2,001 consumers');
+      const written = (await writtenConsumers(FLEET, 2001)).map((c) => c.name);
       if (JSON.stringify(written) !== JSON.stringify([...names, 'extra-1'])) throw new Error(`the settings list ${written.slice(-3).join(', ')} last`);
       await frame().locator('#whatif-apply-status', { hasText: 'consumers: 2000 → 2001, added extra-1' }).waitFor();
     } finally {
@@ -344,6 +353,31 @@ export default async function panelScenarios({ wb, scenario }) {
     }
     // The panel follows the restored settings before the next scenario.
     await tab(FLEET).waitFor({ state: 'detached' });
+  });
+
+  await scenario('panel: "Apply to settings" on a STICKY subscription of 2,000 consumers x 16 ranges writes them without freezing the window', async () => {
+    await openWithKey();
+    // VS Code's own writer formats a value token by token, copying the file for each: 32,000
+    // ranges took it minutes, with the window frozen (settingsText.ts).
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    const STICKY = 'persistent://public/default/sticky-fleet';
+    const consumers = Array.from({ length: 2000 }, (_, i) => ({ name: `sticky-${i}`, ranges: Array.from({ length: 16 }, (_, j) => [(j * 2000 + i) * 2, (j * 2000 + i) * 2]) }));
+    edited['keyRouting.topics'].push({ name: STICKY, system: 'pulsar', partitions: 0, brokerVersion: '4.0', subscription: { name: 'st', type: 'Key_Shared', keySharedMode: 'STICKY', consumers } });
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
+    try {
+      const { dialog, text } = await applyAdding(STICKY, 'extra', '1-1');
+      if (!text.includes('consumers: 2000 → 2001, added extra')) throw new Error(`the confirmation says: ${text.slice(0, 500)}`);
+      await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
+      const written = await writtenConsumers(STICKY, 2001);
+      if (JSON.stringify(written) !== JSON.stringify([...consumers, { name: 'extra', ranges: [[1, 1]] }])) throw new Error('the written consumers differ from the what-if');
+      // The window answers, and the panel shows the written settings.
+      await view('ranges').click();
+      await frame().getByText('Consumers connected: 2001.').waitFor();
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await tab(STICKY).waitFor({ state: 'detached' });
   });
 
   await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -366,6 +366,39 @@ export function defineImportTests(): void {
       assert.match(r2.message, /bad-pulsar-overlap\.json: subscriptions\["orders-sub"\]\.consumers\[1\] \("C2"\)\.keyHashRangeArrays\[0\]: \[16385, 32768\] overlaps/);
       assert.ok(!bad.asked.includes('write'), 'no preview of a report that failed');
       assert.deepEqual(cfg().inspect(TOPICS)?.workspaceValue, original);
+    });
+
+    it('imports the report of a 1,000-consumer subscription holding 60,000 ranges (a 1,000 x 100-point ring) and writes it whole', async function () {
+      // VS Code's own writer formats such a value token by token, copying the file for each: this
+      // report took it many minutes (src/extension/settingsText.ts).
+      this.timeout(120_000);
+      const report = JSON.parse(readFileSync(join(DATA, 'pulsar-4.0-ring.json'), 'utf8'));
+      const sub = Object.values(report.subscriptions)[0] as { consumers: Array<Record<string, unknown>> };
+      const model = sub.consumers[0];
+      const consumers = Array.from({ length: 1000 }, (_, i) => ({
+        ...model,
+        consumerName: `ring-${i}`,
+        connectedSince: new Date(Date.UTC(2024, 11, 1, 12) + i * 1000).toISOString(),
+        drainingHashes: [],
+        drainingHashesCount: 0,
+        keyHashRangeArrays: [] as number[][],
+      }));
+      // The slots 1-65535 in 60,000 runs, dealt to the consumers in turn.
+      for (let r = 0; r < 60_000; r++) consumers[r % 1000].keyHashRangeArrays.push([1 + Math.floor((r * 65535) / 60_000), Math.floor(((r + 1) * 65535) / 60_000)]);
+      sub.consumers = consumers;
+      const file = join(mkdtempSync(join(tmpdir(), 'kr-import-')), 'ring-stats.json');
+      writeFileSync(file, JSON.stringify(report));
+      const ui = new ScriptedUi({ file: vscode.Uri.file(file), write: true });
+      const r = await run(ui, { kind: 'pulsar-stats', source: 'file' });
+      try {
+        assert.equal(r.outcome, 'written', r.message);
+        const topic = cfg().inspect<Array<Record<string, any>>>(TOPICS)!.workspaceValue!.find((t) => t.name === TOPIC)!;
+        const observed = topic.subscription.observed.consumers as Array<{ name: string; ranges: number[][] }>;
+        assert.deepEqual(observed.map((c) => c.name), consumers.map((c) => c.consumerName));
+        assert.deepEqual(observed.map((c) => c.ranges), consumers.map((c) => c.keyHashRangeArrays));
+      } finally {
+        await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+      }
     });
 
     // Issue 12's bad reports through the command: the message names the file and what is wrong

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { TOPICS } from '../../engine/settings';
 import type { Services } from '../present';
+import { writeSetting } from '../settingsWrite';
 import { appendTopic, entryNames, isTopicKind, starterTopic, TOPIC_KINDS, uniqueName, type TopicKind } from '../topicTemplates';
 
 export async function addTopic(s: Services, arg?: unknown): Promise<Record<string, unknown> | undefined> {
@@ -53,7 +54,7 @@ export async function addTopic(s: Services, arg?: unknown): Promise<Record<strin
     void vscode.window.showErrorMessage(`${vscode.l10n.t('Key Routing')}: ${next.message}`);
     return undefined;
   }
-  await cfg.update(TOPICS, next.topics, vscode.ConfigurationTarget.Workspace);
+  await writeSetting(TOPICS, next.topics);
   const label = kindText(choice.kind).label.toLowerCase();
   const added = carried
     ? vscode.l10n.t('Key Routing: added {0} "{1}" to the workspace settings (the topics of your user settings were copied along, as a workspace list replaces them).', label, name)

@@ -16,6 +16,7 @@ import { AdminError, fetchTopicStats, normalizeAdminUrl, type AdminTransport } f
 import type { AdminCredentials } from '../import/trust';
 import type { ImportUi, SourceKind } from '../import/ui';
 import type { Services } from '../present';
+import { writeSetting } from '../settingsWrite';
 
 /** The settings that propose an admin URL and tune the requests. */
 export const ADMIN_URL = 'keyRouting.pulsarAdmin.url';
@@ -126,7 +127,7 @@ async function run(s: Services, deps: ImportDeps, ui: ImportUi, given: ImportArg
   ];
   if (!(await ui.confirmWrite({ changes, notes: imported.notes, before: pick(base), after: pick(after), source: sourceName }))) return cancelled();
   try {
-    for (const k of keys) await cfg.update(k, after[k], vscode.ConfigurationTarget.Workspace);
+    for (const k of keys) await writeSetting(k, after[k]);
   } catch (e) {
     return failed(l10n.t('could not write {0}: {1}', keys.join(', '), (e as Error).message));
   }

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { KAFKA_GROUPS, NAMESPACES, TOPICS } from '../../engine/settings';
 import { TOPOLOGY_VIEW, WALKTHROUGH } from '../constants';
 import { describeSampleWrite, SAMPLE_KEYS, SAMPLE_SETTINGS, sampleSettingsText, type WriteConfirmation } from '../sampleSettings';
+import { writeSetting } from '../settingsWrite';
 
 /** Asks the user; true to go ahead. The extension-host tests pass their own answer. */
 export type Confirm = (c: WriteConfirmation) => Promise<boolean>;
@@ -27,7 +28,7 @@ export async function useSampleSettings(confirm: Confirm = modalConfirm): Promis
   const current = Object.fromEntries(SAMPLE_KEYS.map((k) => [k, cfg.inspect(k)?.workspaceValue]));
   if (!(await confirm(describeSampleWrite(vscode.l10n, current)))) return 'declined';
   // The topics first: the groups name them, and settings.json is rewritten once per key.
-  for (const k of SAMPLE_KEYS) await cfg.update(k, SAMPLE_SETTINGS[k], vscode.ConfigurationTarget.Workspace);
+  for (const k of SAMPLE_KEYS) await writeSetting(k, SAMPLE_SETTINGS[k]);
   const show = vscode.l10n.t('Show Side Bar');
   void vscode.window
     .showInformationMessage(vscode.l10n.t('Key Routing: the sample topology is in the workspace settings ({0} topics, {1} namespaces, {2} consumer groups).', SAMPLE_SETTINGS[TOPICS].length, SAMPLE_SETTINGS[NAMESPACES].length, SAMPLE_SETTINGS[KAFKA_GROUPS].length), show)

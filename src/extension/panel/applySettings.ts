@@ -9,6 +9,7 @@ import { KAFKA_GROUPS, TOPICS } from '../../engine/settings';
 import type { ApplyGroupMessage, ApplyOutcome, ApplyToSettingsMessage } from '../../shared/protocol';
 import { applyToGroups } from './applyGroups';
 import { applyToTopics } from './applyTopics';
+import { writeSetting } from '../settingsWrite';
 
 export interface ApplyResult {
   outcome: ApplyOutcome;
@@ -42,8 +43,8 @@ export async function applyWithConfirmation(msg: ApplyToSettingsMessage | ApplyG
   );
   if (choice !== apply) return { outcome: 'cancelled', message: vscode.l10n.t('Not applied: cancelled.') };
   try {
-    if (r.topics) await cfg.update(TOPICS, r.topics, vscode.ConfigurationTarget.Workspace);
-    if (r.groups) await cfg.update(KAFKA_GROUPS, r.groups, vscode.ConfigurationTarget.Workspace);
+    if (r.topics) await writeSetting(TOPICS, r.topics);
+    if (r.groups) await writeSetting(KAFKA_GROUPS, r.groups);
   } catch (e) {
     return { outcome: 'rejected', message: vscode.l10n.t('Not applied: {0}', (e as Error).message) };
   }
