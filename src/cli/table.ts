@@ -77,12 +77,13 @@ export type Cell = string | { text: string; paint: (s: string) => string };
 
 /**
  * The rows under a bold header, columns two spaces apart, no trailing blanks, one string a line.
- * Columns whose cells are all empty are left out. Lines, not one string: a table of ten million
- * rows (a 3.x ring's segments) is longer than a JavaScript string can be.
+ * Columns whose cells are all empty are left out (a table without rows keeps its header: with no
+ * column left, the header line had no last cell to read). Lines, not one string: a table of ten
+ * million rows (a 3.x ring's segments) is longer than a JavaScript string can be.
  */
 export function tableLines(columns: readonly Column[], rows: readonly Cell[][], style: Style): string[] {
   const text = (c: Cell | undefined): string => visible(c === undefined ? '' : typeof c === 'string' ? c : c.text);
-  const keep = columns.map((_, i) => rows.some((r) => text(r[i]) !== ''));
+  const keep = columns.map((_, i) => rows.length === 0 || rows.some((r) => text(r[i]) !== ''));
   const cols = columns.map((c, i) => ({ ...c, i })).filter((c) => keep[c.i]);
   // A loop, not Math.max(...widths): spreading 130,000 rows overflowed the stack.
   const widths = cols.map((c) => {
