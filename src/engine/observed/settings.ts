@@ -7,7 +7,7 @@
  * `observedPartitions` (index = partition) names consumers of the subscription in that partition's
  * own connection order; a consumer missing there is one the partition did not report.
  */
-import type { HashRange } from '../pulsar/keyShared/selector';
+import { consumerId, type HashRange } from '../pulsar/keyShared/selector';
 import type { PulsarTopicConfig, Problem } from '../settings';
 import { show } from '../settings';
 import { shapeOf, type DrainingHash, type ObservedConsumer, type ObservedState } from './types';
@@ -86,7 +86,7 @@ export function occurrences(consumers: readonly ObservedConsumer[]): Array<[stri
   return consumers.map((c) => {
     const k = (counts.get(c.name) ?? 0) + 1;
     counts.set(c.name, k);
-    return [k === 1 ? c.name : `${c.name}#${k}`, c];
+    return [consumerId(c.name, k), c];
   });
 }
 

@@ -4,7 +4,7 @@
  * exact share of the key values and its ranges as the engine's selector holds them (pure).
  */
 import { partitionerNamed } from '../../engine/kafka/partitioners';
-import type { Consumer } from '../../engine/pulsar/keyShared/selector';
+import { consumerId, type Consumer } from '../../engine/pulsar/keyShared/selector';
 import { NamespaceBundles, topicHash } from '../../engine/pulsar/namespaceBundles';
 import { parseTopicName } from '../../engine/pulsar/topicName';
 import { namespaceBundles, TOPICS, type ConsumerConfig, type KafkaTopicConfig, type PulsarTopicConfig } from '../../engine/settings';
@@ -182,7 +182,7 @@ function consumerIds(consumers: readonly ConsumerConfig[], model: SettingsModel,
     if (refused.has(c.path)) return undefined;
     const k = (seen.get(c.name) ?? 0) + 1;
     seen.set(c.name, k);
-    const id = k === 1 ? c.name : `${c.name}#${k}`;
+    const id = consumerId(c.name, k);
     return connected.has(id) ? id : undefined;
   });
 }

@@ -13,6 +13,11 @@ export interface Consumer {
   readonly ranges?: readonly HashRange[];
 }
 
+/** The id of the k-th consumer (from 1) of `name`: the name, then `name#2`, `name#3`, ... (CONTRACT.md). */
+export function consumerId(name: string, k: number): string {
+  return k === 1 ? name : `${name}#${k}`;
+}
+
 /** An inclusive range of hash values or slots, `[start, end]`. */
 export type HashRange = readonly [number, number];
 

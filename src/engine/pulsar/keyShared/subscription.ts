@@ -8,7 +8,7 @@ import { AutoSplitHashRangeSelector } from './autoSplitHashRange';
 import { ConsistentHashing3Selector } from './consistentHashing3';
 import { ConsistentHashing4Selector } from './consistentHashing4';
 import { ExclusiveHashRangeSelector } from './exclusiveHashRange';
-import { ConsumerAssignError, type BrokerVersion, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
+import { ConsumerAssignError, consumerId, type BrokerVersion, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 
 export type KeySharedMode = 'AUTO_SPLIT' | 'STICKY';
 
@@ -131,7 +131,7 @@ export class KeySharedSubscription {
       const consumers = list.map(({ name, ranges }): Consumer => {
         const k = (counts.get(name) ?? 0) + 1;
         counts.set(name, k);
-        return { id: k === 1 ? name : `${name}#${k}`, name, ranges };
+        return { id: consumerId(name, k), name, ranges };
       });
       if (this.#all().every((s) => s.addConsumersAtOnce?.(consumers))) {
         this.#live = consumers;
@@ -145,7 +145,7 @@ export class KeySharedSubscription {
   /** Connects a consumer; refused (and not counted for ids) where any selector refuses it. */
   connect(name: string, ranges?: readonly HashRange[]): Outcome<Consumer> {
     const k = (this.#nameCounts.get(name) ?? 0) + 1;
-    const consumer: Consumer = { id: k === 1 ? name : `${name}#${k}`, name, ranges };
+    const consumer: Consumer = { id: consumerId(name, k), name, ranges };
     const added: StickyKeyConsumerSelector[] = [];
     try {
       for (const s of this.#all()) {
