@@ -5,7 +5,7 @@
  * (jsoncTree.ts) yields no location, never an exception: a location in a repaired tree could point
  * anywhere.
  */
-import { parseTree, type JsoncNode as Node } from './jsoncTree';
+import { parseTree, propertyNamed, type JsoncNode as Node } from './jsoncTree';
 
 export interface Location {
   /** Offsets of the text to mark: a property's key, or an array item's first line. */
@@ -57,10 +57,7 @@ function find(text: string, root: Node, segs: readonly Segment[]): Location | un
       continue;
     }
     if (typeof s === 'string' && node.type === 'object') {
-      // Duplicate keys: JSON parsers (and VS Code) keep the last one.
-      let prop: Node | undefined;
-      for (const p of children) if (p.children?.[0]?.value === s) prop = p;
-      const [key, value] = prop?.children ?? [];
+      const [key, value] = propertyNamed(node, s)?.children ?? [];
       if (key && value) {
         node = value;
         mark = { start: key.offset, end: key.offset + key.length };

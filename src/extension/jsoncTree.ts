@@ -20,6 +20,13 @@ export interface JsoncNode {
   children?: JsoncNode[];
 }
 
+/** An object's property named `key`: the last of duplicates, the one JSON parsers (and VS Code) keep. */
+export function propertyNamed(object: JsoncNode, key: string): JsoncNode | undefined {
+  let prop: JsoncNode | undefined;
+  for (const p of object.children ?? []) if (p.children?.[0]?.value === key) prop = p;
+  return prop;
+}
+
 // Only space, tab, CR and LF separate tokens: jsonc-parser takes any other character (a BOM, a
 // no-break space) for part of a word, and an unknown word is an error.
 const ESCAPE = /["\\/bfnrt]|u[\da-fA-F]{4}/y;

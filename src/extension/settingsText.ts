@@ -7,7 +7,7 @@
  * report of a 1,000 x 100 ring (100,000 ranges) would take far longer. Here the value is printed
  * once, each range on one line.
  */
-import { parseTree, type JsoncNode } from './jsoncTree';
+import { parseTree, propertyNamed, type JsoncNode } from './jsoncTree';
 
 /**
  * `value` as a settings file holds it, its lines after the first indented by `indent`, `unit` a
@@ -32,7 +32,7 @@ export function withSetting(text: string, path: readonly string[], value: unknow
   const indentAt = (offset: number) => /^[ \t]*/.exec(text.slice(text.lastIndexOf('\n', offset - 1) + 1))![0];
   for (let depth = 0; node?.type === 'object'; depth++) {
     const props = node.children!;
-    const prop = props.filter((p) => p.children![0].value === path[depth]).at(-1);
+    const prop = propertyNamed(node, path[depth]);
     const indent = indentAt(prop?.offset ?? props.at(-1)?.offset ?? node.offset) || '  '.repeat(depth + 1);
     const json = (v: unknown) => settingsJson(v, indent, indent.slice(0, indent.length / (depth + 1)) || '  ');
     if (depth === path.length - 1) {
