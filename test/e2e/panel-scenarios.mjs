@@ -331,16 +331,30 @@ export default async function panelScenarios({ wb, scenario }) {
       }
     }, `the settings file to list ${n} consumers of ${topic}`);
 
-  await scenario('panel: "Apply to settings" on a subscription of 2,000 consumers says the change in one line and writes all 2,001', async () => {
+  /**
+   * Runs `body` with `topic` added to the workspace's settings (the panel open on a key), then puts
+   * the settings back and waits until the panel has dropped the topic, for the next scenario.
+   */
+  const withTopic = async (topic, body) => {
     await openWithKey();
-    // The issue's AUTO_SPLIT scale: the Apply carries the whole list of consumers (2,001 names).
     const original = readFileSync(settingsFile, 'utf8');
     const edited = JSON.parse(original);
-    const FLEET = 'persistent://public/default/fleet';
-    const names = Array.from({ length: 2000 }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
-    edited['keyRouting.topics'].push({ name: FLEET, system: 'pulsar', partitions: 0, subscription: { name: 'fleet-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consumers: names.map((name) => ({ name })) } });
+    edited['keyRouting.topics'].push(topic);
     await wb.writeSettings(JSON.stringify(edited, null, 2));
     try {
+      await body();
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    await tab(topic.name).waitFor({ state: 'detached' });
+  };
+
+  await scenario('panel: "Apply to settings" on a subscription of 2,000 consumers says the change in one line and writes all 2,001', async () => {
+    // The issue's AUTO_SPLIT scale: the Apply carries the whole list of consumers (2,001 names).
+    const FLEET = 'persistent://public/default/fleet';
+    const names = Array.from({ length: 2000 }, (_, i) => `fleet-${String(i).padStart(4, '0')}`);
+    const subscription = { name: 'fleet-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consumers: names.map((name) => ({ name })) };
+    await withTopic({ name: FLEET, system: 'pulsar', partitions: 0, subscription }, async () => {
       const { dialog, text } = await applyAdding(FLEET, 'extra-1');
       if (!text.includes('consumers: 2000 → 2001, added extra-1')) throw new Error(`the confirmation says: ${text.slice(0, 500)}`);
       if (text.includes('fleet-0001')) throw new Error('the confirmation lists the consumers one by one');
@@ -348,24 +362,16 @@ export default async function panelScenarios({ wb, scenario }) {
       const written = (await writtenConsumers(FLEET, 2001)).map((c) => c.name);
       if (JSON.stringify(written) !== JSON.stringify([...names, 'extra-1'])) throw new Error(`the settings list ${written.slice(-3).join(', ')} last`);
       await frame().locator('#whatif-apply-status', { hasText: 'consumers: 2000 → 2001, added extra-1' }).waitFor();
-    } finally {
-      writeFileSync(settingsFile, original);
-    }
-    // The panel follows the restored settings before the next scenario.
-    await tab(FLEET).waitFor({ state: 'detached' });
+    });
   });
 
   await scenario('panel: "Apply to settings" on a STICKY subscription of 2,000 consumers x 16 ranges writes them without freezing the window', async () => {
-    await openWithKey();
     // VS Code's own writer formats a value token by token, copying the file for each: 32,000
     // ranges took it minutes, with the window frozen (settingsText.ts).
-    const original = readFileSync(settingsFile, 'utf8');
-    const edited = JSON.parse(original);
     const STICKY = 'persistent://public/default/sticky-fleet';
     const consumers = Array.from({ length: 2000 }, (_, i) => ({ name: `sticky-${i}`, ranges: Array.from({ length: 16 }, (_, j) => [(j * 2000 + i) * 2, (j * 2000 + i) * 2]) }));
-    edited['keyRouting.topics'].push({ name: STICKY, system: 'pulsar', partitions: 0, brokerVersion: '4.0', subscription: { name: 'st', type: 'Key_Shared', keySharedMode: 'STICKY', consumers } });
-    await wb.writeSettings(JSON.stringify(edited, null, 2));
-    try {
+    const subscription = { name: 'st', type: 'Key_Shared', keySharedMode: 'STICKY', consumers };
+    await withTopic({ name: STICKY, system: 'pulsar', partitions: 0, brokerVersion: '4.0', subscription }, async () => {
       const { dialog, text } = await applyAdding(STICKY, 'extra', '1-1');
       if (!text.includes('consumers: 2000 → 2001, added extra')) throw new Error(`the confirmation says: ${text.slice(0, 500)}`);
       await dialog.locator('.monaco-button', { hasText: 'Apply' }).click();
@@ -374,10 +380,7 @@ export default async function panelScenarios({ wb, scenario }) {
       // The window answers, and the panel shows the written settings.
       await view('ranges').click();
       await frame().getByText('Consumers connected: 2001.').waitFor();
-    } finally {
-      writeFileSync(settingsFile, original);
-    }
-    await tab(STICKY).waitFor({ state: 'detached' });
+    });
   });
 
   await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {
