@@ -46,6 +46,10 @@
 //                   typing a name), and in a third at a user's pace (the tab clicked 0.5 s after
 //                   the first picture, the step 0.5 s after the tab is drawn: the warm-up may
 //                   still be running);
+//   zoom at once    the same gesture begun right after the first picture, in a fresh page, while
+//                   the idle warm-up still has parts to run (frame work p95 and frames missed, and
+//                   whether the warm-up had ended by the last input: if so, a what-if step right
+//                   after the gesture runs warm code);
 //   heap            the page's JS heap after a garbage collection (CDP JSHeapUsedSize), in a page
 //                   of its own after opening, and after the what-if steps (both measured after the
 //                   timings: the forced collection drops V8's compiled code).
@@ -232,8 +236,9 @@ async function measure(browser, scale, c, r, keys) {
   // what-if step timed after it would run cold code no user would meet.
   // After them, with a what-if to time, three pages of their own for a user who does not wait
   // for the idle warm-up (`eagerStep`): one adds at once, one once the tab is done, one at a
-  // user's pace.
-  const pages = RUNS + (c.consumers || c.group ? 3 : 0);
+  // user's pace. Then one that zooms at once (`zoomAtOnce`).
+  const pages = RUNS + (c.consumers || c.group ? 3 : 0) + 1;
+  let zoomEarly = null;
   for (let run = 0; run <= pages; run++) {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const cdp = await page.context().newCDPSession(page);
@@ -255,6 +260,10 @@ async function measure(browser, scale, c, r, keys) {
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);
+      if (run === pages) {
+        zoomEarly = await zoomAtOnce(page, c, cdp, `${c.id}-${r.id}-zoom-at-once`);
+        continue;
+      }
       // A renderer without the editor (the baseline has no group what-if) has no step to time.
       if (run > RUNS && !whatIf) continue;
       if (run === RUNS + 1) {
@@ -322,6 +331,7 @@ async function measure(browser, scale, c, r, keys) {
     elements: cold[cold.length - 1].elements,
     whatIf,
     zoom,
+    zoomEarly,
     heap,
     readyMs: round(readyMs),
     longestIdleTaskMs: round(longestIdleTaskMs),
@@ -499,6 +509,24 @@ async function zoomPan(page, c, cdp, name) {
     busyPerInputMs: busy.map(round),
     cpuPerInputMs: cpu.map(round),
   };
+}
+
+/**
+ * The zoom and pan gesture (`zoomPan`) begun as soon as the first picture is painted, in a fresh
+ * page: a user who zooms at once meets the panel's idle warm-up, and a part of it (5-90 ms) that
+ * runs between two of the gesture's frames makes the next one late. With whether the warm-up had
+ * ended by the gesture's end.
+ */
+async function zoomAtOnce(page, c, cdp, name) {
+  await page.evaluate(async () => {
+    const transfer = window.__buffers(window.__message);
+    performance.mark('bench:post');
+    window.postMessage(window.__message, '*', transfer);
+    const drawn = () => ['keyRouting:firstPicture', 'keyRouting:render', 'keyRouting:viewModel'].some((n) => performance.getEntriesByName(n).length > 0);
+    while (!drawn()) await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+  });
+  const z = await zoomPan(page, c, cdp, name);
+  return z && { ...z, warmUpDone: await page.evaluate(() => document.body.dataset.engine !== 'warming') };
 }
 
 /** With --dump-traces: writes a trace as DIR/`name`.json. */
@@ -689,6 +717,7 @@ function print(results) {
     'zoom/pan CPU p50 / p95 (ms)': r.zoom ? `${r.zoom.cpuP50Ms} / ${r.zoom.cpuP95Ms}` : '-',
     'zoom/pan frames missed (fps)': r.zoom ? `${r.zoom.framesMissed} of ${r.zoom.inputs}${r.zoom.framesMissed === 0 ? ' ok' : ' MISSED'} (${r.zoom.fps})` : '-',
     'input to its frame p50 / p95 (ms)': r.zoom ? `${r.zoom.latencyP50Ms} / ${r.zoom.latencyP95Ms}` : '-',
+    [`zoom at once: frame work p95 (goal ${GOALS.frame}) / frames missed, warm-up ended`]: r.zoomEarly ? `${mark(r.zoomEarly.frameP95Ms, GOALS.frame)} / ${r.zoomEarly.framesMissed} of ${r.zoomEarly.inputs}${r.zoomEarly.framesMissed === 0 ? ' ok' : ' MISSED'}, ${r.zoomEarly.warmUpDone ? 'yes' : 'no'}` : '-',
     [`JS heap (MB, goal ${GOALS.heapMB})`]: r.heap ? mark(Math.max(r.heap.afterOpenMB, r.heap.afterWhatIfMB ?? 0), GOALS.heapMB) : '-',
     'DOM nodes in view': r.elements,
   }));
