@@ -56,6 +56,11 @@ const IDLE_PART_MS = 20;
  * segment table's three, two view columns), on a 4.x ring six.
  */
 const SPARE_COLUMNS = 8;
+/**
+ * How long after a zoom or pan input (ms) the idle warm-up waits: wheel events and held keys come
+ * every 16-100 ms during a gesture; a user who has stopped takes longer than this to do anything else.
+ */
+const GESTURE_MS = 250;
 /** Keys listed in the first picture; the rest follow after it. */
 const KEYS_AT_ONCE = 16;
 /** Partitions above which the partitions row is a canvas with a paged table. */
@@ -102,6 +107,8 @@ export class App {
   /** Each group what-if's editor (by topic and group), kept as the topics' are. */
   readonly #groupEditors = new Map<string, GroupWhatIfEditor>();
   #saveQueued = false;
+  /** When a chart's zoom window last changed (`performance.now()`): the idle warm-up waits for a gesture's end. */
+  #zoomedAt = -1e9;
   /** Whether the keys past the first few are shown (kept across renders). */
   #moreKeysOpen = false;
   /** The topic and view drawn last. */
@@ -441,9 +448,12 @@ export class App {
     // Parts while the idle period has room for one more (as long as the last one took, and at
     // least IDLE_PART_MS): a callback asked for from an idle callback runs in the next idle
     // period, 50 ms later however short the part was, and a part a callback took 1.6-1.8 s on the
-    // big rings (16 rounds of 5-40 ms, each after its columns).
+    // big rings (16 rounds of 5-40 ms, each after its columns). None while a zoom or pan goes on
+    // (an input in the last GESTURE_MS): a part run between two of its frames made the next one
+    // late (a gesture begun at once on a 3.x ring of 100,000 points missed 5-20 of 60 frames).
     const step = (idle?: IdleDeadline) => {
       for (;;) {
+        if (performance.now() - this.#zoomedAt < GESTURE_MS) return onIdle(step, 500);
         const start = performance.now();
         if (!part(idle)) return;
         if ((idle?.timeRemaining() ?? 0) < Math.max(IDLE_PART_MS, performance.now() - start)) return onIdle(step, 500);
@@ -729,6 +739,7 @@ export class App {
 
   #setZoom(key: string, w: ZoomWindow): void {
     this.#state.zoom[key] = w;
+    this.#zoomedAt = performance.now();
     const charts = this.#zoomGroups.get(key);
     if (!charts || charts.length === 0) {
       this.#save();
