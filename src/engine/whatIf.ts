@@ -79,18 +79,17 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
   const bn = before.count;
   const an = after.count;
   if (bn === 0 && an === 0) return diff;
-  const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
-  const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
   if (!within) {
+    const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
+    const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
     sweep(before, after, measure, first, last, 0, 0, diff, perConsumer);
     return diff;
   }
-  for (const [lo, hi] of within) {
-    const from = Math.max(lo, first);
-    const to = Math.min(hi, last);
-    // Segments ending before the window are skipped by search rather than one by one.
-    if (from <= to) sweep(before, after, measure, from, to, firstEndingFrom(before, from), firstEndingFrom(after, from), diff, perConsumer);
-  }
+  // Each window whole: where it reaches past both tables' segments, nobody owns anything on either
+  // side and the sweep crosses that stretch in one run. (Bounding the windows by the tables' first
+  // start and last end took two scans of the tables, 5 ms a step on a ring of a million points.)
+  // Segments ending before the window are skipped by search rather than one by one.
+  for (const [lo, hi] of within) sweep(before, after, measure, lo, hi, firstEndingFrom(before, lo), firstEndingFrom(after, lo), diff, perConsumer);
   return diff;
 }
 
