@@ -339,7 +339,12 @@ export class Workbench {
   /** Opens a workspace file with Quick Open and waits until its editor shows it. */
   async openFile(name) {
     await this.openQuickInput('Control+P', name);
-    await this.pick(name);
+    // Chosen as the keyboard does: Enter once the file's row is the focused one. A click right
+    // after the row appeared was sometimes lost while Quick Open's file search redrew the list (a
+    // loaded run: the pick still open on the file's row, nothing opened), as with context menus.
+    await this.page.locator('.quick-input-list .monaco-list-row.focused:visible', { hasText: name }).waitFor();
+    await this.page.keyboard.press('Enter');
+    await this.quickInput().waitFor({ state: 'hidden' });
     // The active group's tab: the same file may also be open in another editor group.
     await this.page.locator('.editor-group-container.active .tab.active', { hasText: name }).waitFor();
     await this.page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor();
