@@ -383,6 +383,63 @@ export default async function panelScenarios({ wb, scenario }) {
     });
   });
 
+  await scenario('panel: the idle warm-up waits while the user zooms the strip, and goes on once the zooming stops', async () => {
+    // The issue's 3.x ring (1,000 consumers x 100 points): its warm-up's throwaway steps take
+    // 5-90 ms each, and run between a zoom's frames they made the frames late (app.ts, GESTURE_MS).
+    const RING = 'persistent://public/default/big-ring';
+    const consumers = Array.from({ length: 1000 }, (_, i) => ({ name: `ring-${String(i).padStart(4, '0')}` }));
+    const topic = { name: RING, system: 'pulsar', partitions: 0, brokerVersion: '3.0', subscription: { name: 'big-sub', type: 'Key_Shared', keySharedMode: 'AUTO_SPLIT', consistentHashing: true, replicaPoints: 100, consumers } };
+    const engineIs = async (want) => (await wb.webviewFrame()).waitForFunction((w) => document.body.dataset.engine === w, want, { timeout: 60_000, polling: 'raf' });
+    await withTopic(topic, async () => {
+      await tab(RING).click();
+      await view('ring').click();
+      await frame().locator('.chart[data-chart="detail"] canvas').waitFor();
+      await engineIs('ready');
+      // New settings with the ring shown: the panel builds its own topology again and warms it up
+      // (a topic shown later reuses the topology the first one's warm-up built, without rounds).
+      // The gesture starts as that warm-up does (the body's data-engine turns "pending" when the
+      // panel has no topology of its own, then "warming", before the first part runs; a state
+      // drawn before the new settings' goes from "warming" to "ready" at once): zoom in and out on
+      // the strip every 40 ms for 3 s from inside the page (a wheel or a held key delivers inputs
+      // at that pace), noting the warm-up's state at each input.
+      // The observer is in place (awaited) before the settings change; the gesture's states are
+      // read once it is done.
+      await (await wb.webviewFrame()).evaluate(() => {
+        window.__gesture = new Promise((resolve) => {
+          const states = [];
+          let pending = false;
+          const giveUp = setTimeout(() => resolve(['never "warming"']), 60_000);
+          const observer = new MutationObserver(async () => {
+            pending ||= document.body.dataset.engine === 'pending';
+            if (!pending || document.body.dataset.engine !== 'warming' || states.length) return;
+            observer.disconnect();
+            clearTimeout(giveUp);
+            const end = performance.now() + 3000;
+            for (let i = 0; performance.now() < end; i++) {
+              states.push(document.body.dataset.engine);
+              const canvas = document.querySelector('.chart[data-chart="detail"] canvas');
+              const rect = canvas.getBoundingClientRect();
+              canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: i % 2 ? 100 : -100, clientX: rect.left + rect.width / 2, clientY: rect.top + rect.height / 2, bubbles: true, cancelable: true }));
+              await new Promise((res) => setTimeout(res, 40));
+            }
+            states.push(document.body.dataset.engine);
+            resolve(states);
+          });
+          observer.observe(document.body, { attributes: true, attributeFilter: ['data-engine'] });
+        });
+      });
+      const edited = JSON.parse(readFileSync(settingsFile, 'utf8'));
+      edited['keyRouting.topics'].find((t) => t.name === RING).subscription.consumers[999].name = 'ring-last';
+      await wb.writeSettings(JSON.stringify(edited, null, 2));
+      const seen = await (await wb.webviewFrame()).evaluate(() => window.__gesture);
+      // Without the pause the warm-up ends within the gesture. Another state drawn meanwhile
+      // starts it again ("pending", then "warming").
+      const ended = seen.findIndex((x) => x !== 'warming' && x !== 'pending');
+      if (ended >= 0) throw new Error(`the warm-up was "${seen[ended]}" at input ${ended} of ${seen.length - 1}, zooming every 40 ms`);
+      await engineIs('ready');
+    });
+  });
+
   await scenario('panel: a consumer group colours the partitions, lists its members, and its what-if adds a member with the partitions and keys that move', async () => {
     await openWithKey();
     // The workspace gets a group on orders, and orders two producer clients, for this scenario only.
