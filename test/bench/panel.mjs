@@ -254,6 +254,7 @@ async function measure(browser, scale, c, r, keys) {
       await page.addScriptTag({ path: r.bundle });
       await page.evaluate(decoderSource);
       await page.evaluate(`window.__step = ${inPageStep.toString()}`);
+      await page.evaluate(`window.__postState = ${inPagePostState.toString()}`);
       // The host's answer to what the panel posted before `ready` (its keys, width and topic).
       const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
       msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic);
@@ -518,15 +519,9 @@ async function zoomPan(page, c, cdp, name) {
  * ended by the gesture's end.
  */
 async function zoomAtOnce(page, c, cdp, name) {
-  await page.evaluate(async () => {
-    const transfer = window.__buffers(window.__message);
-    performance.mark('bench:post');
-    window.postMessage(window.__message, '*', transfer);
-    const drawn = () => ['keyRouting:firstPicture', 'keyRouting:render', 'keyRouting:viewModel'].some((n) => performance.getEntriesByName(n).length > 0);
-    while (!drawn()) await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
-  });
+  await page.evaluate(() => window.__postState());
   const z = await zoomPan(page, c, cdp, name);
-  return z && { ...z, warmUpDone: await page.evaluate(() => document.body.dataset.engine !== 'warming') };
+  return z && { ...z, warmUpDone: warmUpEnded(await page.evaluate(() => document.body.dataset.engine)) };
 }
 
 /** With --dump-traces: writes a trace as DIR/`name`.json. */
@@ -559,6 +554,19 @@ async function startTrace(page) {
 async function stopTrace(page) {
   const trace = JSON.parse((await page.context().browser().stopTracing()).toString('utf8'));
   return trace.traceEvents ?? trace;
+}
+
+/**
+ * Installed in the page as `window.__postState`: posts the host's state message (its buffers
+ * transferred, as VS Code hands it over) and resolves once the first picture is painted: its mark,
+ * or, in a bundle older than it (the baseline), the mark of its render.
+ */
+async function inPagePostState() {
+  const transfer = window.__buffers(window.__message);
+  performance.mark('bench:post');
+  window.postMessage(window.__message, '*', transfer);
+  const drawn = () => ['keyRouting:firstPicture', 'keyRouting:render', 'keyRouting:viewModel'].some((n) => performance.getEntriesByName(n).length > 0);
+  while (!drawn()) await new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
 }
 
 /**
@@ -633,12 +641,7 @@ async function eagerStep(page, c, cdp, name, mode) {
     async ({ group, ranges, mode }) => {
       const pause = () => new Promise((res) => setTimeout(res, 500));
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
-      const transfer = window.__buffers(window.__message);
-      performance.mark('bench:post');
-      window.postMessage(window.__message, '*', transfer);
-      // The first picture's mark; a bundle older than it (the baseline) marks its render instead.
-      const drawn = () => ['keyRouting:firstPicture', 'keyRouting:render', 'keyRouting:viewModel'].some((n) => performance.getEntriesByName(n).length > 0);
-      while (!drawn()) await nextFrame();
+      await window.__postState();
       if (mode === 'paced') await pause();
       performance.mark('bench:tab');
       const t0 = performance.now();
@@ -657,7 +660,15 @@ async function eagerStep(page, c, cdp, name, mode) {
   );
   await stopProfile(cdp, name);
   if (DUMP_TRACES) dumpTrace(name, await stopTrace(page));
-  return { tabMs: round(r.tabMs), stepMs: round(r.stepMs), settledAfterMs: round(r.settledAfterMs), warmUpDone: r.engine === 'ready' };
+  return { tabMs: round(r.tabMs), stepMs: round(r.stepMs), settledAfterMs: round(r.settledAfterMs), warmUpDone: warmUpEnded(r.engine) };
+}
+
+/**
+ * Whether the panel's body says no warm-up is running: "pending" and "warming" say one is (a
+ * panel drawn again starts it over); a bundle without the attribute (the baseline) has none.
+ */
+function warmUpEnded(engine) {
+  return engine !== 'pending' && engine !== 'warming';
 }
 
 /** Opens the What-if view, adds five consumers one step at a time, then removes one. */
