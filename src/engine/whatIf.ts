@@ -80,8 +80,9 @@ function diffTables(before: SegmentTable, after: SegmentTable, measure: HashRang
   const an = after.count;
   if (bn === 0 && an === 0) return diff;
   if (!within) {
-    const first = Math.min(bn > 0 ? min(before.starts, bn) : Infinity, an > 0 ? min(after.starts, an) : Infinity);
-    const last = Math.max(bn > 0 ? max(before.ends, bn) : -Infinity, an > 0 ? max(after.ends, an) : -Infinity);
+    // (An empty table's least start is Infinity and greatest end -Infinity.)
+    const first = Math.min(min(before.starts, bn), min(after.starts, an));
+    const last = Math.max(max(before.ends, bn), max(after.ends, an));
     sweep(before, after, measure, first, last, 0, 0, diff, perConsumer);
     return diff;
   }
