@@ -1,7 +1,8 @@
 // The routing panel at production scale (issue 14): `node test/bench/panel.mjs` after `node esbuild.js`.
 //
-// Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings, and a
-// 3.0 ring whose 1,000 consumers share one name), 2,000 AUTO_SPLIT consumers, 2,000 STICKY
+// Topologies: a Pulsar subscription of 1,000 consumers x 100 ring points (3.0 and 4.0 rings, a
+// 3.0 ring whose 1,000 consumers share one name, and the same 100,000 points as 100 consumers x
+// 1,000 on 3.0), 2,000 AUTO_SPLIT consumers, 2,000 STICKY
 // consumers with a range each and with 16 each, a Kafka topic of 10,000 partitions with a 500-member consumer
 // group (its what-if adds members), the same partitions as 200 topics of 50 under one group, and
 // one of 500 sticky members subscribing to different topics (3 topics of 10,000 partitions
@@ -82,7 +83,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30Points,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
