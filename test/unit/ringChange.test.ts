@@ -25,6 +25,10 @@ for (const [label, make] of [
       const s = make(randInt(r, 1, 6));
       const live: Consumer[] = [];
       const counts = new Map<string, number>();
+      // The whole history as one what-if (as the panel's moved share takes it): the state before
+      // its first step against the latest, over the union of every step's windows so far.
+      const start = s.snapshotTable();
+      let sofar: Array<[number, number]> | undefined = [];
       for (let step = 0; step < 30; step++) {
         const before = s.snapshotTable();
         let points: Int32Array | undefined;
@@ -51,6 +55,9 @@ for (const [label, make] of [
         assert.deepEqual(diffOwnership(before, after, s.keyValues, within, false), { ...d, lost: new Map(), gained: new Map() }, at);
         assert.deepEqual(movesAndLost(before, after, s.keyValues, within), movesAndLost(before, after, s.keyValues), at);
         assert.deepEqual(computeMoves(before, after, s.keyValues), movesAndLost(before, after, s.keyValues, within).moves, at);
+        sofar = within && sofar ? mergeRanges([...sofar, ...within], [-Infinity, Infinity]) : undefined;
+        const whole = diffOwnership(start, after, s.keyValues);
+        assert.deepEqual(diffOwnership(start, after, s.keyValues, sofar, false), { ...whole, lost: new Map(), gained: new Map() }, `${at}, from the start`);
       }
     }
     // Most steps are swept by windows (only a join to an empty ring is not).
