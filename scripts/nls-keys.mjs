@@ -35,11 +35,16 @@ function mapStrings(value, f) {
  * written, and the check names it).
  */
 export function shortenNlsKeys(manifest, nls) {
-  const names = shortNames(Object.keys(nls['package.nls.json'] ?? {}));
+  const defaults = nls['package.nls.json'] ?? {};
+  const names = shortNames(Object.keys(defaults));
   const rename = (entries) => Object.fromEntries(Object.entries(entries).map(([k, v]) => [names.get(k) ?? k, v]));
+  // A language's entry that says what the default one says is left out: VS Code reads the default
+  // file's entry for a key the language's file lacks (the product's name, the serializers' class
+  // names, ...).
+  const own = (file, entries) => (file === 'package.nls.json' ? entries : Object.fromEntries(Object.entries(entries).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(defaults[k]))));
   return {
     manifest: mapStrings(manifest, (key, s) => (names.has(key) ? `%${names.get(key)}%` : s)),
-    nls: Object.fromEntries(Object.entries(nls).map(([file, entries]) => [file, rename(entries)])),
+    nls: Object.fromEntries(Object.entries(nls).map(([file, entries]) => [file, rename(own(file, entries))])),
   };
 }
 

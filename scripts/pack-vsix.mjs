@@ -46,6 +46,12 @@ function shipped(path, bytes) {
     if (end < 0) throw new Error(`LICENSE has no "${END_OF_TERMS}" line`);
     return `${text.slice(0, end + END_OF_TERMS.length)}\n`;
   }
+  if (/^l10n\/bundle\.l10n\..+\.json$/.test(path)) {
+    // A translation that is its English key is left out: `vscode.l10n.t` gives the key itself for
+    // a string the bundle lacks.
+    const bundle = JSON.parse(bytes.toString('utf8'));
+    return JSON.stringify(Object.fromEntries(Object.entries(bundle).filter(([k, v]) => (typeof v === 'string' ? v : v.message) !== k)));
+  }
   if (path.endsWith('.json')) return JSON.stringify(JSON.parse(bytes.toString('utf8')));
   if (path.endsWith('.css')) return transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code;
   // The indentation between an SVG's elements (a line break and spaces) draws nothing; spaces

@@ -228,6 +228,11 @@ describe('package.json for the Marketplace', () => {
     const before = deflated(pkg) + files.reduce((n, f) => n + deflated(sourceNls[f]), 0);
     const after = deflated(short.manifest) + files.reduce((n, f) => n + deflated(short.nls[f]), 0);
     assert.ok(before - after > 1000, `${before} -> ${after} bytes deflated`);
+    // A Chinese entry that says what the English one says is left to VS Code's fallback to the
+    // default file (the product's name, the serializers' class names); checkNls above resolves so.
+    const zhShort = short.nls['package.nls.zh-cn.json'];
+    assert.deepEqual(Object.keys(zhShort).filter((k) => zhShort[k] === short.nls['package.nls.json'][k]), []);
+    assert.ok(Object.keys(zhShort).length < Object.keys(sourceNls['package.nls.zh-cn.json']).length);
     // The check sees a translation moved to another string, a missing entry and a missing file.
     const [a, b] = keys;
     const swapped = { ...short.nls['package.nls.zh-cn.json'], [a]: short.nls['package.nls.zh-cn.json'][b], [b]: short.nls['package.nls.zh-cn.json'][a] };
