@@ -28,6 +28,9 @@ function mapStrings(value, f) {
   return value;
 }
 
+/** What a translation entry says: a string, or `{ message, comment }` (undefined for none). */
+export const entryText = (e) => (typeof e === 'string' ? e : e?.message);
+
 /**
  * The manifest and its nls files with the keys renamed: `nls` maps a file name
  * (`package.nls.json`, `package.nls.zh-cn.json`) to its parsed entries. Keys are named in the order
@@ -41,7 +44,7 @@ export function shortenNlsKeys(manifest, nls) {
   // A language's entry that says what the default one says is left out: VS Code reads the default
   // file's entry for a key the language's file lacks (the product's name, the serializers' class
   // names, ...).
-  const own = (file, entries) => (file === 'package.nls.json' ? entries : Object.fromEntries(Object.entries(entries).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(defaults[k]))));
+  const own = (file, entries) => (file === 'package.nls.json' ? entries : Object.fromEntries(Object.entries(entries).filter(([k, v]) => entryText(v) !== entryText(defaults[k]))));
   return {
     manifest: mapStrings(manifest, (key, s) => (names.has(key) ? `%${names.get(key)}%` : s)),
     nls: Object.fromEntries(Object.entries(nls).map(([file, entries]) => [file, rename(own(file, entries))])),
@@ -53,8 +56,7 @@ export function shortenNlsKeys(manifest, nls) {
  * (a string, or `{ message }`), else the default file's, else left as written.
  */
 export function resolveManifest(manifest, defaults, localized = {}) {
-  const text = (e) => (typeof e === 'string' ? e : e?.message);
-  return mapStrings(manifest, (key, s) => text(localized[key]) ?? text(defaults[key]) ?? s);
+  return mapStrings(manifest, (key, s) => entryText(localized[key]) ?? entryText(defaults[key]) ?? s);
 }
 
 /** Placeholders in the manifest that no entry of the default nls file answers. */

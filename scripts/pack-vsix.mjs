@@ -17,7 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { marketplaceReadme } from './marketplace-readme.mjs';
-import { NLS_FILE, shortenNlsKeys } from './nls-keys.mjs';
+import { NLS_FILE, entryText, shortenNlsKeys } from './nls-keys.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
@@ -50,7 +50,7 @@ function shipped(path, bytes) {
     // A translation that is its English key is left out: `vscode.l10n.t` gives the key itself for
     // a string the bundle lacks.
     const bundle = JSON.parse(bytes.toString('utf8'));
-    return JSON.stringify(Object.fromEntries(Object.entries(bundle).filter(([k, v]) => (typeof v === 'string' ? v : v.message) !== k)));
+    return JSON.stringify(Object.fromEntries(Object.entries(bundle).filter(([k, v]) => entryText(v) !== k)));
   }
   if (path.endsWith('.json')) return JSON.stringify(JSON.parse(bytes.toString('utf8')));
   if (path.endsWith('.css')) return transformSync(bytes.toString('utf8'), { loader: 'css', minify: true }).code;
