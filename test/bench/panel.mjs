@@ -163,7 +163,7 @@ async function main() {
     { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, renderer: 'auto' },
   ];
   if (RENDERER) renderers.splice(0, renderers.length, ...renderers.filter((r) => r.id === RENDERER));
-  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, bundle: buildBaseline(BASELINE), frames: true, renderer: 'auto' });
+  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, ...buildBaseline(BASELINE), frames: true, renderer: 'auto' });
 
   const keys = scale.benchKeys(100);
   // The renderer's V8 prints its traces on the browser's output, which Playwright copies to
@@ -177,7 +177,7 @@ async function main() {
   });
   const results = [];
   try {
-    const cases = CASE_FILE ? [scale.caseFromFile(CASE_FILE)] : scale.scaleCases();
+    const cases = (CASE_FILE ? [scale.caseFromFile(CASE_FILE)] : scale.scaleCases()).filter((c) => !ONLY || ONLY.includes(c.id));
     // Each step adds a consumer, and a STICKY one needs a range of its own that nobody holds.
     for (const c of cases) {
       const room = c.stickyRanges?.length;
@@ -186,7 +186,6 @@ async function main() {
       }
     }
     for (const c of cases) {
-      if (ONLY && !ONLY.includes(c.id)) continue;
       const caseKeys = c.keys ?? keys;
       const node = c.consumers ? scale.nodeWhatIf(c.settings, c.topic, caseKeys, 3) : null;
       for (const r of renderers) {
@@ -206,12 +205,12 @@ async function main() {
   console.log('\nwritten: test-artifacts/panel-bench.json');
 }
 
-/** Builds the webview bundle of another revision (its src/ from git) into the temp directory. */
+/** The webview of git revision `rev`, built into the temp directory: its script (`bundle`) and stylesheet (`css`). */
 function buildBaseline(rev) {
   const src = join(dir, 'baseline');
   mkdirSync(src, { recursive: true });
   const tar = join(dir, 'baseline.tar');
-  execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src'], { stdio: 'inherit' });
+  execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src', 'media/panel.css'], { stdio: 'inherit' });
   execFileSync('tar', ['-xf', tar, '-C', src]);
   const out = join(dir, 'baseline-panel.js');
   // Since cf0320d the panel's module starts only when src/main.ts calls startWebview; before, on load.
@@ -221,7 +220,7 @@ function buildBaseline(rev) {
     writeFileSync(entry, "import { startWebview } from './src/webview/main';\nstartWebview();\n");
   }
   execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'node_modules/esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(entry)}], bundle: true, platform: 'browser', format: 'iife', outfile: ${JSON.stringify(out)}, logLevel: 'warning' })`], { stdio: 'inherit' });
-  return out;
+  return { bundle: out, css: join(src, 'media/panel.css') };
 }
 
 async function measure(browser, scale, c, r, keys) {
@@ -247,7 +246,7 @@ async function measure(browser, scale, c, r, keys) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable');
     try {
-      await page.setContent(panelHtml(root));
+      await page.setContent(panelHtml(root, r.css));
       await page.evaluate(
         ({ topic, view, keys, renderer }) => {
           window.__initialState = { version: 1, topic, views: view ? { [topic]: view } : {}, keys, zoom: {}, whatIf: {}, positions: {}, renderer };

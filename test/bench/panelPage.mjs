@@ -52,9 +52,10 @@ const DARK = {
   'terminal-ansiBrightCyan': '#29b8db',
 };
 
-export function panelHtml(root) {
+/** The page, styled by `cssPath` (media/panel.css of the tree at `root` unless given). */
+export function panelHtml(root, cssPath = join(root, 'media/panel.css')) {
   const vars = Object.entries(DARK).map(([k, v]) => `--vscode-${k}: ${v};`).join('\n');
-  const css = readFileSync(join(root, 'media/panel.css'), 'utf8');
+  const css = readFileSync(cssPath, 'utf8');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><style>:root{${vars}}\n${css}</style></head>
 <body class="vscode-dark"><div id="root"></div>
 <script>
