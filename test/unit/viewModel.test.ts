@@ -14,6 +14,8 @@ import { buildWhatIf, mergeRanges, rebuildDifference, topicFromSettings } from '
 import { buildNamespaceView } from '../../src/shared/view/namespaceView';
 import { orderingNote } from '../../src/shared/view/orderingNote';
 import { crc32 as zlibCrc32Raw } from 'node:zlib';
+import { randInt } from './helpers';
+import { rangesOutside } from '../../src/engine/pulsar/keyShared/selector';
 
 function settingsOf(topics: unknown[]): Settings {
   const { settings, problems } = parseSettings({ 'keyRouting.topics': topics });
@@ -416,6 +418,56 @@ describe('what-if model', () => {
   test('mergeRanges sorts, merges adjacent and overlapping ranges, and clips', () => {
     assert.deepEqual(mergeRanges([[10, 20], [0, 4], [5, 6], [18, 30], [70000, 80000]], [0, 65535]), [[0, 6], [10, 30]]);
     assert.deepEqual(mergeRanges([[0, 65536]], [0, 65535]), [[0, 65535]]);
+  });
+
+  test('mergeRanges gives the runs of the values its ranges cover within the bounds, ascending or not', () => {
+    const r = rng(416);
+    for (let trial = 0; trial < 300; trial++) {
+      const ranges = Array.from({ length: randInt(r, 0, 8) }, (): [number, number] => {
+        const s = randInt(r, -5, 60);
+        return [s, s + randInt(r, -2, 12)];
+      });
+      if (r() < 0.5) ranges.sort((a, b) => a[0] - b[0]);
+      const bounds: [number, number] = [randInt(r, -3, 10), randInt(r, 30, 70)];
+      // The covered values, one by one, and their runs.
+      const want: Array<[number, number]> = [];
+      for (let v = bounds[0]; v <= bounds[1]; v++) {
+        if (!ranges.some(([s, e]) => s <= v && v <= e)) continue;
+        const last = want[want.length - 1];
+        if (last && last[1] === v - 1) last[1] = v;
+        else want.push([v, v]);
+      }
+      assert.deepEqual(mergeRanges(ranges, bounds), want, JSON.stringify({ ranges, bounds }));
+    }
+  });
+
+  test('rangesOutside leaves the values of its runs that no window holds, in runs cut at the windows', () => {
+    const r = rng(417);
+    /** Ascending, disjoint, maybe adjacent ranges within 0..40. */
+    const runs = (): Array<[number, number]> => {
+      const out: Array<[number, number]> = [];
+      for (let v = randInt(r, 0, 3); v <= 40; v += randInt(r, 1, 4)) {
+        const e = Math.min(40, v + randInt(r, 0, 5));
+        out.push([v, e]);
+        v = e;
+      }
+      return out.filter(() => r() < 0.7);
+    };
+    for (let trial = 0; trial < 500; trial++) {
+      const from = runs();
+      const windows = runs();
+      const want: Array<[number, number]> = [];
+      for (const [s, e] of from) {
+        for (let v = s; v <= e; v++) {
+          if (windows.some(([a, b]) => a <= v && v <= b)) continue;
+          const last = want[want.length - 1];
+          if (last && last[1] === v - 1 && last[0] >= s) last[1] = v;
+          else want.push([v, v]);
+        }
+      }
+      assert.deepEqual(rangesOutside(from, windows), want, JSON.stringify({ from, windows }));
+    }
+    assert.deepEqual(rangesOutside([[0, 10], [11, 12]], [[3, 4], [12, 20]]), [[0, 2], [5, 10], [11, 11]]);
   });
 });
 
