@@ -9,13 +9,15 @@ import { buildTopicView, type ShownKey, type TopicViewModel } from '../../src/sh
 import { buildWhatIf, extendWhatIf, type WhatIfViewModel } from '../../src/shared/view/whatIfView';
 import { extendOrderingNote, orderingNote, type OrderingNote } from '../../src/shared/view/orderingNote';
 import { Models } from '../../src/webview/model';
+import { diffOwnership, measureSize } from '../../src/engine/whatIf';
+import { mergeRanges } from '../../src/engine/pulsar/keyShared/selector';
 import { randInt, rng } from './helpers';
 
 // The panel takes a what-if one step further (`extendWhatIf`, `extendOrderingNote`) instead of
 // running every step again. Here random join/leave histories (duplicate names, refused leaves,
 // partition changes) on both ring generations and AUTO_SPLIT compare, after every step, the
 // model and ordering note taken further step by step with the ones built afresh for the same
-// events, field by field.
+// events, field by field, and the moved share and ranges with a diff of the whole hash space.
 
 const TOPIC = 'persistent://public/default/t';
 
@@ -123,6 +125,11 @@ for (const c of CASES) {
         assert.ok(nextNote, `${at}: note taken further`);
         assertSameModel(next, fresh!, at);
         assert.deepEqual(nextNote, freshNote, `${at}: ordering note`);
+        // Both sweep only where the steps changed owners: against a sweep of the whole hash space.
+        const after = next.afterStates![events.length - 1]!.selector;
+        const whole = diffOwnership(base.subscription!.selector.snapshotTable(), after.snapshotTable(), after.keyValues);
+        assert.deepEqual(next.movedRanges, mergeRanges(whole.changed, after.keyHashRange), `${at}: movedRanges of the whole diff`);
+        assert.equal(next.movedFraction, whole.movedSize / measureSize(after.keyValues), `${at}: movedFraction of the whole diff`);
         model = next;
         note = nextNote;
       }

@@ -4,7 +4,7 @@
  * topology built afresh from the settings), so every figure is the engine's.
  */
 import type { TopologyEvent } from '../../engine/events';
-import { mergeRanges, type Consumer, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
+import { mergeRanges, rangesOutside, type Consumer, type SegmentTable } from '../../engine/pulsar/keyShared/selector';
 import type { KeySharedSubscription } from '../../engine/pulsar/keyShared/subscription';
 import type { Problem, Settings } from '../../engine/settings';
 import { PulsarTopicState, Topology, type TopicState } from '../../engine/topology';
@@ -125,8 +125,8 @@ export function buildWhatIf(
     },
     perConsumer,
   );
-  const changed = changedRanges(events, result.steps);
-  const resume: Resume = { settings, topicName, keys, colors, before, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), snapBefore, changed, perConsumer };
+  // Before the first step nothing has moved.
+  const resume: Resume = { settings, topicName, keys, colors, before, events: [], topic: afterTopic.clone(), snapBefore, moved: [], perConsumer };
   return finish(resume, events, result.steps, result.keys, afterTopic, afterStates, deferApplyCheck);
 }
 
@@ -146,8 +146,8 @@ interface Resume {
   topic: TopicState;
   /** The snapshot table before the first step. */
   snapBefore: SegmentTable | undefined;
-  /** Where the steps changed owners (see `changedRanges`); undefined where not known. */
-  changed: Array<[number, number]> | undefined;
+  /** Where the owners after the steps differ from those before them (`movedRanges`); undefined without a selector. */
+  moved: ReadonlyArray<readonly [number, number]> | undefined;
   /** Whether the steps list what each consumer lost and gained (later steps as the first). */
   perConsumer: boolean;
 }
@@ -186,26 +186,17 @@ export function extendWhatIf(
     }
   }
   const routes = routesAfter(afterTopic, shown, previous.keys.map((k) => k.before));
-  // The steps so far changed owners over `r.changed` (kept from step to step, not gathered again).
-  const changed = r.changed && changedRanges(events, steps, r.events.length, r.changed);
-  const resume: Resume = { ...r, events: events.map((e) => JSON.stringify(e)), topic: afterTopic.clone(), changed };
-  return finish(resume, events, steps, routes, afterTopic, afterStates, deferApplyCheck, changed);
+  return finish({ ...r, topic: afterTopic.clone() }, events, steps, routes, afterTopic, afterStates, deferApplyCheck);
 }
 
 /**
- * Where the owners of the shown selector changed in any of the steps (their ranges lost and
- * gained), ascending and merged: outside these every step left the owner sets as they were, so the
- * whole what-if's diff need only sweep these. Undefined where a step was refused (its diff was not
- * taken, so it vouches for nothing). Partition changes add selectors and leave the shown one as it is.
+ * Where the owners of the shown selector changed in the steps from `from` on (their ranges lost
+ * and gained), ascending and merged: outside these those steps left the owner sets as they were.
+ * Undefined where a step was refused (its diff was not taken, so it vouches for nothing).
+ * Partition changes add selectors and leave the shown one as it is.
  */
-function changedRanges(
-  events: readonly TopologyEvent[],
-  steps: readonly WhatIfStep[],
-  from = 0,
-  /** Those of the steps before `from`. */
-  earlier: ReadonlyArray<readonly [number, number]> = [],
-): Array<[number, number]> | undefined {
-  const all: Array<[number, number]> = earlier.map(([s, e]) => [s, e]);
+function changedRanges(events: readonly TopologyEvent[], steps: readonly WhatIfStep[], from: number): Array<[number, number]> | undefined {
+  const all: Array<[number, number]> = [];
   for (let i = from; i < steps.length; i++) {
     if (events[i].kind === 'partitions') continue;
     const changed = stepChanges.get(steps[i]);
@@ -215,7 +206,10 @@ function changedRanges(
   return mergeRanges(all, [-Infinity, Infinity]);
 }
 
-/** The model of a what-if whose steps have run: `afterTopic` is the state after the last one. */
+/**
+ * The model of a what-if whose steps have run: `afterTopic` is the state after the last one, and
+ * `resume` the what-if before the steps past its `events` (which it is given).
+ */
 function finish(
   resume: Resume,
   events: readonly TopologyEvent[],
@@ -224,24 +218,27 @@ function finish(
   afterTopic: TopicState,
   afterStates: Array<KeySharedSubscription | undefined>,
   deferApplyCheck: boolean,
-  /** Where the steps changed owners, if known (see `changedRanges`): the whole diff sweeps only these. */
-  changed?: ReadonlyArray<readonly [number, number]>,
 ): WhatIfViewModel {
   const { settings, topicName, keys, colors, before, snapBefore } = resume;
+  const from = resume.events.length;
+  resume.events = events.map((e) => JSON.stringify(e));
   const selector = whatIfSelector(afterTopic);
   const after = buildTopicView(afterTopic, keys, colors);
   let movedRanges: Array<[number, number]> = [];
   let movedFraction: number | null = null;
-  const only = events.length === 1 && events[0].kind !== 'partitions' ? steps[0] : undefined;
-  if (selector && only) {
-    // One consumer step: its diff is the whole what-if's (the same two snapshots), already made
-    // (none if it was refused).
-    movedFraction = only.movedFraction;
-    movedRanges = mergeRanges(stepChanges.get(only) ?? [], selector.keyHashRange);
-  } else if (selector && snapBefore) {
-    const d = diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, changed, false);
-    movedFraction = d.movedSize / measureSize(selector.keyValues);
-    movedRanges = mergeRanges(d.changed, selector.keyHashRange);
+  if (selector && snapBefore) {
+    // Outside the windows where the new steps changed owners, the owners after them are those
+    // before them, and so is the whole diff (`resume.moved`): only the windows are swept. A
+    // what-if's 20th join on a 3.0 ring of 100 x 1,000 points swept all 20 steps' windows (6 ms).
+    const windows = resume.moved && changedRanges(events, steps, from);
+    // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
+    const runs = events.length === 1 && windows ? (stepChanges.get(steps[0]) ?? []) : diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, windows, false).changed;
+    resume.moved = movedRanges = mergeRanges(windows ? [...rangesOutside(resume.moved!, windows), ...runs] : runs, selector.keyHashRange);
+    // The key values (within the hash range) whose owners changed.
+    const [lo, hi] = selector.keyValues;
+    let size = 0;
+    for (const [s, e] of movedRanges) size += Math.max(0, Math.min(e, hi) - Math.max(s, lo) + 1);
+    movedFraction = size / (hi - lo + 1);
   }
   const movedKeys = routes.filter((k) => k.moved).length;
   const consumers =
