@@ -15,7 +15,7 @@
 //          connects every consumer itself) and drawing SVG charts;
 //   new    the host's frames in the state message (`buildFrames`, as the extension sends them) and
 //          the charts chosen by density (canvas for these topologies).
-// With `--baseline REV`, a third column runs the webview bundle built from that git revision
+// With `--baseline REV`, a third column runs the webview of that git revision (its script, built, and its panel.css)
 // (`npm run bench` passes main before the scale work: the renderer users have today).
 //
 // Figures, each in Chromium (1,200 x 900 px) against its goal:
