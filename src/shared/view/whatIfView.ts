@@ -146,8 +146,8 @@ interface Resume {
   topic: TopicState;
   /** The snapshot table before the first step. */
   snapBefore: SegmentTable | undefined;
-  /** Where the owners after the steps differ from those before them (`movedRanges`); undefined without a selector. */
-  moved: ReadonlyArray<readonly [number, number]> | undefined;
+  /** Where the owners after the steps differ from those before them (`movedRanges`). */
+  moved: ReadonlyArray<readonly [number, number]>;
   /** Whether the steps list what each consumer lost and gained (later steps as the first). */
   perConsumer: boolean;
 }
@@ -229,11 +229,11 @@ function finish(
   if (selector && snapBefore) {
     // Outside the windows where the new steps changed owners, the owners after them are those
     // before them, and so is the whole diff (`resume.moved`): only the windows are swept. A
-    // what-if's 20th join on a 3.0 ring of 100 x 1,000 points swept all 20 steps' windows (6 ms).
-    const windows = resume.moved && changedRanges(events, steps, from);
+    // what-if's 20th join on a 3.0 ring of 100 x 1,000 points swept all 20 steps' windows (5.5 ms).
+    const windows = changedRanges(events, steps, from);
     // One consumer step: its diff is the whole what-if's (the same two snapshots), already made.
     const runs = events.length === 1 && windows ? (stepChanges.get(steps[0]) ?? []) : diffOwnership(snapBefore, selector.snapshotTable(), selector.keyValues, windows, false).changed;
-    resume.moved = movedRanges = mergeRanges(windows ? [...rangesOutside(resume.moved!, windows), ...runs] : runs, selector.keyHashRange);
+    resume.moved = movedRanges = mergeRanges(windows ? [...rangesOutside(resume.moved, windows), ...runs] : runs, selector.keyHashRange);
     // The key values (within the hash range) whose owners changed.
     const [lo, hi] = selector.keyValues;
     let size = 0;
