@@ -68,8 +68,8 @@
 //                     stays the median of steps 2-5): on the 3.x ring the steps after the fifth
 //                     settled at about 30-50 ms of CPU where the second to fifth took 40-100, as V8
 //                     was still optimising (and deoptimising) the step's code; from 10 steps on,
-//                     the median of the last five is a column of its own (a long what-if's moved
-//                     share is swept over every step's changes);
+//                     the median of the last five is a column of its own (whether a long
+//                     what-if's later steps cost more than its first);
 //   --dump-traces DIR writes the trace of each first picture, the zoom gesture and each step
 //                     (Chrome's JSON, for DevTools or Perfetto) to DIR, with V8's garbage collection
 //                     and compilation events in it (tracing those costs the page a little more);
@@ -712,9 +712,9 @@ async function whatIfSteps(page, c, cdp, name) {
     /** Each add step's CPU time, in order (the JSON only). */
     stepsCpuMs: steps.map((x) => round(x.cpuMs)),
     /**
-     * With `--steps 10` or more, the median of the last five add steps: a what-if's moved share
-     * compares the state before its first step with the state after its last, over every step's
-     * changes so far, so a long what-if's steps cost more than its first.
+     * With `--steps 10` or more, the median of the last five add steps: whether a long what-if's
+     * later steps cost more than its first (its moved share compares the state before the first
+     * step with the state after the last; its ordering note explains every step).
      */
     ...(STEPS >= 10 ? { lastMedianMs: round(med(lastFive.map((s) => s.stepMs))), lastCpuMs: round(med(lastFive.map((s) => s.cpuMs))) } : {}),
   };

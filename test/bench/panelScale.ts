@@ -120,7 +120,7 @@ export function scaleCases(): ScaleCase[] {
     // share the name's 100 points (a list of 1,000 consumers at each), and every step changes them all.
     { id: 'ring30OneName', label: 'ring 3.0, 1,000 consumers of one name x 100 points', settings: one(pulsar('persistent://public/default/ring30one', 1000, '3.0', true, 100, 'orders-consumer')), topic: 'persistent://public/default/ring30one', view: 'ring', consumers: true },
     // The same 100,000 points as 100 consumers x 1,000 (replicaPoints raised): a step moves a
-    // thousand arcs, and a what-if's moved share sweeps every step's arcs so far.
+    // thousand arcs, and a what-if's moved ranges gain a thousand at each step.
     { id: 'ring30Points', label: 'ring 3.0, 100 consumers x 1,000 points', settings: one(pulsar('persistent://public/default/ring30points', 100, '3.0', true, 1000)), topic: 'persistent://public/default/ring30points', view: 'ring', consumers: true },
     { id: 'ring30small', label: 'ring 3.0, 10 consumers x 100 points', settings: one(pulsar('persistent://public/default/ring30small', 10, '3.0', true)), topic: 'persistent://public/default/ring30small', view: 'ring', consumers: true },
     {

@@ -25,8 +25,8 @@ for (const [label, make] of [
       const s = make(randInt(r, 1, 6));
       const live: Consumer[] = [];
       const counts = new Map<string, number>();
-      // The whole history as one what-if (as the panel's moved share takes it): the state before
-      // its first step against the latest, over the union of every step's windows so far.
+      // The whole history as one what-if (as a what-if built afresh takes its moved share): the
+      // state before its first step against the latest, over the union of every step's windows so far.
       const start = s.snapshotTable();
       let sofar: Array<[number, number]> | undefined = [];
       for (let step = 0; step < 30; step++) {
