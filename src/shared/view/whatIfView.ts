@@ -238,7 +238,7 @@ function finish(
     const [lo, hi] = selector.keyValues;
     let size = 0;
     for (const [s, e] of movedRanges) size += Math.max(0, Math.min(e, hi) - Math.max(s, lo) + 1);
-    movedFraction = size / (hi - lo + 1);
+    movedFraction = size / measureSize(selector.keyValues);
   }
   const movedKeys = routes.filter((k) => k.moved).length;
   const consumers =
