@@ -4,7 +4,7 @@
  * across views (before/after in the what-if editor), so a moved range is seen by its colour.
  */
 import type { Consumer } from '../../engine/pulsar/keyShared/selector';
-import { sameItems } from '../../engine/sameItems';
+import { ListNumbers } from '../../engine/pulsar/keyShared/listNumbers';
 
 /** Colours in the palette (`c0`..`c11` in media/panel.css, all `--vscode-*` variables). */
 export const PALETTE_SIZE = 12;
@@ -67,13 +67,8 @@ export class ColorMap {
 export class OwnerTable {
   readonly owners: OwnerInfo[] = [{ ids: [], label: 'nobody', color: -1, values: 0, share: 0 }];
   readonly #single = new Map<Consumer, number>();
-  /**
-   * Shared sets by their first two consumers (as numbers, no string keys: a 3.0 ring of 1,000
-   * consumers has thousands of shared points), the rest compared element by element.
-   */
-  readonly #shared = new Map<number, Array<{ list: readonly Consumer[]; index: number }>>();
-  /** A number per consumer for those keys (not an owner index: that would list it as an owner). */
-  readonly #numbers = new Map<Consumer, number>();
+  /** Shared sets by their consumers (a 3.0 ring of 1,000 consumers has thousands of shared points). */
+  readonly #shared = new ListNumbers();
 
   constructor(private readonly colors: ColorMap) {}
 
@@ -93,12 +88,6 @@ export class OwnerTable {
     return i;
   }
 
-  #numberOf(c: Consumer): number {
-    let n = this.#numbers.get(c);
-    if (n === undefined) this.#numbers.set(c, (n = this.#numbers.size));
-    return n;
-  }
-
   /**
    * Shared sets by identity: a view's segments and its ring hand in the same lists (which nothing
    * changes while a view is built, the table's life), found at once the second time. On the
@@ -116,15 +105,12 @@ export class OwnerTable {
   }
 
   #shareIndex(consumers: readonly Consumer[]): number {
-    const key = this.#numberOf(consumers[0]) * 2 ** 26 + this.#numberOf(consumers[1]);
-    let candidates = this.#shared.get(key);
-    if (candidates === undefined) this.#shared.set(key, (candidates = []));
-    for (const c of candidates) if (sameItems(c.list, consumers)) return c.index;
-    const ids = consumers.map((c) => c.id);
     const index = this.owners.length;
+    const known = this.#shared.numberOf(consumers, index);
+    if (known !== index) return known;
+    const ids = consumers.map((c) => c.id);
     // A shared ring point: drawn in its first consumer's colour, labelled with all of them.
     this.owners.push({ ids, label: ids.join(' + '), color: this.colors.colorOf(ids[0]), values: 0, share: 0 });
-    candidates.push({ list: [...consumers], index });
     return index;
   }
 }

@@ -12,6 +12,7 @@
 import { int32Column } from '../../spareColumns';
 import { only, type Consumer, type SegmentTable } from './selector';
 import { sameItems } from '../../sameItems';
+import { ListNumbers } from './listNumbers';
 
 export interface RingColumns {
   /** Point hashes, ascending, distinct (non-negative integers below 2^31). */
@@ -297,7 +298,8 @@ export interface PointColumns {
 export function pointColumns(ring: RingColumns, members: Members, owner: 'all' | 'first'): PointColumns {
   const singles = members.count;
   const sharedCode = new Int32Array(ring.shared.length);
-  for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = owner === 'all' ? singles + k : ring.sharedLead[k];
+  const first = owner === 'all' ? firstEqual(ring.shared) : [];
+  for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = owner === 'all' ? singles + first[k] : ring.sharedLead[k];
   return {
     points: ring.keys,
     holder: ring.holder,
@@ -307,6 +309,21 @@ export function pointColumns(ring: RingColumns, members: Members, owner: 'all' |
     holders: (i) => holdersAt(ring, members, i),
   };
 }
+
+/**
+ * Per shared list, the number of the first list equal to it (the same consumers in the same
+ * order), so that a ring's points with equal lists have one code: a view interns each code once,
+ * and 500 names used twice on a 3.0 ring make 50,000 lists of 500 contents. Kept per array, which
+ * is only ever appended to, so a what-if step numbers the lists it added alone.
+ */
+function firstEqual(shared: ReadonlyArray<readonly Consumer[]>): readonly number[] {
+  let known = firstEqualOf.get(shared);
+  if (known === undefined) firstEqualOf.set(shared, (known = { numbers: new ListNumbers(), first: [] }));
+  for (let k = known.first.length; k < shared.length; k++) known.first.push(known.numbers.numberOf(shared[k], k));
+  return known.first;
+}
+
+const firstEqualOf = new WeakMap<ReadonlyArray<readonly Consumer[]>, { numbers: ListNumbers; first: number[] }>();
 
 /**
  * The segments of a ring over `[lo, hi]`: each point owns the values from the previous point
