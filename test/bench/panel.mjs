@@ -83,7 +83,7 @@
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
-//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30Points,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
+//   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30Pairs,ring30Points,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';

@@ -32,7 +32,8 @@ export interface ScaleCase {
   stickyRanges?: string[];
 }
 
-function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100, consumerName?: string): unknown {
+/** A Key_Shared subscription; consumer `i` is named `consumerName(i)` (a string: all share it). */
+function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', consistentHashing: boolean, points = 100, consumerName?: string | ((i: number) => string)): unknown {
   return {
     name,
     system: 'pulsar',
@@ -44,7 +45,7 @@ function pulsar(name: string, consumers: number, brokerVersion: '3.0' | '4.0', c
       keySharedMode: 'AUTO_SPLIT',
       consistentHashing,
       replicaPoints: points,
-      consumers: Array.from({ length: consumers }, (_, i) => ({ name: consumerName ?? `consumer-${i}` })),
+      consumers: Array.from({ length: consumers }, (_, i) => ({ name: typeof consumerName === 'function' ? consumerName(i) : (consumerName ?? `consumer-${i}`) })),
     },
   };
 }
@@ -119,6 +120,9 @@ export function scaleCases(): ScaleCase[] {
     // The instances of one service often connect under one consumer name: on a 3.x ring they then
     // share the name's 100 points (a list of 1,000 consumers at each), and every step changes them all.
     { id: 'ring30OneName', label: 'ring 3.0, 1,000 consumers of one name x 100 points', settings: one(pulsar('persistent://public/default/ring30one', 1000, '3.0', true, 100, 'orders-consumer')), topic: 'persistent://public/default/ring30one', view: 'ring', consumers: true },
+    // Two instances per name (a service deployed twice): each of a name's points holds both, 50,000
+    // lists of 500 contents, which the panel's views intern once per content.
+    { id: 'ring30Pairs', label: 'ring 3.0, 1,000 consumers under 500 names x 100 points', settings: one(pulsar('persistent://public/default/ring30pairs', 1000, '3.0', true, 100, (i) => `orders-${i >> 1}`)), topic: 'persistent://public/default/ring30pairs', view: 'ring', consumers: true },
     // The same 100,000 points as 100 consumers x 1,000 (replicaPoints raised): a step moves a
     // thousand arcs, and a what-if's moved ranges gain a thousand at each step.
     { id: 'ring30Points', label: 'ring 3.0, 100 consumers x 1,000 points', settings: one(pulsar('persistent://public/default/ring30points', 100, '3.0', true, 1000)), topic: 'persistent://public/default/ring30points', view: 'ring', consumers: true },
