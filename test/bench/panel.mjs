@@ -74,8 +74,9 @@
 //                     (Chrome's JSON, for DevTools or Perfetto) to DIR, with V8's garbage collection
 //                     and compilation events in it (tracing those costs the page a little more);
 //   --js-flags FLAGS  starts Chromium with these V8 flags and copies the browser's output to
-//                     stderr, the zoom gesture preceded by a line "BENCH-ZOOM" and each step by
-//                     a line "BENCH-STEP-<n>": with
+//                     stderr, the zoom gesture preceded by a line "BENCH-ZOOM", each step by
+//                     a line "BENCH-STEP-<n>" and the not-waiting pages' steps by "BENCH-EAGER-once",
+//                     "-settled" and "-paced" (each page's output runs to the next marker): with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
 // `--case FILE` times a topology of your own instead of the bench's own: a JSON object with `settings` (as
@@ -640,7 +641,7 @@ async function eagerStep(page, c, cdp, name, mode) {
   if (DUMP_TRACES) await startTrace(page);
   await startProfile(cdp);
   const r = await page.evaluate(
-    async ({ group, ranges, mode }) => {
+    async ({ group, ranges, mode, natives }) => {
       const pause = () => new Promise((res) => setTimeout(res, 500));
       const nextFrame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
       await window.__postState();
@@ -655,10 +656,11 @@ async function eagerStep(page, c, cdp, name, mode) {
       if (mode === 'settled') while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
       if (mode === 'paced') await pause();
       const settledAfterMs = performance.now() - t0;
+      if (natives) new Function(`%DebugPrint("BENCH-EAGER-${mode}")`)();
       const step = await window.__step({ add: 'extra-1', ranges }, group);
       return { tabMs, settledAfterMs, stepMs: step.stepMs, engine: document.body.dataset.engine };
     },
-    { group: c.group === true, ranges: c.stickyRanges?.[0], mode },
+    { group: c.group === true, ranges: c.stickyRanges?.[0], mode, natives: !!JS_FLAGS },
   );
   await stopProfile(cdp, name);
   if (DUMP_TRACES) dumpTrace(name, await stopTrace(page));
