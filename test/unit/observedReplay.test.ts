@@ -20,6 +20,7 @@ import type { Consumer, HashRange, Segment } from '../../src/engine/pulsar/keySh
 import { createSelector, type KeySharedSubscription, type SelectorConfig } from '../../src/engine/pulsar/keyShared/subscription';
 import { replay, reportedRanges, statsOf, type StatsFormat } from './brokerReports';
 import { restoreObserved } from '../../src/engine/observed/restore';
+import { compareTables } from '../../src/engine/observed/compare';
 import { randInt, rng } from './helpers';
 
 const TOPIC = 'persistent://public/default/orders';
@@ -258,12 +259,18 @@ describe('restore: partitions that report alike', () => {
         groups.map((g) => [...g.draining].map(([hash, d]) => [hash, d.consumer.id, d.unackMsgs])),
         lists.map((_, p) => (version === '4.0' ? [[1000 + p, 'a', p + 1]] : [])),
       );
+      // Each report against the configured consumers connected afresh (one layout for every
+      // partition, built once), asked for after the models changed: their events change neither.
+      const configured = fresh(all).segmentTable();
+      const predicted = groups.map((g) => compareTables((g.view ?? g.model).segmentTable(), configured, '').differences);
+      assert.ok(predicted.some((d) => d.length > 0), 'the fixture has differences: the test would prove nothing');
       // An event on partition 1's model and on partition 4's, and on no other.
       models[1].addConsumer(named('e', 5));
       models[4].addConsumer(named('e', 5));
       assert.notDeepEqual(ids(models[1]), want[1]);
       assert.notDeepEqual(ids(models[4]), want[4]);
       assert.deepEqual([0, 2, 3].map((p) => ids(models[p])), [0, 2, 3].map((p) => want[p]));
+      assert.deepEqual(groups.map((g) => g.predicted().differences), predicted);
     });
   }
 });
