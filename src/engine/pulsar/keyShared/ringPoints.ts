@@ -298,8 +298,10 @@ export interface PointColumns {
 export function pointColumns(ring: RingColumns, members: Members, owner: 'all' | 'first'): PointColumns {
   const singles = members.count;
   const sharedCode = new Int32Array(ring.shared.length);
-  const first = owner === 'all' ? firstEqual(ring.shared) : [];
-  for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = owner === 'all' ? singles + first[k] : ring.sharedLead[k];
+  if (owner === 'all') {
+    const first = firstEqual(ring.shared);
+    for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = singles + first[k];
+  } else for (let k = 0; k < sharedCode.length; k++) sharedCode[k] = ring.sharedLead[k];
   return {
     points: ring.keys,
     holder: ring.holder,
