@@ -21,6 +21,7 @@ import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 import { diffOwners, type ConsumerGroupState } from '../engine/kafka/consumerGroup';
 import { unpackReportedRanges } from '../shared/reportedRanges';
 import { warmLayouts } from '../shared/view/layoutCache';
+import type { GroupWhatIfSpec } from './views/group';
 
 export { toShownKey, type KeyEntry };
 
@@ -87,6 +88,12 @@ export class Models {
    * runs its selector's or its group's code, which another topic's warm-up may not have run.
    */
   readonly stepsWarmed = new Map<string, number>();
+  /**
+   * A throwaway group step of the warm-up's first rounds, for the page to draw without showing it
+   * (app.ts `warmRound`): the drawing of a real step (10,000 partitions compared, pages of members)
+   * otherwise runs cold.
+   */
+  warmGroup: Pick<GroupWhatIfSpec, 'base' | 'after' | 'result'> | undefined;
   #settings: Settings | undefined;
   keys: KeyEntry[] = [];
 
@@ -267,7 +274,9 @@ export class Models {
       try {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
-        this.#groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.#groupKeys()), name);
+        const w = this.#groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.#groupKeys()), name);
+        const base = this.group(name, group);
+        if (round < 4 && base) this.warmGroup = { base, ...w };
         if (this.#groupCopy?.of !== g) this.#groupCopy = { of: g, copy: g.clone() };
       } catch {
         // Only a warm-up: the real step reports its own errors.

@@ -208,7 +208,7 @@ export function groupApplyDiffers(n: number | null): HTMLElement {
 }
 
 /** What follows the group's editor: the steps, the partitions and keys that move, what the rebalance does. */
-export function renderGroupWhatIf(spec: GroupWhatIfSpec): HTMLElement {
+export function renderGroupWhatIf(spec: Pick<GroupWhatIfSpec, 'base' | 'after' | 'result'>): HTMLElement {
   const { base, after, result } = spec;
   const box = h('div', { class: 'group-whatif-result' });
   box.append(
