@@ -62,7 +62,7 @@ export class Models {
   #topologyError: string | undefined;
   readonly #views = new Map<string, TopicViewModel>();
   readonly #colors = new Map<string, ColorMap>();
-  #whatIfCache: { key: string; value: WhatIfViewModel | undefined } | undefined;
+  #whatIfCache: { key: string; value: WhatIfViewModel | undefined; fromView?: boolean } | undefined;
   #noteCache: { key: string; value: OrderingNote | { error: string } | null } | undefined;
   /**
    * How long the last two ordering notes of each topic took (ms), a warm-up's included: the
@@ -191,7 +191,9 @@ export class Models {
 
   whatIf(name: string, events: readonly TopologyEvent[]): WhatIfViewModel | undefined {
     const key = JSON.stringify([name, events]);
-    if (this.#whatIfCache?.key !== key) {
+    // A what-if of no steps made from the view is made again once the engine is ready, so that the
+    // first step extends the engine's instead of building the topic's what-if in its own task.
+    if (this.#whatIfCache?.key !== key || (this.#whatIfCache.fromView && this.engineReady)) {
       // A step added to the last what-if takes it further (only the new step runs); else afresh.
       const last = this.#whatIfCache?.value;
       // No steps before the topology is built: from the view (see noStepsWhatIf), so the tab's
@@ -202,7 +204,7 @@ export class Models {
         ? noStepsWhatIf(view)
         : (last && extendWhatIf(last, this.settings, name, events, this.shownKeys, this.colorsOf(name), true)) ??
         buildWhatIf(this.settings, name, events, this.shownKeys, this.colorsOf(name), this.view(name), this.topic(name), true, false);
-      this.#whatIfCache = { key, value };
+      this.#whatIfCache = { key, value, fromView: !!view };
     }
     return this.#whatIfCache.value;
   }

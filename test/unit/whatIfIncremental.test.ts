@@ -9,6 +9,7 @@ import { buildTopicView, type ShownKey, type TopicViewModel } from '../../src/sh
 import { buildWhatIf, extendWhatIf, type WhatIfViewModel } from '../../src/shared/view/whatIfView';
 import { extendOrderingNote, orderingNote, type OrderingNote } from '../../src/shared/view/orderingNote';
 import { Models } from '../../src/webview/model';
+import { buildFrames } from '../../src/shared/view/frame';
 import { diffOwnership, measureSize } from '../../src/engine/whatIf';
 import { mergeRanges } from '../../src/engine/pulsar/keyShared/selector';
 import { randInt, rng } from './helpers';
@@ -284,5 +285,32 @@ test('on a STICKY subscription the warm-up joins with a hash value nobody owns, 
       // On copies: the panel's own topic is as the settings give it.
       assert.equal(JSON.stringify(models.view(TOPIC)), before, label);
     }
+  }
+});
+
+test('a what-if of no steps drawn from the host’s frame is made again from the panel’s topology once there is one, and the first step takes that further', () => {
+  // The What-if tab opened before the panel's topology shows a what-if made from the frame; the
+  // first step used to build its what-if afresh from the topic (in the click's task) because a
+  // frame's what-if has nothing to take further.
+  for (const c of CASES) {
+    const settings = settingsOf(c, ['a', 'b', 'dup', 'dup']);
+    const keys = ['k1', 'k2', 'é'].map((value) => ({ format: 'utf8' as const, value }));
+    const frames = structuredClone(buildFrames(new Topology(settings, []), keys, 1164, { shown: TOPIC }));
+    const models = new Models();
+    models.setSettings(settings, frames);
+    models.setKeys(keys);
+    const fromFrame = models.whatIf(TOPIC, [])!;
+    assert.equal(models.engineReady, false, `${c.label}: the frame's what-if needs no topology`);
+    assert.equal(models.whatIf(TOPIC, []), fromFrame, `${c.label}: kept while there is no topology`);
+    models.warmUp(TOPIC, 0);
+    assert.equal(models.engineReady, true);
+    const own = models.whatIf(TOPIC, [])!;
+    assert.notEqual(own, fromFrame, `${c.label}: made again from the topology`);
+    assert.deepEqual([own.steps, own.movedRanges, own.keys], [fromFrame.steps, fromFrame.movedRanges, fromFrame.keys], c.label);
+    assert.equal(models.whatIf(TOPIC, []), own, `${c.label}: then kept`);
+    const events: TopologyEvent[] = [{ kind: 'connect', name: 'dup' }];
+    const got = models.whatIf(TOPIC, events)!;
+    const fresh = buildWhatIf(settings, TOPIC, events, models.shownKeys, new ColorMap(), undefined, models.topic(TOPIC))!;
+    assert.deepEqual([got.steps, got.movedRanges, got.keys, got.apply], [fresh.steps.map((s) => ({ ...s, lost: {}, gained: {} })), fresh.movedRanges, fresh.keys, fresh.apply], c.label);
   }
 });
