@@ -89,7 +89,7 @@ export class Models {
    */
   readonly stepsWarmed = new Map<string, number>();
   /**
-   * A throwaway group step of the warm-up's first rounds, for the page to draw without showing it
+   * A throwaway group step among a topic's first three, for the page to draw without showing it
    * (app.ts `warmRound`): the drawing of a real step (10,000 partitions compared, pages of members)
    * otherwise runs cold.
    */
@@ -277,8 +277,10 @@ export class Models {
         const first = g.members.keys().next().value;
         const step = round % 2 === 0 && first !== undefined ? `-${first}` : `+\u0000warm-up-${round}`;
         const w = this.#groupWhatIfValue(groupWhatIf(topology, g, name, [step], this.#groupKeys()), name);
-        const base = this.group(name, group);
-        if (round < 4 && base) this.warmGroup = { base, ...w };
+        // The topic's first three throwaway steps, whichever warm-up takes them (the tab's task,
+        // then the idle one, each count their own rounds from 1).
+        const base = this.stepsWarmed.get(name)! <= 3 ? this.group(name, group) : undefined;
+        if (base) this.warmGroup = { base, ...w };
         if (this.#groupCopy?.of !== g) this.#groupCopy = { of: g, copy: g.clone() };
       } catch {
         // Only a warm-up: the real step reports its own errors.
