@@ -29,6 +29,19 @@ import { ids, modelSegments, Ring3Model, Ring4Model } from './ringModels';
 
 const layout = (segs: readonly Segment[]) => segs.map((s) => [s.start, s.end, ids(s.consumers)]);
 
+/**
+ * The segment a route names, read off the ring's columns, as the segment table has it (false where
+ * the selector leaves it to the table).
+ */
+function rangeAsTable(s: ConsistentHashing3Selector | ConsistentHashing4Selector, h: number): boolean {
+  const range = s.rangeOf(h);
+  if (range === undefined) return false;
+  const t = s.segmentTable();
+  const at = tableIndexAt(t, h);
+  assert.deepEqual(range, at >= 0 ? [t.starts[at], t.ends[at]] : null, `hash ${h}`);
+  return true;
+}
+
 /** Names that collide on the 3.x ring (`consumer-1` + `10` is `consumer-11` + `0`) and repeat. */
 function pickName(r: () => number): string {
   const p = r();
@@ -71,6 +84,7 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
               for (let k = 0; k < 50; k++) {
                 const h = randInt(r, 0, 0x7fffffff);
                 assert.equal(s.select(h), m3.select(h, expected));
+                if (rangeAsTable(s, h)) ranges++;
               }
             } else {
               const expected = m4.sorted();
@@ -82,19 +96,13 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
               for (let k = 0; k < 50; k++) {
                 const h = randInt(r, -2, 65537);
                 assert.equal(s.select(h), m4.select(h, expected));
-                // The segment a route names, off the columns, as the table has it.
-                const range = s.rangeOf(h);
-                if (range === undefined) continue;
-                const t = s.segmentTable();
-                const at = tableIndexAt(t, h);
-                assert.deepEqual(range, at >= 0 ? [t.starts[at], t.ends[at]] : null, `hash ${h}`);
-                ranges++;
+                if (rangeAsTable(s, h)) ranges++;
               }
             }
           }
         }
       }
-      if (version === '4.0') assert.ok(ranges > 1000, `only ${ranges} segments read off the columns`);
+      assert.ok(ranges > 1000, `only ${ranges} segments read off the columns`);
     });
   }
 
@@ -105,6 +113,24 @@ describe('ring selectors against one-change-at-a-time models of the broker', () 
     for (const h of [1, p - 1, p, p + 1, 65535]) if (h >= 1 && h <= 65535) assert.deepEqual(s.rangeOf(h), [1, 65535], `hash ${h}`);
     assert.equal(s.rangeOf(0), null);
     assert.equal(s.rangeOf(65536), null);
+  });
+
+  test('3.0: a route reads its segment off the points, and leaves a long run of shared points to the table', () => {
+    const s = new ConsistentHashing3Selector(100);
+    for (let i = 0; i < 300; i++) s.addConsumer({ id: `same-${i}`, name: 'orders' });
+    // Every point holds the same 300 consumers: one segment, too long a run to walk per key.
+    assert.equal(s.rangeOf(12345), undefined);
+    s.addConsumer({ id: 'other', name: 'other' });
+    const [p] = ringPoints(s).find(([, l]) => l[0].id === 'other')!;
+    const t = s.segmentTable();
+    for (const h of [p, p - 1, p + 1, 0, 0x7fffffff]) {
+      const at = tableIndexAt(t, h);
+      const range = s.rangeOf(h);
+      if (h === p) assert.deepEqual(range, [t.starts[at], t.ends[at]]);
+      if (range !== undefined) assert.deepEqual(range, [t.starts[at], t.ends[at]], `hash ${h}`);
+    }
+    assert.equal(s.rangeOf(-1), null);
+    assert.equal(s.rangeOf(2 ** 31), null);
   });
 
   test('3.0: hundreds of same-named consumers joining in one batch (they share every point) leave each list as joins one at a time do', () => {

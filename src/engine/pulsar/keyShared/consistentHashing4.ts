@@ -8,7 +8,7 @@
 import { utf8 } from '../../bytes';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { ceilingIndex, leadAt } from './ringPoints';
+import { ceilingIndex, leadAt, segmentAround } from './ringPoints';
 import { RingSelector } from './ringSelector';
 import { only, type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { DEFAULT_RANGE_SIZE, reduceIntoRange, STICKY_KEY_HASH_NOT_SET } from './stickyKeyHash';
@@ -143,13 +143,7 @@ export class ConsistentHashing4Selector extends RingSelector implements StickyKe
     if (n === 0 || !Number.isInteger(stickyKeyHash) || stickyKeyHash < lo || stickyKeyHash > hi) return null;
     const i = ceilingIndex(keys, stickyKeyHash);
     const owner = leadAt(ring, i < n ? i : 0);
-    let j = i - 1;
-    while (j >= 0 && leadAt(ring, j) === owner) j--;
-    const start = j >= 0 ? keys[j] + 1 : lo;
-    if (i === n) return [start, hi];
-    let k = i + 1;
-    while (k < n && leadAt(ring, k) === owner) k++;
-    return [start, k < n ? keys[k - 1] : leadAt(ring, 0) === owner ? hi : keys[n - 1]];
+    return segmentAround(keys, i, (j) => leadAt(ring, j) === owner, lo, hi);
   }
 
   /** The selection for every slot, so a bulk lookup is one array read instead of a search. */

@@ -367,6 +367,23 @@ export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): Se
   return Object.freeze({ count: c, starts: starts.subarray(0, c), ends: ends.subarray(0, c), owner: owner.subarray(0, c), owners: Object.freeze(owners.slice()) });
 }
 
+/**
+ * The segment `ringSegmentTable` makes around point `i` (`i === keys.length`: the values above the
+ * last point, the first point's), read off the columns: the points next to it whose owner `same(j)`
+ * says is point i's merge with it. Undefined once more than `limit` points merge (then the table,
+ * built once, is cheaper than walking them for every key).
+ */
+export function segmentAround(keys: Int32Array, i: number, same: (j: number) => boolean, lo: number, hi: number, limit = Infinity): [number, number] | undefined {
+  const n = keys.length;
+  let j = i - 1;
+  while (j >= 0 && same(j)) if (--limit < 0) return undefined; else j--;
+  const start = j >= 0 ? keys[j] + 1 : lo;
+  if (i === n) return [start, hi];
+  let k = i + 1;
+  while (k < n && same(k)) if (--limit < 0) return undefined; else k++;
+  return [start, k < n ? keys[k - 1] : same(0) ? hi : keys[n - 1]];
+}
+
 /** The index of the least key >= `hash`, or `keys.length`. */
 export function ceilingIndex(keys: Int32Array, hash: number): number {
   let lo = 0;
