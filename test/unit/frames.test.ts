@@ -144,7 +144,10 @@ describe('frames: the view the panel makes from the host frame', () => {
   });
 
   test('the layouts a frame carries are the layouts of its model, and they seed the layout cache', () => {
-    for (const f of frames) {
+    for (const t of TOPICS) {
+      // The shown topic's frame (the first) is the one laid out.
+      const [f] = buildFrames(new Topology(settings, []), KEYS, 1164, { shown: t.name });
+      assert.equal(f.name, t.name);
       if (!f.selector) {
         assert.equal(f.layouts, undefined);
         continue;
@@ -162,6 +165,18 @@ describe('frames: the view the panel makes from the host frame', () => {
         assert.deepEqual(unpackBins(f.layouts!.bandBins!, m.owners.length, ring.points.length), binPoints(ring, full, RING_COLUMNS));
         assert.deepEqual(binsOf(ring, full, 1164), binPoints(ring, full, 1164));
       } else assert.equal(f.layouts!.band, null);
+    }
+  });
+
+  test("only the shown topic's frame is laid out; the others' views lay themselves out alike", () => {
+    const [first, ...others] = buildFrames(new Topology(settings, []), KEYS, 1164, { shown: 'ring3' });
+    assert.equal(first.name, 'ring3');
+    assert.ok(first.layouts);
+    assert.ok(others.some((f) => f.selector?.ring), 'another ring is framed');
+    for (const f of others) {
+      assert.equal(f.layouts, undefined, f.name);
+      const m = viewOfFrame(f, entries)?.selector?.segments;
+      if (m) assert.deepEqual(layoutOf(m, fullWindow(m.space), 1164), layoutSegments(m, fullWindow(m.space), 1164), f.name);
     }
   });
 

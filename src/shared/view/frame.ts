@@ -98,10 +98,10 @@ export interface FrameOptions {
 }
 
 /**
- * The frames of the topics, with the routes of `keys` (those that are keys: bad hex is left out),
- * and with `width` the full space laid out for a panel that wide: the shown topic's, then the
- * others' in the topology's order while they fit the row budget (a topic without a frame is drawn
- * from the panel's own topology, which its idle warm-up builds).
+ * The frames of the topics, with the routes of `keys` (those that are keys: bad hex is left out):
+ * the shown topic's, with `width` its full space laid out for a panel that wide, then the others'
+ * in the topology's order while they fit the row budget (a topic without a frame is drawn from the
+ * panel's own topology, which its idle warm-up builds).
  */
 export function buildFrames(topology: Topology, keys: readonly KeyInput[], width?: number, options: FrameOptions = {}): TopicFrame[] {
   const entries = keys.map(toShownKey);
@@ -118,7 +118,9 @@ export function buildFrames(topology: Topology, keys: readonly KeyInput[], width
       if (cost > rows) continue;
       rows -= cost;
     }
-    const f = buildFrame(t, entries, width);
+    // Only the shown topic's picture is drawn at once: laying out the others' rings (6 ms each for
+    // 100,000 points) was most of the host's frames of a workspace of forty rings (440 ms a state).
+    const f = buildFrame(t, entries, frames.length === 0 ? width : undefined);
     // Within the budget the host spends on owners per message; past it, the panel asks its own topology.
     const owners = groups.length * t.partitions;
     if (counted && owners <= budget) {
