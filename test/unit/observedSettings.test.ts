@@ -91,6 +91,27 @@ describe('observed blocks: problems at their setting paths', () => {
       `${P}.observed.consumers[1].ranges[0]`,
       /^\[5, 20\] overlaps \[0, 10\] of consumer E1 \(0\); the broker refuses a STICKY consumer whose ranges overlap another's, so no broker reported this$/,
     ],
+    [
+      // Partitions reporting alike are checked once, but only where the layout had no problem.
+      'the same hole in the second of two partitions reporting alike',
+      { consumers: [{ name: 'a' }, { name: 'b' }], observedPartitions: [0, 1].map(() => ({ consumers: [{ name: 'a', ranges: [[1, 100]] }, { name: 'b', ranges: [[102, 65535]] }] })) },
+      { partitions: 2 },
+      `${P}.observedPartitions[1].consumers[1].ranges[0]`,
+      /^leaves \[101, 101\] to nobody before \[102, 65535\]/,
+    ],
+    [
+      'the ranges of the partition before, a hash draining at two consumers',
+      {
+        ...autoSplit(undefined, ['C1', 'C2']),
+        observedPartitions: [
+          { consumers: [{ name: 'C1', ranges: [[32769, 65536]] }, { name: 'C2', ranges: [[0, 32768]] }] },
+          { consumers: [{ name: 'C1', ranges: [[32769, 65536]], drainingHashes: [{ hash: 7, unackMsgs: 1 }] }, { name: 'C2', ranges: [[0, 32768]], drainingHashes: [{ hash: 7, unackMsgs: 2 }] }] },
+        ],
+      },
+      { partitions: 2 },
+      `${P}.observedPartitions[1].consumers[1].drainingHashes[0]`,
+      /^hash 7 is also draining at consumer C1 \(0\)/,
+    ],
   ];
   for (const [what, sub, extra, path, message] of cases) {
     test(what, () => {

@@ -20,6 +20,7 @@ import { ConsistentHashing4Selector } from '../pulsar/keyShared/consistentHashin
 import { connectWithIndexes, inferNameIndexes } from './nameIndexes';
 import { ReportedRing } from './reportedLayout';
 import { occurrences } from './settings';
+import { sameLayout } from './validate';
 import type { DrainingHash, ObservedState } from './types';
 
 export interface DrainingEntry extends DrainingHash {
@@ -174,17 +175,6 @@ function restoreGroup(cfg: SelectorConfig, state: ObservedState, byKey: Map<stri
       assumptions,
     };
   };
-}
-
-/** Whether two reports list the same consumers, in the same order, with the same ranges. */
-function sameLayout(a: ObservedState, b: ObservedState): boolean {
-  return (
-    a.consumers.length === b.consumers.length &&
-    a.consumers.every((c, i) => {
-      const d = b.consumers[i];
-      return c.name === d.name && c.ranges.length === d.ranges.length && c.ranges.every((r, j) => r[0] === d.ranges[j][0] && r[1] === d.ranges[j][1]);
-    })
-  );
 }
 
 function indexAssumption(c: Consumer, ranges: number, why: 'noPoints' | 'ambiguous' | 'noFit', got: number, replicaPoints: number): string {

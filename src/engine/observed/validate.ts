@@ -11,7 +11,7 @@
  * turns them into a setting path or a place in the report file.
  */
 import type { HashRange } from '../pulsar/keyShared/selector';
-import { RING3_MAX, RING4_RANGE, type ObservedConsumer, type SelectorShape } from './types';
+import { RING3_MAX, RING4_RANGE, type ObservedConsumer, type ObservedState, type SelectorShape } from './types';
 
 export interface LayoutProblem {
   /** Index of the consumer in the report. */
@@ -109,6 +109,25 @@ export function layoutProblems(shape: SelectorShape, consumers: readonly Observe
   }
   drainingProblems(shape, consumers, problems, name);
   return problems;
+}
+
+/**
+ * Whether two reports list the same consumers, in the same order, with the same ranges (and, with
+ * `draining`, the same draining hashes: then their layout problems are the same).
+ */
+export function sameLayout(a: ObservedState, b: ObservedState, draining = false): boolean {
+  return (
+    a.consumers.length === b.consumers.length &&
+    a.consumers.every((c, i) => {
+      const d = b.consumers[i];
+      return (
+        c.name === d.name &&
+        c.ranges.length === d.ranges.length &&
+        c.ranges.every((r, j) => r[0] === d.ranges[j][0] && r[1] === d.ranges[j][1]) &&
+        (!draining || JSON.stringify(c.drainingHashes) === JSON.stringify(d.drainingHashes))
+      );
+    })
+  );
 }
 
 /** Ranges (ascending) must cover lo..hi end to end: each overlap and each gap is a problem. */
