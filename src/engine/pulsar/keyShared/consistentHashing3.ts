@@ -17,6 +17,8 @@ import { stickyKeyHash3 } from './stickyKeyHash';
 const MAX_HASH = 0x7fffffff;
 /** Ranges read off the points before the segment table is built (a what-if step routes 100 keys; bulk routing millions). */
 const WALKS_BEFORE_TABLE = 256;
+/** Points merged into one range past which the table answers (same-named consumers share every point). */
+const LONG_RUN = 64;
 
 /** The hash of one point, `Murmur3_32Hash(UTF-8(name + i))` (the reference for `pointHashes`). */
 export function ringPointHash3(name: string, i: number): number {
@@ -100,7 +102,12 @@ export class ConsistentHashing3Selector extends RingSelector implements StickyKe
     const code = (i: number) => (holder[i] >= 0 ? holder[i] : sharedCode[~holder[i]]);
     const i = ceilingIndex(points, stickyKeyHash);
     const owner = code(i < n ? i : 0);
-    return segmentAround(points, i, (j) => { const c = code(j); return c === owner || (c >= distinct && owner >= distinct && sameItems(lists[c], lists[owner])); }, 0, MAX_HASH, 64);
+    // Points merge as `ringSegmentTable` merges them: the same list of consumers.
+    const same = (j: number) => {
+      const c = code(j);
+      return c === owner || (c >= distinct && owner >= distinct && sameItems(lists[c], lists[owner]));
+    };
+    return segmentAround(points, i, same, 0, MAX_HASH, LONG_RUN);
   }
 
   /** Segments read off the points since the last change. */
