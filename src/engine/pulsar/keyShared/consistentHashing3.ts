@@ -6,10 +6,9 @@
  * the list kept sorted by name, and a key picks `list[hash % list.size()]`.
  */
 import { utf8 } from '../../bytes';
-import { sameItems } from '../../sameItems';
 import { murmur3Masked } from '../murmur3';
 import { suffixedPointHashes } from './pointHashes';
-import { ceilingIndex, holdersAt, segmentAround } from './ringPoints';
+import { ceilingIndex, codeAt, holdersAt, sameOwners, segmentAround } from './ringPoints';
 import { RingSelector } from './ringSelector';
 import { type Consumer, type HashRange, type StickyKeyConsumerSelector } from './selector';
 import { stickyKeyHash3 } from './stickyKeyHash';
@@ -96,18 +95,14 @@ export class ConsistentHashing3Selector extends RingSelector implements StickyKe
    */
   rangeOf(stickyKeyHash: number): [number, number] | null | undefined {
     if (this.#walks++ >= WALKS_BEFORE_TABLE) return undefined;
-    const { points, holder, sharedCode, lists, distinct } = this.pointColumns();
+    const cols = this.pointColumns();
+    const { points } = cols;
     const n = points.length;
     if (n === 0 || !Number.isInteger(stickyKeyHash) || stickyKeyHash < 0 || stickyKeyHash > MAX_HASH) return null;
-    const code = (i: number) => (holder[i] >= 0 ? holder[i] : sharedCode[~holder[i]]);
     const i = ceilingIndex(points, stickyKeyHash);
-    const owner = code(i < n ? i : 0);
-    // Points merge as `ringSegmentTable` merges them: the same list of consumers.
-    const same = (j: number) => {
-      const c = code(j);
-      return c === owner || (c >= distinct && owner >= distinct && sameItems(lists[c], lists[owner]));
-    };
-    return segmentAround(points, i, same, 0, MAX_HASH, LONG_RUN);
+    const owner = codeAt(cols, i < n ? i : 0);
+    // Points merge as `ringSegmentTable` merges them.
+    return segmentAround(points, i, (j) => sameOwners(cols, codeAt(cols, j), owner), 0, MAX_HASH, LONG_RUN);
   }
 
   /** Segments read off the points since the last change. */

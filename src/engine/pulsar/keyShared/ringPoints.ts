@@ -312,6 +312,20 @@ export function pointColumns(ring: RingColumns, members: Members, owner: 'all' |
   };
 }
 
+/** The code of the list that owns point `i` (see `PointColumns`). */
+export function codeAt(cols: PointColumns, i: number): number {
+  const h = cols.holder[i];
+  return h >= 0 ? h : cols.sharedCode[~h];
+}
+
+/**
+ * Whether two codes stand for the same consumers in the same order, where adjacent segments merge
+ * (codes below `distinct` differ from every other code).
+ */
+export function sameOwners(cols: PointColumns, a: number, b: number): boolean {
+  return a === b || (a >= cols.distinct && b >= cols.distinct && sameItems(cols.lists[a], cols.lists[b]));
+}
+
 /**
  * Per shared list, the number of the first list equal to it (the same consumers in the same
  * order), so that a ring's points with equal lists have one code: a view interns each code once,
@@ -334,7 +348,7 @@ const firstEqualOf = new WeakMap<ReadonlyArray<readonly Consumer[]>, { numbers: 
  * merges them.
  */
 export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): SegmentTable {
-  const { points: keys, holder, sharedCode, lists: owners, distinct } = cols;
+  const { points: keys, lists: owners } = cols;
   const n = keys.length;
   // Both rings' spaces fit an int32, which takes half the memory of a double: the table of a
   // 100,000-point ring is made again on every what-if step, and fresh memory costs more to touch
@@ -348,16 +362,12 @@ export function ringSegmentTable(cols: PointColumns, lo: number, hi: number): Se
   for (let i = 0; i <= n; i++) {
     // i === n: the wrap-around tail, the first point's.
     const end = i < n ? keys[i] : hi;
-    const h = holder[i < n ? i : 0];
-    const code = h >= 0 ? h : sharedCode[~h];
+    const code = codeAt(cols, i < n ? i : 0);
     if (i === n && start > end) break;
-    if (c > 0) {
-      const last = owner[c - 1];
-      if (last === code || (last >= distinct && code >= distinct && sameItems(owners[last], owners[code]))) {
-        ends[c - 1] = end;
-        start = end + 1;
-        continue;
-      }
+    if (c > 0 && sameOwners(cols, owner[c - 1], code)) {
+      ends[c - 1] = end;
+      start = end + 1;
+      continue;
     }
     starts[c] = start;
     ends[c] = end;
