@@ -72,6 +72,7 @@ describe('frames: the view the panel makes from the host frame', () => {
     colours.selector!.ownerColors = new Int16Array(1);
     assert.equal(viewOfFrame(colours, entries), undefined);
     assert.equal(viewOfFrame({ ...frame, keys: 'x' } as unknown as TopicFrame, entries), undefined);
+    for (const names of ['[[], [', '{}', '[[], []]', '[[], "a", []]']) assert.equal(viewOfFrame({ ...frame, selector: { ...frame.selector!, names } }, entries), undefined, names);
   });
 
   test('4.x queues: gathered into columns or read from the selector when asked, the same consumers', () => {
@@ -99,6 +100,13 @@ describe('frames: the view the panel makes from the host frame', () => {
       assert.ok(s.ends instanceof Int32Array && s.owner instanceof Int32Array, f.name);
       if (s.ring) assert.ok(s.ring.points instanceof Int32Array && s.ring.points.length > 0, f.name);
     }
+  });
+
+  test("a selector's names go as one string: its part of the message does not grow with its consumers", () => {
+    // A message is cloned an object and a string at a time (see SelectorFrame.names).
+    const count = (v: unknown): number =>
+      typeof v === 'string' ? 1 : v && typeof v === 'object' && !ArrayBuffer.isView(v) ? Object.values(v).reduce((n: number, x) => n + count(x), 1) : 0;
+    for (const f of frames) if (f.selector) assert.ok(count(f.selector) <= 12, `${f.name}: ${count(f.selector)} objects and strings`);
   });
 
   test('ring segment bounds are int32 columns, as the engine builds them and as the panel reads a frame', () => {
