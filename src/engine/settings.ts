@@ -213,7 +213,8 @@ function parseSubscription(s: unknown, path: string, problems: Problem[]): Subsc
           problems.push({ path: `${cp}.ranges`, message: 'ranges apply only in STICKY mode; remove them or set "keySharedMode": "STICKY"' });
         }
       }
-      consumers.push({ name: c.name, ranges, path: cp });
+      // No `ranges` key where none are given: the panel gets the consumers as JSON, which has no undefined.
+      consumers.push(ranges ? { name: c.name, ranges, path: cp } : { name: c.name, path: cp });
     });
   }
   const points = consumers.length * replicaPoints;

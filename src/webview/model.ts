@@ -19,7 +19,7 @@ import { buildGroupView, continueGroupWhatIf, groupsOf, groupWhatIf, noStepsResu
 import { KafkaTopicState } from '../engine/topology';
 import type { GroupWhatIfResult } from '../engine/kafka/groupWhatIf';
 import { diffOwners, type ConsumerGroupState } from '../engine/kafka/consumerGroup';
-import { unpackReportedRanges } from '../shared/reportedRanges';
+import { unpackSettings } from '../shared/packedSettings';
 import { warmLayouts } from '../shared/view/layoutCache';
 import type { GroupWhatIfSpec } from './views/group';
 
@@ -81,7 +81,7 @@ export class Models {
   #groupCopy: { of: ConsumerGroupState; copy: ConsumerGroupState } | undefined;
   /** The last group what-if, with its run (moved on by the next step, so only the last is kept). */
   #groupWhatIfCache: { topic: string; group: string; events: string[]; run: GroupWhatIfRunState | undefined; value: GroupWhatIf | { error: string } } | undefined;
-  /** The settings as the host sent them: what the page reads (a report's ranges still packed). */
+  /** The settings as the host sent them: what the page reads (consumers and a report's ranges still packed). */
   shown: Settings = { topics: [], namespaces: [] };
   /**
    * The throwaway steps `warmUp` has run on each topic with these settings: a topic's first step
@@ -98,12 +98,13 @@ export class Models {
   keys: KeyEntry[] = [];
 
   /**
-   * The settings with a report's ranges unpacked, for the engine: made when it first needs them,
-   * after the first picture (the host's frames draw that). A 4-partition ring as reported is
-   * 400,000 ranges: unpacked on arrival, 30 ms and as much garbage collection before any picture.
+   * The settings with the subscriptions' consumers and the reports' ranges unpacked, for the
+   * engine: made when it first needs them, after the first picture (the host's frames draw that).
+   * A 4-partition ring as reported is 400,000 ranges: unpacked on arrival, 30 ms and as much
+   * garbage collection before any picture.
    */
   get settings(): Settings {
-    return (this.#settings ??= unpackReportedRanges(this.shown));
+    return (this.#settings ??= unpackSettings(this.shown));
   }
 
   /** New settings, with the host's frames of them where it sent some. */

@@ -9,7 +9,7 @@ import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
 import { panelReports } from '../../src/shared/view/observedPanel';
-import { packReportedRanges } from '../../src/shared/reportedRanges';
+import { packSettings } from '../../src/shared/packedSettings';
 import { buildFrames } from '../../src/shared/view/frame';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, type ShownKey } from '../../src/shared/view/topicView';
@@ -244,7 +244,7 @@ export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, wi
   const topology = new Topology(settings, []);
   for (const t of topology.topics) (t as TopicState & { subscription?: { selector: { segmentTable(): unknown } } }).subscription?.selector.segmentTable();
   const t1 = performance.now();
-  const msg: Record<string, unknown> = { type: 'state', settings: frames ? packReportedRanges(settings) : settings, stale: [], problems: [], keys: [] };
+  const msg: Record<string, unknown> = { type: 'state', settings: frames ? packSettings(settings) : settings, stale: [], problems: [], keys: [] };
   if (frames) {
     msg.frames = buildFrames(topology, keys, width, { shown });
     // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).

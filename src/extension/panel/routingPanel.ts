@@ -20,7 +20,7 @@ import {
   type ToWebviewMessage,
 } from '../../shared/protocol';
 import { panelReports, type PanelObserved } from '../../shared/view/observedPanel';
-import { packReportedRanges } from '../../shared/reportedRanges';
+import { packSettings } from '../../shared/packedSettings';
 import { buildFrames, type TopicFrame } from '../../shared/view/frame';
 import { keyId } from '../../shared/view/shownKeys';
 import { exportAnalysis } from '../analysis/exportAnalysis';
@@ -201,7 +201,7 @@ export class RoutingPanel implements vscode.Disposable {
     const focus = this.#takeFocus();
     this.#post({
       type: 'state',
-      settings: packReportedRanges(model.settings),
+      settings: packSettings(model.settings),
       stale: [...model.stale],
       problems,
       keys,

@@ -1,12 +1,13 @@
 /**
- * The broker's reported ranges in the state message (src/shared/reportedRanges.ts): the host packs
- * them into one Int32Array per report, the panel unpacks them, and the settings come back as the
- * engine parsed them, consumers without ranges and both kinds of report included.
+ * The settings in the state message (src/shared/packedSettings.ts): the host packs the broker's
+ * reported ranges into one Int32Array per report and each subscription's consumers into one JSON
+ * string, the panel unpacks them, and the settings come back as the engine parsed them, consumers
+ * without ranges and both kinds of report included.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseSettings, type Settings } from '../../src/engine/settings';
-import { packReportedRanges, unpackReportedRanges } from '../../src/shared/reportedRanges';
+import { packSettings, unpackSettings } from '../../src/shared/packedSettings';
 
 function settings(): Settings {
   const report = (shift: number) => ({
@@ -29,11 +30,11 @@ function settings(): Settings {
   return settings;
 }
 
-describe('reported ranges in the state message', () => {
+describe('the settings in the state message', () => {
   test('packed: one Int32Array per report, no pairs left; unpacked: the settings as parsed', () => {
     const s = settings();
     const before = JSON.stringify(s);
-    const packed = packReportedRanges(s);
+    const packed = packSettings(s);
     assert.equal(JSON.stringify(s), before, 'packing leaves the host\'s settings as they were');
     const reports = packed.topics.flatMap((t) => (t.system === 'pulsar' && t.subscription ? [t.subscription.observed, ...(t.subscription.observedPartitions ?? [])] : [])).filter((o) => o !== undefined);
     assert.equal(reports.length, 3);
@@ -41,7 +42,7 @@ describe('reported ranges in the state message', () => {
       assert.ok((o as { packedRanges?: unknown }).packedRanges instanceof Int32Array);
       assert.deepEqual(o.consumers.map((c) => c.ranges.length), [0, 0, 0]);
     }
-    assert.deepEqual(unpackReportedRanges(structuredClone(packed)), s);
+    assert.deepEqual(unpackSettings(structuredClone(packed)), s);
   });
 
   test('a consumer with 70,000 ranges (more bounds than a call takes as arguments)', () => {
@@ -59,11 +60,32 @@ describe('reported ranges in the state message', () => {
       ],
     });
     assert.deepEqual(problems, []);
-    assert.deepEqual(unpackReportedRanges(structuredClone(packReportedRanges(s))), s);
+    assert.deepEqual(unpackSettings(structuredClone(packSettings(s))), s);
+  });
+
+  test("a subscription's consumers go as one string, whatever their number; unpacked, as parsed", () => {
+    // A message is cloned an object and a string at a time (see packedSettings.ts).
+    const count = (v: unknown): number =>
+      typeof v === 'string' ? 1 : v && typeof v === 'object' && !ArrayBuffer.isView(v) ? Object.values(v).reduce((n: number, x) => n + count(x), 1) : 0;
+    const sized = (n: number) =>
+      parseSettings({
+        'keyRouting.topics': [
+          {
+            name: 'persistent://t/ns/sticky',
+            system: 'pulsar',
+            brokerVersion: '4.0',
+            subscription: { name: 's', type: 'Key_Shared', keySharedMode: 'STICKY', consumers: Array.from({ length: n }, (_, i) => ({ name: `c-${i}`, ranges: [[i * 10, i * 10 + 9]] })) },
+          },
+        ],
+      }).settings;
+    const [ten, thousand] = [sized(10), sized(1000)];
+    assert.equal(count(packSettings(thousand)), count(packSettings(ten)));
+    assert.ok(count(thousand) > 4000);
+    for (const s of [ten, thousand, settings()]) assert.deepEqual(unpackSettings(structuredClone(packSettings(s))), s);
   });
 
   test('settings without a report pass through', () => {
     const { settings: s } = parseSettings({ 'keyRouting.topics': [{ name: 'plain', system: 'kafka', partitions: 6 }] });
-    assert.deepEqual(unpackReportedRanges(packReportedRanges(s)), s);
+    assert.deepEqual(unpackSettings(packSettings(s)), s);
   });
 });
