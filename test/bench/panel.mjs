@@ -15,7 +15,8 @@
 //          connects every consumer itself) and drawing SVG charts;
 //   new    the host's frames in the state message (`buildFrames`, as the extension sends them) and
 //          the charts chosen by density (canvas for these topologies).
-// With `--baseline REV`, a third column runs the webview of that git revision (its script, built, and its panel.css)
+// With `--baseline REV`, a third column runs the webview of that git revision (its script, built, and its panel.css),
+// fed this bundle's host message with the settings as parsed (a webview from before their packing reads no others)
 // (`npm run bench` passes main before the scale work: the renderer users have today).
 //
 // Figures, each in Chromium (1,200 x 900 px) against its goal:
@@ -260,7 +261,9 @@ async function measure(browser, scale, c, r, keys) {
       await page.evaluate(`window.__postState = ${inPagePostState.toString()}`);
       // The host's answer to what the panel posted before `ready` (its keys, width and topic).
       const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
-      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic);
+      // The baseline gets the settings as parsed: the revision's webview may predate their packing
+      // (and reads frames only if its host sent the same ones: else it works the views out itself).
+      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic, r.id !== 'baseline' && r.frames);
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);

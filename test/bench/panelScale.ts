@@ -235,16 +235,18 @@ export function parsedSettings(raw: unknown): Settings {
 /**
  * The `state` message the host sends (with frames, or without as an older host did) for the keys,
  * width and topic the panel told it (`panelView`), encoded for the page, and how long the host took to
- * build the frames on top of the topology it holds.
+ * build the frames on top of the topology it holds. With `packed` false the settings go as parsed
+ * (a baseline webview from before `packSettings` would read packed ones as subscriptions without
+ * consumers).
  */
-export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, width?: number, shown?: string): { json: string; hostFramesMs: number; hostTopologyMs: number } {
+export function stateMessage(raw: unknown, keys: KeyInput[], frames: boolean, width?: number, shown?: string, packed = frames): { json: string; hostFramesMs: number; hostTopologyMs: number } {
   const settings = parsedSettings(raw);
   const t0 = performance.now();
   // The host's topology, with every selector's assignment worked out (its settings lint reads it).
   const topology = new Topology(settings, []);
   for (const t of topology.topics) (t as TopicState & { subscription?: { selector: { segmentTable(): unknown } } }).subscription?.selector.segmentTable();
   const t1 = performance.now();
-  const msg: Record<string, unknown> = { type: 'state', settings: frames ? packSettings(settings) : settings, stale: [], problems: [], keys: [] };
+  const msg: Record<string, unknown> = { type: 'state', settings: packed ? packSettings(settings) : settings, stale: [], problems: [], keys: [] };
   if (frames) {
     msg.frames = buildFrames(topology, keys, width, { shown });
     // And the broker's reports, as the host adds them (src/extension/panel/routingPanel.ts).
