@@ -388,7 +388,7 @@ async function picture(page, cdp, legacy, name) {
         first = m.startTime + m.duration - t0;
         break;
       }
-      if (legacy && (fresh('keyRouting:render') || fresh('keyRouting:viewModel'))) {
+      if (legacy && drawn()) {
         first = performance.now() - t0;
         performance.mark('bench:first');
         break;

@@ -19,7 +19,7 @@ import { binPoints, buildRingColumns, RING_COLUMNS, ringModelOf } from '../../sr
 import { fullWindow, layoutSegments, zoomWindow } from '../../src/shared/view/segments';
 import { toShownKey } from '../../src/shared/view/shownKeys';
 import { buildTopicView, layoutPartitions } from '../../src/shared/view/topicView';
-import { plainModel, ringPoints, settingsOf } from './helpers';
+import { clonedObjects, plainModel, ringPoints, settingsOf } from './helpers';
 import { KEYS_OF_EVERY_KIND, plainGroup, TOPICS_OF_EVERY_KIND } from './viewFixtures';
 
 const TOPICS = TOPICS_OF_EVERY_KIND;
@@ -104,9 +104,7 @@ describe('frames: the view the panel makes from the host frame', () => {
 
   test("a selector's names go as one string: its part of the message does not grow with its consumers", () => {
     // A message is cloned an object and a string at a time (see SelectorFrame.names).
-    const count = (v: unknown): number =>
-      typeof v === 'string' ? 1 : v && typeof v === 'object' && !ArrayBuffer.isView(v) ? Object.values(v).reduce((n: number, x) => n + count(x), 1) : 0;
-    for (const f of frames) if (f.selector) assert.ok(count(f.selector) <= 12, `${f.name}: ${count(f.selector)} objects and strings`);
+    for (const f of frames) if (f.selector) assert.ok(clonedObjects(f.selector) <= 12, `${f.name}: ${clonedObjects(f.selector)} objects and strings`);
   });
 
   test('ring segment bounds are int32 columns, as the engine builds them and as the panel reads a frame', () => {

@@ -177,6 +177,16 @@ export function plainModel(x: unknown): unknown {
 }
 
 /**
+ * The objects and strings a structured clone of `v` copies one at a time (typed arrays, whose
+ * buffers go whole, not counted): what a state message costs the webview beside its bytes.
+ */
+export function clonedObjects(v: unknown): number {
+  if (typeof v === 'string') return 1;
+  if (!v || typeof v !== 'object' || ArrayBuffer.isView(v)) return 0;
+  return Object.values(v).reduce((n: number, x) => n + clonedObjects(x), 1);
+}
+
+/**
  * Every point of a consistent-hashing ring, ascending, read through the columns the product uses
  * (`pointColumns`): on 3.x with all its consumers, on 4.x with the selected consumer and the queue
  * of colliding ones behind it.
