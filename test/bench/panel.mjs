@@ -605,10 +605,35 @@ async function inPageStep(act, group) {
     field.value = field.list?.options[0]?.value ?? '';
     await nextFrame();
   }
+  // The step is over at the end of the frame that paints its picture and ordering note. A
+  // MutationObserver sees the last change (the step listed, the note no longer busy) in the task
+  // that made it, so the frame asked for is that change's own; polling for it (every 2 ms, which
+  // Chromium stretches to 4 once timers nest) could ask a frame too late.
+  const stepsList = () => document.querySelector('#group-whatif-steps');
+  const ordering = () => document.querySelector('#whatif-ordering');
+  const listed = () => document.querySelectorAll('#whatif-steps li:not(.undone)').length;
+  const before = stepsList()?.children.length ?? 0;
+  const stepsBefore = listed();
+  const shown = group
+    ? () => (stepsList()?.children.length ?? 0) !== before
+    : () => listed() !== stepsBefore && ordering() !== null && ordering().getAttribute('aria-busy') !== 'true';
+  let painted, refused;
+  const done = new Promise((res, rej) => ((painted = res), (refused = rej)));
+  const check = () => {
+    // A refused step (a STICKY range taken, say) lists nothing: say why instead of waiting forever.
+    const error = group ? null : document.querySelector('p.error[role="alert"]');
+    if (error) {
+      watch.disconnect();
+      refused(new Error(`the panel refused the step: ${error.textContent}`));
+    } else if (shown()) {
+      watch.disconnect();
+      requestAnimationFrame(() => setTimeout(() => painted(performance.now()), 0));
+    }
+  };
+  const watch = new MutationObserver(check);
+  watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
   performance.mark('bench:wa');
   const t0 = performance.now();
-  const before = document.querySelector('#group-whatif-steps')?.children.length ?? 0;
-  const stepsBefore = document.querySelectorAll('#whatif-steps li:not(.undone)').length;
   if (group) {
     // A group's step: a member joins (or the first one leaves); its picture lists the step.
     if (act.add) {
@@ -617,28 +642,15 @@ async function inPageStep(act, group) {
     } else {
       document.querySelector('#group-whatif-remove').click();
     }
-    while ((document.querySelector('#group-whatif-steps')?.children.length ?? 0) === before) await new Promise((res) => setTimeout(res, 2));
+  } else if (act.add) {
+    document.querySelector('#whatif-name').value = act.add;
+    // A STICKY subscription's consumer brings its ranges (free ones, from the case).
+    if (act.ranges) document.querySelector('#whatif-ranges').value = act.ranges;
+    document.querySelector('#whatif-add').click();
   } else {
-    if (act.add) {
-      document.querySelector('#whatif-name').value = act.add;
-      // A STICKY subscription's consumer brings its ranges (free ones, from the case).
-      if (act.ranges) document.querySelector('#whatif-ranges').value = act.ranges;
-      document.querySelector('#whatif-add').click();
-    } else {
-      document.querySelector('#whatif-remove').click();
-    }
-    // The step's picture, then its ordering note (filled in after it is painted).
-    const ordering = () => document.querySelector('#whatif-ordering');
-    const listed = () => document.querySelectorAll('#whatif-steps li:not(.undone)').length;
-    while (listed() === stepsBefore || !ordering() || ordering().getAttribute('aria-busy') === 'true') {
-      // A refused step (a STICKY range taken, say) lists nothing: say why instead of waiting forever.
-      const refused = document.querySelector('p.error[role="alert"]');
-      if (refused) throw new Error(`the panel refused the step: ${refused.textContent}`);
-      await new Promise((res) => setTimeout(res, 2));
-    }
+    document.querySelector('#whatif-remove').click();
   }
-  await nextFrame();
-  const stepMs = performance.now() - t0;
+  const stepMs = (await done) - t0;
   performance.mark('bench:wb');
   while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
   performance.mark('bench:wc');
