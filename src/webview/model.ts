@@ -299,7 +299,11 @@ export class Models {
       const keys = this.shownKeys;
       const first = t.subscription.consumers[0]?.id;
       const events: TopologyEvent[] = [round % 3 === 0 && first ? { kind: 'disconnect', id: first } : { kind: 'connect', name: `\u0000warm-up-${round}`, ...stickyWarmUpRanges(t.subscription.selector) }];
-      const w = buildWhatIf(this.settings, name, events, keys, new ColorMap(), undefined, t, true, false);
+      // Taken as a real step is: a what-if of no steps, extended by it. Built afresh, the throwaway
+      // steps never ran `extendWhatIf`, which the panel's first real step then ran cold.
+      const colors = new ColorMap();
+      const none = buildWhatIf(this.settings, name, [], keys, colors, undefined, t, true, false);
+      const w = none && extendWhatIf(none, this.settings, name, events, keys, colors, true);
       if (w) this.#timeNote(name, () => orderingNote(this.settings, name, events, keys, w, t));
       // A step's bars draw the ring's points, which a view of a broker's report (its ranges, no
       // ring) never drew: their first binning of 100,000 points ran cold (25 ms of a 100 ms step).
