@@ -257,6 +257,7 @@ async function measure(browser, scale, c, r, keys) {
       );
       await page.addScriptTag({ path: r.bundle });
       await page.evaluate(decoderSource);
+      await page.evaluate(`window.__paintedWhen = ${inPagePaintedWhen.toString()}`);
       await page.evaluate(`window.__step = ${inPageStep.toString()}`);
       await page.evaluate(`window.__postState = ${inPagePostState.toString()}`);
       // The host's answer to what the panel posted before `ready` (its keys, width and topic).
@@ -361,21 +362,10 @@ async function picture(page, cdp, legacy, name) {
     // `serializeWebviewMessage` took out of the message, before it reached the webview's page).
     const transfer = window.__buffers(window.__message);
     // Complete: the page drawn and nothing busy any more (the keys table, the ordering note), to
-    // the end of the frame that paints it. A MutationObserver sees the last busy slot go in the
-    // task that replaced it, so the frame asked for is that change's own (polling for it, every
-    // 5 ms after the first picture was found, ended up to two frames late).
-    let completeAt;
-    const completed = new Promise((res) => (completeAt = res));
+    // the end of the frame that paints it (polling for it, every 5 ms after the first picture was
+    // found, ended up to two frames late).
     const drawn = legacy ? () => fresh('keyRouting:render') || fresh('keyRouting:viewModel') : () => fresh('keyRouting:render');
-    let done = false;
-    const check = () => {
-      if (done || !drawn() || document.querySelector('[aria-busy="true"]')) return;
-      done = true;
-      watch.disconnect();
-      requestAnimationFrame(() => setTimeout(() => completeAt(performance.now()), 0));
-    };
-    const watch = new MutationObserver(check);
-    watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+    const completed = window.__paintedWhen(() => drawn() && !document.querySelector('[aria-busy="true"]'));
     performance.mark('bench:post');
     const t0 = performance.now();
     window.postMessage(window.__message, '*', transfer);
@@ -395,8 +385,8 @@ async function picture(page, cdp, legacy, name) {
       }
     }
     if (!legacy) performance.mark('bench:first');
-    check(); // in case nothing changed after the page was drawn
-    const complete = (await completed) - t0;
+    completed.check(); // in case nothing changed after the page was drawn
+    const complete = (await completed.at) - t0;
     performance.mark('bench:complete');
     return { firstMs: first, completeMs: complete, elements: document.querySelectorAll('#view *').length };
   }, legacy);
@@ -577,6 +567,33 @@ async function stopTrace(page) {
 }
 
 /**
+ * Installed in the page as `window.__paintedWhen`: `at` resolves to the time at the end of the frame
+ * that paints the change after which `ready()` holds (a throw from `ready` rejects it). A
+ * MutationObserver checks at every change of the page's elements or of an `aria-busy`, in the task
+ * that made it, so the frame asked for is that change's own; `check()` checks now.
+ */
+function inPagePaintedWhen(ready) {
+  let check;
+  const at = new Promise((resolve, reject) => {
+    let done = false;
+    check = () => {
+      if (done) return;
+      try {
+        if (!ready()) return;
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+      } catch (e) {
+        reject(e);
+      }
+      done = true;
+      watch.disconnect();
+    };
+  });
+  const watch = new MutationObserver(() => check());
+  watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+  return { at, check };
+}
+
+/**
  * Installed in the page as `window.__postState`: posts the host's state message (its buffers
  * transferred, as VS Code hands it over) and resolves once the first picture is painted: its mark,
  * or, in a bundle older than it (the baseline), the mark of its render.
@@ -605,33 +622,20 @@ async function inPageStep(act, group) {
     field.value = field.list?.options[0]?.value ?? '';
     await nextFrame();
   }
-  // The step is over at the end of the frame that paints its picture and ordering note. A
-  // MutationObserver sees the last change (the step listed, the note no longer busy) in the task
-  // that made it, so the frame asked for is that change's own; polling for it (every 2 ms, which
-  // Chromium stretches to 4 once timers nest) could ask a frame too late.
+  // The step is over at the end of the frame that paints its picture and ordering note (polling
+  // for it, every 2 ms, which Chromium stretches to 4 once timers nest, could ask a frame too late).
   const stepsList = () => document.querySelector('#group-whatif-steps');
   const ordering = () => document.querySelector('#whatif-ordering');
   const listed = () => document.querySelectorAll('#whatif-steps li:not(.undone)').length;
   const before = stepsList()?.children.length ?? 0;
   const stepsBefore = listed();
-  const shown = group
-    ? () => (stepsList()?.children.length ?? 0) !== before
-    : () => listed() !== stepsBefore && ordering() !== null && ordering().getAttribute('aria-busy') !== 'true';
-  let painted, refused;
-  const done = new Promise((res, rej) => ((painted = res), (refused = rej)));
-  const check = () => {
+  const done = window.__paintedWhen(() => {
+    if (group) return (stepsList()?.children.length ?? 0) !== before;
     // A refused step (a STICKY range taken, say) lists nothing: say why instead of waiting forever.
-    const error = group ? null : document.querySelector('p.error[role="alert"]');
-    if (error) {
-      watch.disconnect();
-      refused(new Error(`the panel refused the step: ${error.textContent}`));
-    } else if (shown()) {
-      watch.disconnect();
-      requestAnimationFrame(() => setTimeout(() => painted(performance.now()), 0));
-    }
-  };
-  const watch = new MutationObserver(check);
-  watch.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+    const refused = document.querySelector('p.error[role="alert"]');
+    if (refused) throw new Error(`the panel refused the step: ${refused.textContent}`);
+    return listed() !== stepsBefore && ordering() !== null && ordering().getAttribute('aria-busy') !== 'true';
+  });
   performance.mark('bench:wa');
   const t0 = performance.now();
   if (group) {
@@ -650,7 +654,7 @@ async function inPageStep(act, group) {
   } else {
     document.querySelector('#whatif-remove').click();
   }
-  const stepMs = (await done) - t0;
+  const stepMs = (await done.at) - t0;
   performance.mark('bench:wb');
   while (document.querySelector('[aria-busy="true"]')) await new Promise((res) => setTimeout(res, 5));
   performance.mark('bench:wc');
