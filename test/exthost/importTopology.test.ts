@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -300,6 +300,7 @@ export function defineImportTests(): void {
       } finally {
         await cfg().update('keyRouting.pulsarAdmin.caFile', undefined, vscode.ConfigurationTarget.Global);
         await server.close();
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 
@@ -386,7 +387,8 @@ export function defineImportTests(): void {
       // The slots 1-65535 in 60,000 runs, dealt to the consumers in turn.
       for (let r = 0; r < 60_000; r++) consumers[r % 1000].keyHashRangeArrays.push([1 + Math.floor((r * 65535) / 60_000), Math.floor(((r + 1) * 65535) / 60_000)]);
       sub.consumers = consumers;
-      const file = join(mkdtempSync(join(tmpdir(), 'kr-import-')), 'ring-stats.json');
+      const dir = mkdtempSync(join(tmpdir(), 'kr-import-'));
+      const file = join(dir, 'ring-stats.json');
       writeFileSync(file, JSON.stringify(report));
       const ui = new ScriptedUi({ file: vscode.Uri.file(file), write: true });
       const r = await run(ui, { kind: 'pulsar-stats', source: 'file' });
@@ -398,6 +400,7 @@ export function defineImportTests(): void {
         assert.deepEqual(observed.map((c) => c.ranges), consumers.map((c) => c.keyHashRangeArrays));
       } finally {
         await cfg().update(TOPICS, original, vscode.ConfigurationTarget.Workspace);
+        rmSync(dir, { recursive: true, force: true });
       }
     });
 
