@@ -15,9 +15,11 @@
 //          connects every consumer itself) and drawing SVG charts;
 //   new    the host's frames in the state message (`buildFrames`, as the extension sends them) and
 //          the charts chosen by density (canvas for these topologies).
-// With `--baseline REV`, a third column runs the webview of that git revision (its script, built, and its panel.css),
-// fed this bundle's host message with the settings as parsed (a webview from before their packing reads no others)
+// With `--baseline REV`, a third column runs the webview of that git revision (its script, built as
+// dist/extension.js is built, and its panel.css), fed this bundle's host message (with the settings
+// as parsed if its webview is from before their packing, which it could not read)
 // (`npm run bench` passes main before the scale work: the renderer users have today).
+// The columns take turns page by page, in an order that turns with each run and case (`measureCase`).
 //
 // Figures, each in Chromium (1,200 x 900 px) against its goal:
 //   first picture   from posting the host's state message to the first frame painted with the
@@ -88,7 +90,8 @@
 //   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30Pairs,ring30Points,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
 //                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
 import { build } from 'esbuild';
-import { execFileSync } from 'node:child_process';
+import esbuildConfig from '../../esbuild.js';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -161,11 +164,11 @@ async function main() {
     return;
   }
   const renderers = [
-    { id: 'today', label: 'this bundle, settings only, SVG', bundle: bundlePath(root), frames: false, renderer: 'svg' },
-    { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, renderer: 'auto' },
+    { id: 'today', label: 'this bundle, settings only, SVG', bundle: bundlePath(root), frames: false, packed: false, renderer: 'svg' },
+    { id: 'new', label: 'new (host frames, canvas by density)', bundle: bundlePath(root), frames: true, packed: true, renderer: 'auto' },
   ];
   if (RENDERER) renderers.splice(0, renderers.length, ...renderers.filter((r) => r.id === RENDERER));
-  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, ...buildBaseline(BASELINE), frames: true, renderer: 'auto' });
+  if (BASELINE) renderers.push({ id: 'baseline', label: `before: webview of ${BASELINE}`, ...(await buildBaseline(BASELINE)), frames: true, renderer: 'auto' });
 
   const keys = scale.benchKeys(100);
   // The renderer's V8 prints its traces on the browser's output, which Playwright copies to
@@ -190,13 +193,12 @@ async function main() {
     for (const c of cases) {
       const caseKeys = c.keys ?? keys;
       const node = c.consumers ? scale.nodeWhatIf(c.settings, c.topic, caseKeys, 3) : null;
-      for (const r of renderers) {
-        process.stdout.write(`${c.label}, ${r.label}: `);
-        const row = await measure(browser, scale, c, r, caseKeys);
+      process.stdout.write(`${c.label} (${renderers.map((r) => r.id).join(', ')}): `);
+      for (const row of await measureCase(browser, scale, c, renderers, caseKeys, cases.indexOf(c))) {
         row.nodeWhatIf = node && { whatIfMs: round(node.whatIfMs), noteMs: round(node.noteMs) };
         results.push(row);
-        process.stdout.write('\n');
       }
+      process.stdout.write('\n');
     }
   } finally {
     await browser.close();
@@ -207,34 +209,42 @@ async function main() {
   console.log('\nwritten: test-artifacts/panel-bench.json');
 }
 
-/** The webview of git revision `rev`, built into the temp directory: its script (`bundle`) and stylesheet (`css`). */
-function buildBaseline(rev) {
+/**
+ * The webview of git revision `rev`, built into the temp directory: its script (`bundle`), its
+ * stylesheet (`css`), and whether it reads packed settings (`packed`: a message without them is
+ * larger, and slower to clone into the page).
+ */
+async function buildBaseline(rev) {
   const src = join(dir, 'baseline');
   mkdirSync(src, { recursive: true });
   const tar = join(dir, 'baseline.tar');
-  execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src', 'media/panel.css'], { stdio: 'inherit' });
+  // And the files outside src/ that the extension's part imports, and the TypeScript settings its
+  // build reads, where the revision has them.
+  const imported = ['package.json', 'examples/settings.json', 'tsconfig.json'].filter((f) => spawnSync('git', ['-C', root, 'cat-file', '-e', `${rev}:${f}`]).status === 0);
+  execFileSync('git', ['-C', root, 'archive', '-o', tar, rev, 'src', 'media/panel.css', ...imported], { stdio: 'inherit' });
   execFileSync('tar', ['-xf', tar, '-C', src]);
   const out = join(dir, 'baseline-panel.js');
-  // Since cf0320d the panel's module starts only when src/main.ts calls startWebview; before, on load.
-  let entry = join(src, 'src/webview/main.ts');
-  if (readFileSync(entry, 'utf8').includes('export function startWebview')) {
-    entry = join(src, 'baseline-entry.ts');
-    writeFileSync(entry, "import { startWebview } from './src/webview/main';\nstartWebview();\n");
-  }
-  execFileSync(process.execPath, ['-e', `require(${JSON.stringify(join(root, 'node_modules/esbuild'))}).buildSync({ entryPoints: [${JSON.stringify(entry)}], bundle: true, platform: 'browser', format: 'iife', outfile: ${JSON.stringify(out)}, logLevel: 'warning' })`], { stdio: 'inherit' });
-  return { bundle: out, css: join(src, 'media/panel.css') };
+  // Since cf0320d one script, src/main.ts, holds the extension and the panel: built with the
+  // options esbuild.js builds dist/extension.js with, which the other columns run (the same code
+  // built as the panel's part alone ran the same pages slower, on average by 12 ms the complete
+  // picture drawn again, 20 a step at once, 10 a step once the tab has settled). Before, the panel's own module, which starts
+  // on load, with the same target, package entry points and strictness (a bundle of ES modules is
+  // sloppy unless told).
+  const main = join(src, 'src/main.ts');
+  const common = { bundle: true, platform: 'node', format: 'iife', target: 'es2022', mainFields: ['module', 'main'], nodePaths: [join(root, 'node_modules')], logLevel: 'warning' };
+  await build(existsSync(main) ? { ...common, ...esbuildConfig.extensionBundle, entryPoints: [main], outfile: out, absWorkingDir: src } : { ...common, entryPoints: [join(src, 'src/webview/main.ts')], banner: { js: "'use strict';" }, outfile: out });
+  const model = join(src, 'src/webview/model.ts');
+  return { bundle: out, css: join(src, 'media/panel.css'), packed: existsSync(model) && readFileSync(model, 'utf8').includes('unpackSettings') };
 }
 
-async function measure(browser, scale, c, r, keys) {
-  let msg;
-  const cold = [];
-  const warm = [];
-  let whatIf = null;
-  let zoom = null;
-  const heap = {};
-  let readyMs;
-  let longestIdleTaskMs;
-  let eager = null;
+/**
+ * Times case `c` (the `index`th) with every renderer, page by page: each page of a run (a cold
+ * picture, the heap page, a not-waiting page...) is opened once per renderer before the next run's,
+ * the renderers' order reversed from one run to the next and from one case to the next (a page a
+ * case opens once comes first for one renderer in one case, for the other in the next), so that
+ * neither column gets the browser and machine of a later moment than the other.
+ */
+async function measureCase(browser, scale, c, renderers, keys, index) {
   // The heap after opening is taken in a page of its own, after the timings: measuring it means a
   // forced full collection (`collectGarbage`), which also drops V8's compiled code, so a zoom or
   // what-if step timed after it would run cold code no user would meet.
@@ -242,108 +252,113 @@ async function measure(browser, scale, c, r, keys) {
   // for the idle warm-up (`eagerStep`): one adds at once, one once the tab is done, one at a
   // user's pace. Then one that zooms at once (`zoomAtOnce`).
   const pages = RUNS + (c.consumers || c.group ? 3 : 0) + 1;
-  let zoomEarly = null;
+  const figures = new Map(renderers.map((r) => [r, { cold: [], warm: [], heap: {}, whatIf: null, zoom: null, zoomEarly: null, eager: null }]));
   for (let run = 0; run <= pages; run++) {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Performance.enable');
-    try {
-      await page.setContent(panelHtml(root, r.css));
-      await page.evaluate(
-        ({ topic, view, keys, renderer }) => {
-          window.__initialState = { version: 1, topic, views: view ? { [topic]: view } : {}, keys, zoom: {}, whatIf: {}, positions: {}, renderer };
-        },
-        { topic: c.topic, view: c.view, keys, renderer: r.renderer },
-      );
-      await page.addScriptTag({ path: r.bundle });
-      await page.evaluate(decoderSource);
-      await page.evaluate(`window.__paintedWhen = ${inPagePaintedWhen.toString()}`);
-      await page.evaluate(`window.__step = ${inPageStep.toString()}`);
-      await page.evaluate(`window.__postState = ${inPagePostState.toString()}`);
-      // The host's answer to what the panel posted before `ready` (its keys, width and topic).
-      const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
-      // The baseline gets the settings as parsed: the revision's webview may predate their packing
-      // (and reads frames only if its host sent the same ones: else it works the views out itself).
-      msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic, r.id !== 'baseline' && r.frames);
-      await page.evaluate((json) => {
-        window.__message = window.__decode(json);
-      }, msg.json);
-      if (run === pages) {
-        zoomEarly = await zoomAtOnce(page, c, cdp, `${c.id}-${r.id}-zoom-at-once`);
-        continue;
-      }
-      // A renderer without the editor (the baseline has no group what-if) has no step to time.
-      if (run > RUNS && !whatIf) continue;
-      if (run === RUNS + 1) {
-        eager = await eagerStep(page, c, cdp, `${c.id}-${r.id}-eager`, 'once');
-        continue;
-      }
-      if (run === RUNS + 2) {
-        const later = await eagerStep(page, c, cdp, `${c.id}-${r.id}-eager-settled`, 'settled');
-        eager.settledStepMs = later.stepMs;
-        eager.settledAfterMs = later.settledAfterMs;
-        continue;
-      }
-      if (run === RUNS + 3) {
-        eager.pacedStepMs = (await eagerStep(page, c, cdp, `${c.id}-${r.id}-eager-paced`, 'paced')).stepMs;
-        continue;
-      }
-      if (run === RUNS) {
-        // The heap page: opened as a panel opens, left to finish its idle work, then measured.
-        await page.evaluate(() => {
-          window.__longTasks = [];
-          new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: 'longtask' });
-        });
-        await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-heap`);
-        await settle(page);
-        // From the state message to the end of the idle warm-up (what a what-if step's speed costs).
-        readyMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('bench:post').at(-1).startTime);
-        // The longest task after the first picture (0: none over 50 ms). An older bundle marks no
-        // first picture: from the state message then.
-        longestIdleTaskMs = await page.evaluate(() => {
-          const first = performance.getEntriesByName('keyRouting:firstPicture').at(-1);
-          const from = first ? first.startTime + first.duration : performance.getEntriesByName('bench:post').at(-1).startTime;
-          return Math.max(0, ...window.__longTasks.filter((t) => t.startTime >= from).map((t) => t.duration));
-        });
-        heap.afterOpenMB = await heapMB(cdp);
-        continue;
-      }
-      cold.push(await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-cold-${run}`));
+    for (const r of (run + index) % 2 === 0 ? renderers : [...renderers].reverse()) await measurePage(browser, scale, c, r, keys, run, pages, figures.get(r));
+  }
+  return renderers.map((r) => summary(c, r, figures.get(r)));
+}
+
+/** Page `run` of case `c` with renderer `r`, its figures added to `f`. */
+async function measurePage(browser, scale, c, r, keys, run, pages, f) {
+  // A renderer without the editor (the baseline has no group what-if) has no step to time.
+  if (run > RUNS && run < pages && !f.whatIf) return;
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  try {
+    await page.setContent(panelHtml(root, r.css));
+    await page.evaluate(
+      ({ topic, view, keys, renderer }) => {
+        window.__initialState = { version: 1, topic, views: view ? { [topic]: view } : {}, keys, zoom: {}, whatIf: {}, positions: {}, renderer };
+      },
+      { topic: c.topic, view: c.view, keys, renderer: r.renderer },
+    );
+    await page.addScriptTag({ path: r.bundle });
+    await page.evaluate(decoderSource);
+    await page.evaluate(`window.__paintedWhen = ${inPagePaintedWhen.toString()}`);
+    await page.evaluate(`window.__step = ${inPageStep.toString()}`);
+    await page.evaluate(`window.__postState = ${inPagePostState.toString()}`);
+    // The host's answer to what the panel posted before `ready` (its keys, width and topic).
+    const view = await page.evaluate(() => window.__posted.find((m) => m.type === 'panelView'));
+    // A baseline from before the settings' packing gets them as parsed (and reads frames only if
+    // its host sent the same ones: else it works the views out itself).
+    const msg = scale.stateMessage(c.settings, view?.keys ?? keys, r.frames, view?.width, view?.topic, r.packed);
+    f.hostFramesMs = msg.hostFramesMs;
+    await page.evaluate((json) => {
+      window.__message = window.__decode(json);
+    }, msg.json);
+    const name = (part) => `${c.id}-${r.id}-${part}`;
+    if (run === pages) {
+      f.zoomEarly = await zoomAtOnce(page, c, cdp, name('zoom-at-once'));
+    } else if (run === RUNS + 1) {
+      f.eager = await eagerStep(page, c, cdp, name('eager'), 'once');
+    } else if (run === RUNS + 2) {
+      const later = await eagerStep(page, c, cdp, name('eager-settled'), 'settled');
+      f.eager.settledStepMs = later.stepMs;
+      f.eager.settledAfterMs = later.settledAfterMs;
+    } else if (run === RUNS + 3) {
+      f.eager.pacedStepMs = (await eagerStep(page, c, cdp, name('eager-paced'), 'paced')).stepMs;
+    } else if (run === RUNS) {
+      // The heap page: opened as a panel opens, left to finish its idle work, then measured.
+      await page.evaluate(() => {
+        window.__longTasks = [];
+        new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: 'longtask' });
+      });
+      await picture(page, cdp, r.id === 'baseline', name('heap'));
+      await settle(page);
+      // From the state message to the end of the idle warm-up (what a what-if step's speed costs).
+      f.readyMs = await page.evaluate(() => performance.now() - performance.getEntriesByName('bench:post').at(-1).startTime);
+      // The longest task after the first picture (0: none over 50 ms). An older bundle marks no
+      // first picture: from the state message then.
+      f.longestIdleTaskMs = await page.evaluate(() => {
+        const first = performance.getEntriesByName('keyRouting:firstPicture').at(-1);
+        const from = first ? first.startTime + first.duration : performance.getEntriesByName('bench:post').at(-1).startTime;
+        return Math.max(0, ...window.__longTasks.filter((t) => t.startTime >= from).map((t) => t.duration));
+      });
+      f.heap.afterOpenMB = await heapMB(cdp);
+    } else {
+      f.cold.push(await picture(page, cdp, r.id === 'baseline', name(`cold-${run}`)));
       process.stdout.write('.');
       // The same state again in the warm page (as after a settings change).
       await page.evaluate((json) => {
         window.__message = window.__decode(json);
       }, msg.json);
-      warm.push(await picture(page, cdp, r.id === 'baseline', `${c.id}-${r.id}-warm-${run}`));
+      f.warm.push(await picture(page, cdp, r.id === 'baseline', name(`warm-${run}`)));
       if (run === RUNS - 1) {
         await settle(page);
-        zoom = await zoomPan(page, c, cdp, `${c.id}-${r.id}-zoom`);
+        f.zoom = await zoomPan(page, c, cdp, name('zoom'));
         process.stdout.write('z');
         if (c.consumers || c.group) {
-          whatIf = await whatIfSteps(page, c, cdp, `${c.id}-${r.id}-whatif`);
-          heap.afterWhatIfMB = await heapMB(cdp);
+          f.whatIf = await whatIfSteps(page, c, cdp, name('whatif'));
+          f.heap.afterWhatIfMB = await heapMB(cdp);
           process.stdout.write('w');
         }
       }
-    } finally {
-      await page.close();
     }
+  } finally {
+    await page.close();
   }
+}
+
+/** The row of case `c` for renderer `r`: medians of its pages' figures `f`. */
+function summary(c, r, f) {
   const medOf = (xs, k) => round(med(xs.map((x) => x[k])));
+  const { cold, warm } = f;
   return {
     case: c.label,
     renderer: r.label,
-    hostFramesMs: round(msg.hostFramesMs),
+    hostFramesMs: round(f.hostFramesMs),
     firstPicture: { coldMs: medOf(cold, 'firstMs'), coldCpuMs: medOf(cold, 'cpuMs'), warmMs: medOf(warm, 'firstMs'), warmCpuMs: medOf(warm, 'cpuMs') },
     complete: { coldMs: medOf(cold, 'completeMs'), warmMs: medOf(warm, 'completeMs'), coldLayoutObjects: medOf(cold, 'layoutObjects'), warmLayoutObjects: medOf(warm, 'layoutObjects') },
     elements: cold[cold.length - 1].elements,
-    whatIf,
-    zoom,
-    zoomEarly,
-    heap,
-    readyMs: round(readyMs),
-    longestIdleTaskMs: round(longestIdleTaskMs),
-    eager,
+    whatIf: f.whatIf,
+    zoom: f.zoom,
+    zoomEarly: f.zoomEarly,
+    heap: f.heap,
+    readyMs: round(f.readyMs),
+    longestIdleTaskMs: round(f.longestIdleTaskMs),
+    eager: f.eager,
   };
 }
 
