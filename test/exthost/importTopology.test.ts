@@ -284,12 +284,14 @@ export function defineImportTests(): void {
     });
 
     it('TLS: an untrusted certificate is refused; the user’s CA file makes it trusted', async function () {
+      // The folder holds a private key: removed however the test ends, the certificate's making too.
       const dir = mkdtempSync(join(tmpdir(), 'key-routing-tls-'));
-      const key = join(dir, 'key.pem');
-      const cert = join(dir, 'cert.pem');
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
-      const server = await adminServer((req, res) => stats(req, res), { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+      let server: Awaited<ReturnType<typeof adminServer>> | undefined;
       try {
+        const key = join(dir, 'key.pem');
+        const cert = join(dir, 'cert.pem');
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+        server = await adminServer((req, res) => stats(req, res), { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
         const r = await run(new ScriptedUi({ url: server.url, token: '' }));
         assert.equal(r.outcome, 'failed');
         assert.match(r.message, /TLS: self[- ]signed certificate.*keyRouting\.pulsarAdmin\.caFile/);
@@ -299,7 +301,7 @@ export function defineImportTests(): void {
         assert.ok(ok.written, 'the stats arrived over verified TLS');
       } finally {
         await cfg().update('keyRouting.pulsarAdmin.caFile', undefined, vscode.ConfigurationTarget.Global);
-        await server.close();
+        await server?.close();
         rmSync(dir, { recursive: true, force: true });
       }
     });
@@ -388,11 +390,11 @@ export function defineImportTests(): void {
       for (let r = 0; r < 60_000; r++) consumers[r % 1000].keyHashRangeArrays.push([1 + Math.floor((r * 65535) / 60_000), Math.floor(((r + 1) * 65535) / 60_000)]);
       sub.consumers = consumers;
       const dir = mkdtempSync(join(tmpdir(), 'kr-import-'));
-      const file = join(dir, 'ring-stats.json');
-      writeFileSync(file, JSON.stringify(report));
-      const ui = new ScriptedUi({ file: vscode.Uri.file(file), write: true });
-      const r = await run(ui, { kind: 'pulsar-stats', source: 'file' });
       try {
+        const file = join(dir, 'ring-stats.json');
+        writeFileSync(file, JSON.stringify(report));
+        const ui = new ScriptedUi({ file: vscode.Uri.file(file), write: true });
+        const r = await run(ui, { kind: 'pulsar-stats', source: 'file' });
         assert.equal(r.outcome, 'written', r.message);
         const topic = cfg().inspect<Array<Record<string, any>>>(TOPICS)!.workspaceValue!.find((t) => t.name === TOPIC)!;
         const observed = topic.subscription.observed.consumers as Array<{ name: string; ranges: number[][] }>;
