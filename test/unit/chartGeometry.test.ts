@@ -6,13 +6,54 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cursorSpan, DENSE_MARKERS, DENSE_SEGMENTS, drawnOnCanvas, labelsHeight, ROW_H, wheelWindow } from '../../src/webview/views/barShared';
-import { valueAtPoint, wedgePath, windowAtClick } from '../../src/webview/views/ring';
+import { badgeRadii, valueAtPoint, wedgePath, windowAtClick } from '../../src/webview/views/ring';
 import { Segments } from '../../src/shared/view/segments';
 import { angleOf } from '../../src/shared/view/ring';
 import { rng } from './helpers';
 
 const SLOTS: [number, number] = [0, 65535];
 const RING31: [number, number] = [0, 2147483647];
+
+/** Where a badge at `r` from the centre sits, for a key of hash `value`, as the ring draws it. */
+function badgeCentre(value: number, r: number, space: [number, number]): [number, number] {
+  const a = angleOf(value + 0.5, space);
+  return [r * Math.sin(a), -r * Math.cos(a)];
+}
+
+test('key badges on the ring never overprint: outside the band, else inside, else none; across the top too', () => {
+  // The ring of the panel at its full size (460 px): band from 180 to 196 px from the centre.
+  const [rInner, rOuter] = [180, 196];
+  const random = rng(59);
+  for (const [count, space] of [[100, RING31], [100, SLOTS], [8, RING31], [30, SLOTS]] as const) {
+    for (let round = 0; round < 20; round++) {
+      // Half the keys anywhere, half within a few hashes of an earlier one (same point, or close).
+      const values: number[] = [];
+      for (let i = 0; i < count; i++) values.push(i > 0 && random() < 0.5 ? Math.min(space[1], values[Math.floor(random() * i)] + Math.floor(random() * 3e-3 * space[1])) : Math.floor(random() * (space[1] + 1)));
+      const radii = badgeRadii(values.map((value) => ({ value })), space, rInner, rOuter);
+      const shown: Array<[number, number, number]> = [];
+      values.forEach((v, i) => {
+        const r = radii[i];
+        assert.ok([0, rOuter + 24, rInner - 34].includes(r), `badge radius ${r}`);
+        const clash = (lane: number) => shown.some(([x, y, rr]) => rr === lane && Math.hypot(x - badgeCentre(v, lane, space)[0], y - badgeCentre(v, lane, space)[1]) < 18);
+        // A key goes inside only where outside is taken, and has none only where both are.
+        if (r !== rOuter + 24) assert.ok(clash(rOuter + 24), `key ${i + 1} of ${count}: not outside though there was room`);
+        if (r === 0) assert.ok(clash(rInner - 34), `key ${i + 1} of ${count}: no badge though there was room inside`);
+        else {
+          assert.ok(!clash(r), `key ${i + 1} of ${count} (hash ${v}) overprints a badge at ${r} px`);
+          shown.push([...badgeCentre(v, r, space), r]);
+        }
+      });
+      // A hundred keys on one ring cannot all have a badge; eight spread keys can.
+      if (count === 100) assert.ok(radii.includes(0), 'a hundred keys all had a badge');
+    }
+  }
+  // Far apart: all outside. On one hash: outside, inside, then none. Either side of the top: apart.
+  assert.deepEqual(badgeRadii([0, 16384, 32768, 49152].map((value) => ({ value })), SLOTS, rInner, rOuter), [220, 220, 220, 220]);
+  assert.deepEqual(badgeRadii([7, 7, 7].map((value) => ({ value })), SLOTS, rInner, rOuter), [220, 146, 0]);
+  assert.deepEqual(badgeRadii([65535, 0].map((value) => ({ value })), SLOTS, rInner, rOuter), [220, 146]);
+  // A ring too small for a lane inside the centre's text: outside or none.
+  assert.deepEqual(badgeRadii([7, 7].map((value) => ({ value })), SLOTS, 100, 116), [140, 0]);
+});
 
 test('the hash under the pointer on a ring runs clockwise from the top, inside the space', () => {
   assert.equal(valueAtPoint(0, 0, SLOTS), null);

@@ -80,6 +80,7 @@ export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
 
   // Keys: the arc to the owning point on an inner track, and a spoke with the key's number.
   const gKeys = svg('g', { class: 'markers' });
+  const badges = badgeRadii(spec.markers, m.space, rInner, rOuter);
   spec.markers.forEach((k, i) => {
     const a = angleOf(k.value + 0.5, m.space);
     const g = svg('g', { class: 'key-marker ring-marker', 'data-n': k.n, 'data-hash': k.hash, 'data-key': k.label });
@@ -94,9 +95,11 @@ export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
     const [sx, sy] = pt(a, rInner - 24);
     const [ex, ey] = pt(a, rOuter + 14);
     g.append(svg('line', { class: 'marker-line', x1: px(sx), y1: px(sy), x2: px(ex), y2: px(ey) }));
-    const [tx, ty] = pt(a, rOuter + 24);
-    g.append(svg('circle', { class: 'marker-badge', cx: px(tx), cy: px(ty), r: 8 }));
-    g.append(svg('text', { class: 'marker-badge-text', x: px(tx), y: px(ty + 4), 'text-anchor': 'middle' }, String(k.n)));
+    if (badges[i] > 0) {
+      const [tx, ty] = pt(a, badges[i]);
+      g.append(svg('circle', { class: 'marker-badge', cx: px(tx), cy: px(ty), r: 8 }));
+      g.append(svg('text', { class: 'marker-badge-text', x: px(tx), y: px(ty + 4), 'text-anchor': 'middle' }, String(k.n)));
+    }
     gKeys.append(g);
   });
   root.append(gKeys);
@@ -137,6 +140,23 @@ export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
       wedge.setAttribute('d', wedgePath(w, m.space, c, rInner, rOuter));
     },
   };
+}
+
+/**
+ * Where each key's numbered badge goes, as its distance from the centre: outside the band, else at
+ * the spoke's inner end, else 0 (the spoke alone, as the bar draws a key its label rows have no
+ * room for), so that close keys' numbers never print over one another, across the top as well.
+ * Keys in their order: the first ones added keep their badge outside.
+ */
+export function badgeRadii(markers: readonly { value: number }[], space: readonly [number, number], rInner: number, rOuter: number): number[] {
+  // Inside only where it stays clear of the centre's text (rings of 370 px and more).
+  const placed = new Map<number, number[]>([[rOuter + 24, []], ...(rInner > 134 ? [[rInner - 34, []] as [number, number[]]] : [])]);
+  return markers.map((k) => {
+    const a = angleOf(k.value + 0.5, space);
+    // Two badges of radius 8 at one radius: 18 px apart at the least (the chord between them).
+    for (const [r, angles] of placed) if (angles.every((b) => 2 * r * Math.abs(Math.sin((a - b) / 2)) >= 18)) return angles.push(a), r;
+    return 0;
+  });
 }
 
 /**

@@ -14,7 +14,7 @@ import { hatchPattern, paletteColour, theme, type Theme } from '../canvas/theme'
 import { h, svg } from '../dom';
 import { pct, range } from '../format';
 import type { ChartHandle } from './barShared';
-import { valueAtPoint, wedgePath, windowAtClick, type RingSpec } from './ring';
+import { badgeRadii, valueAtPoint, wedgePath, windowAtClick, type RingSpec } from './ring';
 
 
 export function renderRingCanvas(spec: RingSpec): ChartHandle {
@@ -25,6 +25,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
   const band = 16;
   const rInner = rOuter - band;
   const rMid = (rInner + rOuter) / 2;
+  const badgeAt = badgeRadii(spec.markers, m.space, rInner, rOuter);
   const full = fullWindow(m.space);
   const surface = new Surface(size, size, {
     class: 'ring ring-canvas',
@@ -128,6 +129,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     const spokes = new Path2D();
     const badges = new Path2D();
     spec.markers.forEach((k, i) => {
+      const r = badgeAt[i];
       const a = angleOf(k.value + 0.5, m.space);
       if (k.arc) {
         const r = rInner - 6 - (i % 4) * 4;
@@ -140,7 +142,8 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
       }
       spokes.moveTo(...pt(a, rInner - 24));
       spokes.lineTo(...pt(a, rOuter + 14));
-      const [tx, ty] = pt(a, rOuter + 24);
+      if (r === 0) return;
+      const [tx, ty] = pt(a, r);
       badges.moveTo(tx + 8, ty);
       badges.arc(tx, ty, 8, 0, 2 * Math.PI);
     });
@@ -158,10 +161,11 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
     ctx.fillStyle = t.badgeText;
-    for (const k of spec.markers) {
-      const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), rOuter + 24);
+    spec.markers.forEach((k, i) => {
+      if (badgeAt[i] === 0) return;
+      const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), badgeAt[i]);
       ctx.fillText(String(k.n), tx, ty + 0.5);
-    }
+    });
     ctx.textBaseline = 'alphabetic';
   }
 
@@ -173,9 +177,9 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     const { x, y } = surface.at(ev);
     const d = Math.hypot(x - c, y - c);
     // A key's badge first, then the band and ticks.
-    const badge = spec.markers.find((k) => {
-      const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), rOuter + 24);
-      return Math.hypot(x - tx, y - ty) <= 9;
+    const badge = spec.markers.find((k, i) => {
+      const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), badgeAt[i]);
+      return badgeAt[i] > 0 && Math.hypot(x - tx, y - ty) <= 9;
     });
     if (badge) return ui.showTip(ev.clientX, ev.clientY, [`key ${badge.n}: ${badge.label}`, `hash ${badge.hash}`, badge.consumer ? `consumer ${badge.consumer}` : 'no consumer', ...(badge.arc ? [`travels to the point at ${badge.arc.to}`] : [])]);
     if (d < rInner - 30 || d > rOuter + 16) return ui.hideTip();
