@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markerRows, markerTextWidth, MARKER_ROWS, type BarMarker } from '../../src/webview/views/barShared';
+import { markRows, type PartitionMark } from '../../src/webview/views/partitions';
+import { cellOf, layoutPartitions, type PartitionCell } from '../../src/shared/view/topicView';
 import { randInt, rng } from './helpers';
 
 /** Where `markerRows` puts a label's left end (labels past the right edge are drawn leftwards). */
@@ -42,4 +44,41 @@ test('marker labels never overprint: each gets a free row of three, or none when
 test('keys far apart are all labelled in the first row', () => {
   const markers: BarMarker[] = [0, 20000, 40000, 60000].map((value, i) => ({ n: i + 1, label: `k${i}`, value, hash: value, consumer: null }));
   assert.deepEqual(markerRows(markers, (k) => (k.value / 65536) * 1164, 1164).rows, [0, 0, 0, 0]);
+});
+
+test('key numbers above partitions never overprint: a cell\'s keys stack, close cells share rows, four rows at most', () => {
+  const random = rng(59);
+  // Numbers are drawn centred on their cell, 7 px a digit, and need 4 px between them.
+  const span = (cells: readonly PartitionCell[], i: number, n: number): [number, number] => {
+    const x = (cells[i].x0 + cells[i].x1) / 2;
+    return [x - String(n).length * 3.5 - 2, x + String(n).length * 3.5 + 2];
+  };
+  for (const [partitions, keys, width] of [[10_000, 100, 1164], [6, 8, 1164], [64, 30, 570], [1_000_000, 100, 570], [3, 12, 320]]) {
+    const cells = layoutPartitions(partitions, width, partitions <= 64 ? 14 : 4);
+    const byCell = new Map<number, PartitionMark[]>();
+    for (let n = 1; n <= keys; n++) {
+      const c = cellOf(cells, randInt(random, 0, partitions - 1));
+      byCell.set(c, [...(byCell.get(c) ?? []), { n, label: `k${n}`, partition: cells[c].first }]);
+    }
+    const { row, labelsH } = markRows(cells, byCell);
+    const placed: Array<[number, number, number, PartitionMark]> = [];
+    for (const [i, marks] of byCell) for (const mk of marks) if (row.get(mk)! >= 0) placed.push([row.get(mk)!, ...span(cells, i, mk.n), mk]);
+    for (const [i, marks] of byCell) {
+      for (const mk of marks) {
+        const r = row.get(mk)!;
+        const [a, b] = span(cells, i, mk.n);
+        const clashes = (rr: number) => placed.filter(([pr, pa, pb, other]) => other !== mk && pr === rr && pa < b && a < pb).length;
+        assert.ok(r >= -1 && r < 4, `row ${r}`);
+        if (r >= 0) assert.equal(clashes(r), 0, `${partitions} partitions: key ${mk.n} overprints row ${r}`);
+        else for (let rr = 0; rr < 4; rr++) assert.ok(clashes(rr) > 0, `${partitions} partitions: key ${mk.n} left out though row ${rr} had room`);
+      }
+    }
+    const used = Math.max(0, ...[...row.values()].map((r) => r + 1));
+    assert.equal(labelsH, Math.max(1, used) * 14 + 4);
+  }
+  // Wide cells: every key labelled, a cell's keys stacked upwards in their order.
+  const cells = layoutPartitions(6, 1164, 14);
+  const marks = [1, 2, 3].map((n) => ({ n, label: `k${n}`, partition: 2 }));
+  const { row } = markRows(cells, new Map([[cellOf(cells, 2), marks], [cellOf(cells, 3), [{ n: 4, label: 'k4', partition: 3 }]]]));
+  assert.deepEqual([...row.values()], [0, 1, 2, 0]);
 });

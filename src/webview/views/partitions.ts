@@ -75,12 +75,34 @@ export function partitionCells(spec: PartitionsSpec): { cells: PartitionCell[]; 
   return { cells, byCell };
 }
 
+/**
+ * The row (0 to 3, upwards) of each key's number above its cell, so that no two print over one
+ * another: a cell's keys stack, and a number beside a close one takes the first row where it
+ * clears it. A number that has no room in four rows is left out (-1), as on the bar: its cell is
+ * still marked, and its tooltip and the keys table list the key. With the height they take.
+ */
+export function markRows(cells: readonly PartitionCell[], byCell: ReadonlyMap<number, readonly PartitionMark[]>): { row: Map<PartitionMark, number>; labelsH: number } {
+  const ends: number[] = [];
+  const row = new Map<PartitionMark, number>();
+  for (const i of [...byCell.keys()].sort((a, b) => a - b)) {
+    for (const mk of byCell.get(i)!) {
+      // Centred on the cell, 7 px a digit and 4 between numbers.
+      const half = String(mk.n).length * 3.5 + 2;
+      const x = (cells[i].x0 + cells[i].x1) / 2;
+      let r = ends.findIndex((end) => end <= x - half);
+      if (r < 0) r = ends.length < 4 ? ends.length : -1;
+      if (r >= 0) ends[r] = x + half;
+      row.set(mk, r);
+    }
+  }
+  return { row, labelsH: Math.max(1, ends.length) * 14 + 4 };
+}
+
 export function renderPartitions(spec: PartitionsSpec): HTMLElement {
   const { count, width, ui } = spec;
   const { cells, byCell } = partitionCells(spec);
   const owners = cellOwners(spec, cells);
-  const maxStack = Math.max(1, ...[...byCell.values()].map((l) => l.length));
-  const labelsH = Math.min(maxStack, 4) * 14 + 4;
+  const { row, labelsH } = markRows(cells, byCell);
   const height = labelsH + CELL_H + 16;
   const root = svg('svg', {
     width,
@@ -108,15 +130,17 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     if (cell.first === cell.last && w >= 14 + String(cell.first).length * 6) {
       root.append(svg('text', { class: `cell-label${marks ? ' hit' : ''}`, x: px((cell.x0 + cell.x1) / 2), y: labelsH + CELL_H / 2 + 4, 'text-anchor': 'middle' }, String(cell.first)));
     }
-    marks?.slice(0, 4).forEach((mk, j) => {
+    for (const mk of marks ?? []) {
+      const r = row.get(mk)!;
+      if (r < 0) continue;
       root.append(
         svg(
           'text',
-          { class: 'key-marker partition-marker', 'data-n': mk.n, 'data-partition': mk.partition ?? '', x: px((cell.x0 + cell.x1) / 2), y: labelsH - 4 - j * 14, 'text-anchor': 'middle' },
+          { class: 'key-marker partition-marker', 'data-n': mk.n, 'data-partition': mk.partition ?? '', x: px((cell.x0 + cell.x1) / 2), y: labelsH - 4 - r * 14, 'text-anchor': 'middle' },
           `${mk.n}`,
         ),
       );
-    });
+    }
   });
   root.append(svg('text', { class: 'axis', x: 0, y: height - 2 }, '0'));
   root.append(svg('text', { class: 'axis', x: width, y: height - 2, 'text-anchor': 'end' }, String(count - 1)));

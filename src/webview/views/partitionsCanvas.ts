@@ -13,7 +13,7 @@ import { thousands } from '../format';
 import { l10n } from '../l10n';
 import type { ChartHandle } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
-import { cellOwners, cellTip, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
+import { cellOwners, cellTip, markRows, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
 
 const CELL_H = 30;
 
@@ -23,9 +23,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
   const owners = cellOwners(spec, cells);
   const emphasised = [...(spec.emphasise ?? [])].sort((a, b) => a - b);
   const emphCell = new Set(emphasised.map((p) => cellOf(cells, p)));
-  let maxStack = 1;
-  for (const l of byCell.values()) maxStack = Math.max(maxStack, l.length);
-  const labelsH = Math.min(maxStack, 4) * 14 + 4;
+  const { row, labelsH } = markRows(cells, byCell);
   const height = labelsH + CELL_H + 16;
   const surface = new Surface(width, height, {
     class: 'partitions partitions-canvas',
@@ -103,7 +101,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
     ctx.fillStyle = t.text;
     for (const [i, marks] of byCell) {
       const cell = cells[i];
-      marks.slice(0, 4).forEach((mk, j) => ctx.fillText(String(mk.n), (cell.x0 + cell.x1) / 2, labelsH - 4 - j * 14));
+      for (const mk of marks) if (row.get(mk)! >= 0) ctx.fillText(String(mk.n), (cell.x0 + cell.x1) / 2, labelsH - 4 - row.get(mk)! * 14);
     }
     ctx.font = t.font;
     ctx.textAlign = 'left';
