@@ -116,7 +116,7 @@ export function mixedLines(m: SegmentsModel, first: number, last: number): strin
   return [
     `${last - first + 1} segments in this pixel`,
     `range ${m.starts[first]}–${m.ends[last]}`,
-    ...top.map(([o, n]) => `${m.owners[o].ids.length ? m.owners[o].label : 'nobody'}: ${n} hashes`),
+    ...top.map(([o, n]) => `${m.owners[o].ids.length ? m.owners[o].label : 'nobody'}: ${n} hash${n === 1 ? '' : 'es'}`),
     'zoom in to tell them apart',
   ];
 }

@@ -47,7 +47,7 @@ export function keysTable(v: TopicViewModel): HTMLElement | null {
       pulsar && sel ? consumerCell(r) : null,
       pulsar && sel ? h('td', { class: 'range' }, range(r.range)) : null,
       sel?.ring ? h('td', { class: 'point' }, m.arc ? String(m.arc.to) : '–') : null,
-      sel?.ring ? h('td', { class: 'arc' }, m.arc ? `${m.arc.length} hashes${m.arc.wraps ? ', wraps past the top' : ''}` : '–') : null,
+      sel?.ring ? h('td', { class: 'arc' }, m.arc ? `${m.arc.length} hash${m.arc.length === 1 ? '' : 'es'}${m.arc.wraps ? ', wraps past the top' : ''}` : '–') : null,
     );
   };
   return h(
