@@ -4,6 +4,7 @@ import {
   compareOrdering,
   explainOrdering,
   explainOrderingSteps,
+  movesText,
   SteppedSimulation,
   parseScenario,
   parseSteps,
@@ -171,6 +172,27 @@ describe('4.0 draining hashes', () => {
     assert.deepEqual(join.event!.draining, []);
     assert.deepEqual(join.round.byConsumer.C9.map((d) => d.message), ['m1', 'm2', 'm3', 'm4', 'm5', 'm6']);
     assert.ok(join.round.deliveries.every((d) => d.verdict.kind === 'allowed'));
+  });
+
+  test('a move of one hash reads in the singular, of several or of ranges in the plural', () => {
+    assert.deepEqual(
+      movesText([
+        { from: ['C1'], to: ['C2'], ranges: [[669, 669]], size: 1 },
+        { from: [], to: ['C3'], ranges: [[31, 31]], size: 1 },
+        { from: ['C4'], to: [], ranges: [[5, 5]], size: 1 },
+        { from: ['C1'], to: ['C2'], ranges: [[7, 7], [9, 9]], size: 2 },
+        { from: [], to: ['C3'], ranges: [[40, 41]], size: 2 },
+        { from: ['C4'], to: [], ranges: [[50, 60]], size: 11 },
+      ]),
+      [
+        'Hash 669 moves from C1 to C2.',
+        'Hash 31 had no consumer and now goes to C3.',
+        'Hash 5 leaves C4 and has no consumer now: its messages are not delivered until a consumer owns it.',
+        'Hashes 7, 9 move from C1 to C2.',
+        'Hashes [40, 41] had no consumer and now go to C3.',
+        'Hashes [50, 60] leave C4 and have no consumer now: their messages are not delivered until a consumer owns them.',
+      ],
+    );
   });
 
   test('explanation lines', () => {

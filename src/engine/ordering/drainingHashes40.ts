@@ -36,7 +36,7 @@ export class DrainingHashesGuard implements OrderingGuard {
   protection(view: CursorView): { kind: ProtectionKind; note?: string } {
     if (view.allowOutOfOrderDelivery) return { kind: 'none', note: 'the subscription allows out-of-order delivery' };
     if (view.keySharedMode !== 'AUTO_SPLIT') {
-      return { kind: 'none', note: 'STICKY subscriptions do not track draining hashes (each consumer names its own ranges)' };
+      return { kind: 'none', note: 'STICKY subscriptions do not track draining hashes, as each consumer names its own ranges' };
     }
     return { kind: 'drainingHashes' };
   }

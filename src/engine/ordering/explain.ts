@@ -27,10 +27,12 @@ function owners(ids: readonly string[]): string {
 export function movesText(moves: readonly Move[], max = 6): string[] {
   if (moves.length === 0) return ['No hash changes owner.'];
   const lines = moves.slice(0, max).map((m) => {
-    const what = `Hashes ${rangesText(m.ranges)}`;
-    if (m.from.length === 0) return `${what} had no consumer and now go to ${owners(m.to)}.`;
-    if (m.to.length === 0) return `${what} leave ${owners(m.from)} and have no consumer now: their messages are not delivered until a consumer owns them.`;
-    return `${what} move from ${owners(m.from)} to ${owners(m.to)}.`;
+    // A 4.x ring moves single hashes more often than not: "Hash 669 moves", not "Hashes 669 move".
+    const one = m.ranges.length === 1 && m.ranges[0][0] === m.ranges[0][1];
+    const what = `${one ? 'Hash' : 'Hashes'} ${rangesText(m.ranges)}`;
+    if (m.from.length === 0) return `${what} had no consumer and now go${one ? 'es' : ''} to ${owners(m.to)}.`;
+    if (m.to.length === 0) return one ? `${what} leaves ${owners(m.from)} and has no consumer now: its messages are not delivered until a consumer owns it.` : `${what} leave ${owners(m.from)} and have no consumer now: their messages are not delivered until a consumer owns them.`;
+    return `${what} move${one ? 's' : ''} from ${owners(m.from)} to ${owners(m.to)}.`;
   });
   if (moves.length > max) lines.push(`…and ${moves.length - max} more moves.`);
   return lines;
