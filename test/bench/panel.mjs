@@ -82,13 +82,17 @@
 //                     "-settled" and "-paced" (each page's output runs to the next marker): with
 //                     `--js-flags --trace-deopt` it shows which functions V8 deoptimised in which step.
 //
+// `--shots DIR` saves what the pages show, for looking at the panel at this scale (a hundred keys'
+// numbers on a ring or 10,000 partitions): <case>-<renderer>.png once the heap page has settled, and
+// <case>-<renderer>-whatif.png after the what-if steps (the page's top 1,600 px each).
+//
 // `--case FILE` times a topology of your own instead of the bench's own: a JSON object with `settings` (as
 // in .vscode/settings.json), `topic` (the one the panel opens on) and optionally `label`, `view`
 // (ring, ranges or partitions) and `keys` (strings, or { "format": "hex", "value": ... }). On a STICKY
 // subscription the consumers a step adds take the hash values nobody holds (the gaps, split as needed).
 //
 //   node test/bench/panel.mjs [--case FILE] [--runs N] [--only ring30,ring40,split,split30,sticky,stickyMany,ring30OneName,ring30Pairs,ring30Points,ring30small,kafka,kafkaManyTopics,kafkaMixed,kafkaReported,ringReported,ring30Reported,all] [--baseline REV] [--renderer new|today] [--profile]
-//                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS]
+//                             [--steps N] [--dump-traces DIR] [--js-flags FLAGS] [--shots DIR]
 import { build } from 'esbuild';
 import esbuildConfig from '../../esbuild.js';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -111,6 +115,7 @@ const RENDERER = arg('--renderer', null);
 const PROFILE_DIR = join(root, 'test-artifacts/panel-profiles');
 const STEPS = Number(arg('--steps', 5));
 const DUMP_TRACES = arg('--dump-traces', null);
+const SHOTS = arg('--shots', null);
 // `%DebugPrint` writes the step markers into V8's own output, in order with its traces.
 const CASE_FILE = arg('--case', null);
 const JS_FLAGS = arg('--js-flags', null) && `${arg('--js-flags', null)} --allow-natives-syntax`;
@@ -317,6 +322,7 @@ async function measurePage(browser, scale, c, r, keys, run, pages, f) {
         return Math.max(0, ...window.__longTasks.filter((t) => t.startTime >= from).map((t) => t.duration));
       });
       f.heap.afterOpenMB = await heapMB(cdp);
+      await shoot(page, `${c.id}-${r.id}`);
     } else {
       f.cold.push(await picture(page, cdp, r.id === 'baseline', name(`cold-${run}`)));
       process.stdout.write('.');
@@ -332,6 +338,7 @@ async function measurePage(browser, scale, c, r, keys, run, pages, f) {
         if (c.consumers || c.group) {
           f.whatIf = await whatIfSteps(page, c, cdp, name('whatif'));
           f.heap.afterWhatIfMB = await heapMB(cdp);
+          await shoot(page, `${c.id}-${r.id}-whatif`);
           process.stdout.write('w');
         }
       }
@@ -339,6 +346,13 @@ async function measurePage(browser, scale, c, r, keys, run, pages, f) {
   } finally {
     await page.close();
   }
+}
+
+/** With `--shots DIR`: the page's top 1,600 px as DIR/<name>.png. */
+async function shoot(page, name) {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true, clip: { x: 0, y: 0, width: 1200, height: 1600 } });
 }
 
 /** The row of case `c` for renderer `r`: medians of its pages' figures `f`. */
