@@ -907,7 +907,7 @@ export class App {
         : s.algorithm === 'autoSplit'
           ? l10n.t('auto-split ranges')
           : l10n.t('sticky ranges');
-    return l10n.t('Broker {0}, {1}: {2}. Consumers connected: {3}.', s.brokerVersion, algo, hash, s.consumers.length);
+    return l10n.t('Broker {0}, {1}: {2}. Consumers connected: {3}.', s.brokerVersion, algo, hash, thousands(s.consumers.length));
   }
 
   #markers(v: TopicViewModel): BarMarker[] {

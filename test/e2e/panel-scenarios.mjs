@@ -379,7 +379,7 @@ export default async function panelScenarios({ wb, scenario }) {
       if (JSON.stringify(written) !== JSON.stringify([...consumers, { name: 'extra', ranges: [[1, 1]] }])) throw new Error('the written consumers differ from the what-if');
       // The window answers, and the panel shows the written settings.
       await view('ranges').click();
-      await frame().getByText('Consumers connected: 2001.').waitFor();
+      await frame().getByText('Consumers connected: 2,001.').waitFor();
     });
   });
 

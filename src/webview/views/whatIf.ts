@@ -10,7 +10,7 @@ import { fullWindow, type ZoomWindow } from '../../shared/view/segments';
 import type { TopicViewModel } from '../../shared/view/topicView';
 import type { WhatIfViewModel } from '../../shared/view/whatIfView';
 import { h } from '../dom';
-import { keyText, pct, range } from '../format';
+import { keyText, pct, range, thousands } from '../format';
 import { l10n } from '../l10n';
 import type { WhatIfState } from '../state';
 import type { Ui } from '../ui';
@@ -242,7 +242,7 @@ export function renderWhatIf(spec: WhatIfSpec): HTMLElement {
   const apply = h('button', { id: 'whatif-apply', type: 'button', disabled: !changed }, l10n.t('Apply to settings…'));
   apply.addEventListener('click', spec.onApply);
   const count = m.apply.partitions > 0 ? `the partition count (${m.apply.partitions})` : '';
-  const what = m.apply.consumers ? `the ${m.apply.consumers.length} consumers connected after the steps, in connection order${count ? `, and ${count}` : ''}` : count;
+  const what = m.apply.consumers ? `the ${thousands(m.apply.consumers.length)} consumers connected after the steps, in connection order${count ? `, and ${count}` : ''}` : count;
   root.append(
     h(
       'div',
