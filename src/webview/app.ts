@@ -490,6 +490,12 @@ export class App {
 
   #topicTabs(topics: TopicConfig[], current: TopicConfig): HTMLElement {
     // Kept as it is where unchanged (keepUnchanged): the listeners depend only on the topics and the selection, all in the markup.
+    // Past 20 topics, tabs would fill rows above the picture (200 topics: 25 rows): a list instead.
+    if (topics.length > 20) {
+      const pick = h('select', { class: 'topic-select', 'aria-label': l10n.t('Topics'), 'data-keep': 'topic-tabs' }, ...topics.map((t) => h('option', { value: t.name, selected: t === current }, `${shortTopic(t.name)} · ${t.system}`)));
+      pick.addEventListener('change', () => this.#selectTopic(pick.value));
+      return pick;
+    }
     const list = h('div', { role: 'tablist', class: 'tabs topic-tabs', 'aria-label': l10n.t('Topics'), 'data-keep': 'topic-tabs' });
     const tabs = topics.map((t) =>
       h(

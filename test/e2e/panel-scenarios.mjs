@@ -629,6 +629,31 @@ export default async function panelScenarios({ wb, scenario }) {
     await ordersGroupRestored(original);
   });
 
+  await scenario('panel: past 20 topics a list takes the place of the topic tabs, and choosing one shows its view of the key', async () => {
+    await openWithKey();
+    const original = readFileSync(settingsFile, 'utf8');
+    const edited = JSON.parse(original);
+    const many = Array.from({ length: 21 - edited['keyRouting.topics'].length }, (_, i) => ({ name: `many-${i}`, system: 'kafka', partitions: 7 + i }));
+    edited['keyRouting.topics'].push(...many);
+    await wb.writeSettings(JSON.stringify(edited, null, 2));
+    try {
+      const pick = frame().locator('select.topic-select');
+      await wb.until(async () => (await pick.locator('option').count()) === 21, 'a list of the 21 topics');
+      if ((await frame().locator('.topic-tabs [role="tab"]').count()) !== 0) throw new Error('topic tabs as well as the list');
+      const topic = many.at(-1).name;
+      await pick.selectOption(topic);
+      // Its partitions view, with the key in the partition the engine gives on that many partitions.
+      const p = route(topic, KEY).partition;
+      await frame().locator(`[data-chart="partitions"] .partition-marker[data-n="1"][data-partition="${p}"]`).waitFor();
+      if ((await pick.inputValue()) !== topic) throw new Error(`the list shows ${await pick.inputValue()} after drawing ${topic}`);
+      await frame().getByText(`${many.at(-1).partitions} partitions.`, { exact: false }).first().waitFor();
+    } finally {
+      writeFileSync(settingsFile, original);
+    }
+    // Back to the workspace's own topics: tabs again.
+    await tab('orders').waitFor();
+  });
+
   await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
     await openWithKey();
     const T = 'persistent://public/default/observed-panel';
