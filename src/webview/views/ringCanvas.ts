@@ -129,7 +129,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
     const spokes = new Path2D();
     const badges = new Path2D();
     spec.markers.forEach((k, i) => {
-      const r = badgeAt[i];
+      const rBadge = badgeAt[i];
       const a = angleOf(k.value + 0.5, m.space);
       if (k.arc) {
         const r = rInner - 6 - (i % 4) * 4;
@@ -142,8 +142,8 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
       }
       spokes.moveTo(...pt(a, rInner - 24));
       spokes.lineTo(...pt(a, rOuter + 14));
-      if (r === 0) return;
-      const [tx, ty] = pt(a, r);
+      if (rBadge === 0) return;
+      const [tx, ty] = pt(a, rBadge);
       badges.moveTo(tx + 8, ty);
       badges.arc(tx, ty, 8, 0, 2 * Math.PI);
     });
