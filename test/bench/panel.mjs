@@ -338,7 +338,7 @@ async function measurePage(browser, scale, c, r, keys, run, pages, f) {
         if (c.consumers || c.group) {
           f.whatIf = await whatIfSteps(page, c, cdp, name('whatif'));
           f.heap.afterWhatIfMB = await heapMB(cdp);
-          await shoot(page, `${c.id}-${r.id}-whatif`);
+          await shoot(page, name('whatif'));
           process.stdout.write('w');
         }
       }

@@ -34,7 +34,10 @@ test('key badges on the ring never overprint: outside the band, else inside, els
       values.forEach((v, i) => {
         const r = radii[i];
         assert.ok([0, rOuter + 24, rInner - 34].includes(r), `badge radius ${r}`);
-        const clash = (lane: number) => shown.some(([x, y, rr]) => rr === lane && Math.hypot(x - badgeCentre(v, lane, space)[0], y - badgeCentre(v, lane, space)[1]) < 18);
+        const clash = (lane: number) => {
+          const [cx, cy] = badgeCentre(v, lane, space);
+          return shown.some(([x, y, rr]) => rr === lane && Math.hypot(x - cx, y - cy) < 18);
+        };
         // A key goes inside only where outside is taken, and has none only where both are.
         if (r !== rOuter + 24) assert.ok(clash(rOuter + 24), `key ${i + 1} of ${count}: not outside though there was room`);
         if (r === 0) assert.ok(clash(rInner - 34), `key ${i + 1} of ${count}: no badge though there was room inside`);

@@ -149,12 +149,19 @@ export function renderRing(spec: RingSpec): ChartHandle<SVGSVGElement> {
  * Keys in their order: the first ones added keep their badge outside.
  */
 export function badgeRadii(markers: readonly { value: number }[], space: readonly [number, number], rInner: number, rOuter: number): number[] {
-  // Inside only where it stays clear of the centre's text (rings of 370 px and more).
-  const placed = new Map<number, number[]>([[rOuter + 24, []], ...(rInner > 134 ? [[rInner - 34, []] as [number, number[]]] : [])]);
+  // Each radius with the angles of the badges on it; inside only where it stays clear of the
+  // centre's text (rings of 370 px and more).
+  const placed = new Map<number, number[]>([[rOuter + 24, []]]);
+  if (rInner > 134) placed.set(rInner - 34, []);
   return markers.map((k) => {
     const a = angleOf(k.value + 0.5, space);
-    // Two badges of radius 8 at one radius: 18 px apart at the least (the chord between them).
-    for (const [r, angles] of placed) if (angles.every((b) => 2 * r * Math.abs(Math.sin((a - b) / 2)) >= 18)) return angles.push(a), r;
+    for (const [r, angles] of placed) {
+      // Two badges of radius 8 at one radius: 18 px apart at the least (the chord between them).
+      if (angles.every((b) => 2 * r * Math.abs(Math.sin((a - b) / 2)) >= 18)) {
+        angles.push(a);
+        return r;
+      }
+    }
     return 0;
   });
 }
