@@ -7,8 +7,9 @@ import * as vscode from 'vscode';
 import { HOVER_LANGUAGES, type RoutingConfig } from './config';
 import { dialectOf, keyAtPosition } from './keyExtraction';
 import { PARTITIONERS, type KafkaPartitionerName } from '../engine/kafka/partitioners';
-import { disagreeingProducers, groupMembers, shortNames, showKey, type KeyRoutes } from './routeFormat';
+import { disagreeingProducers, groupMembers, shortNames, type KeyRoutes } from './routeFormat';
 import { routeKeys } from './settingsModel';
+import { keyText } from '../shared/keyText';
 
 /** Lines longer than this are not scanned (minified files, data dumps). */
 const MAX_LINE = 20_000;
@@ -71,7 +72,7 @@ function kafkaHashName(client: string | undefined): string {
 export function hoverMarkdown(k: KeyRoutes, names: Map<string, string>): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${vscode.l10n.t('Key Routing')}** `);
-  md.appendCodeblock(showKey(k.label, 80), 'text');
+  md.appendCodeblock(keyText(k.label, 80), 'text');
   const cell = (s: string) => s.replace(/[|\\`*_[\]<>]/g, (c) => `\\${c}`);
   const withBytes = k.routes.some((r) => r.keyHex !== undefined);
   const rows = k.routes.map((r) => {

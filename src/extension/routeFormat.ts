@@ -10,6 +10,7 @@
  */
 import type { GroupRouteFields } from '../engine/kafka/groupTopology';
 import type { RouteFields } from '../engine/topology';
+import { keyText } from '../shared/keyText';
 
 /** One key's routes over the configured topics, in settings order. */
 export interface KeyRoutes {
@@ -39,13 +40,6 @@ export function shortNames(names: readonly string[]): Map<string, string> {
   const localCount = new Map<string, number>();
   for (const n of names) localCount.set(local(n), (localCount.get(local(n)) ?? 0) + 1);
   return new Map(names.map((n) => [n, count.get(last(n)) === 1 ? last(n) : localCount.get(local(n)) === 1 ? local(n) : n]));
-}
-
-/** A key as shown in one line: control characters escaped, long keys cut. */
-export function showKey(label: string, max = 60): string {
-  // eslint-disable-next-line no-control-regex
-  const s = /[\u0000-\u001f\u007f\u2028\u2029]/.test(label) || label.trim() !== label || label === '' ? JSON.stringify(label) : label;
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 /**
@@ -110,7 +104,7 @@ export function reportMarks(r: RouteFields): string {
 /** The notification line for one key. */
 export function summarize(k: KeyRoutes, names: Map<string, string>): string {
   const parts = k.routes.map((r) => formatTopicRoute(r, names.get(r.topic) ?? r.topic));
-  return `${showKey(k.label)} → ${parts.join(' · ')}`;
+  return `${keyText(k.label, 60)} → ${parts.join(' · ')}`;
 }
 
 /** The producers' partitions in one cell: `java p2, librdkafka p4 ⚠`. */
@@ -140,7 +134,7 @@ export function routeTable(keys: readonly KeyRoutes[]): string {
     for (const r of k.routes) {
       const hash = r.system === 'kafka' ? r.hash : r.stickyKeyHash;
       const row = [
-        showKey(k.label, 80),
+        keyText(k.label, 80),
         r.topic + (r.stale ? ' *' : ''),
         r.partition === null ? '-' : String(r.partition),
         hash === undefined ? '-' : String(hash),
@@ -178,7 +172,7 @@ export function statusText(k: KeyRoutes, names: Map<string, string>, max = 80): 
     if (r.hasSubscription) s += r.consumer ? `→${r.consumer}` : '→nobody';
     return s;
   });
-  let text = `${showKey(k.label, 24)}: `;
+  let text = `${keyText(k.label, 24)}: `;
   for (let i = 0; i < parts.length; i++) {
     const next = (i ? ' · ' : '') + parts[i];
     if (text.length + next.length > max) {

@@ -16,13 +16,6 @@ export function range(r: readonly [number, number] | null | undefined): string {
   return r ? `${r[0]}–${r[1]}` : '–';
 }
 
-/** A key as one line: control characters escaped, long keys cut. */
-export function keyText(label: string, max = 40): string {
-  // eslint-disable-next-line no-control-regex
-  const s = /[\u0000-\u001f\u007f\u2028\u2029]/.test(label) || label.trim() !== label || label === '' ? JSON.stringify(label) : label;
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
 /** The local part of a Pulsar topic name, for tabs. */
 export function shortTopic(name: string): string {
   const m = /^(?:persistent|non-persistent):\/\/(.*)$/.exec(name);

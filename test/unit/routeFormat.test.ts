@@ -2,7 +2,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { formatTopicRoute, routeTable, shortNames, showKey, statusText, summarize, type TopicRoute } from '../../src/extension/routeFormat';
+import fc from 'fast-check';
+import { formatTopicRoute, routeTable, shortNames, statusText, summarize, type TopicRoute } from '../../src/extension/routeFormat';
+import { cut, keyText } from '../../src/shared/keyText';
 import { buildModel, routeKeys } from '../../src/extension/settingsModel';
 import { stringKey } from '../../src/engine/key';
 import { importPulsarStats } from '../../src/import/pulsarStats';
@@ -28,10 +30,26 @@ describe('route summaries', () => {
   });
 
   test('keys with control characters or edge spaces are quoted; long keys cut', () => {
-    assert.equal(showKey('a\tb'), '"a\\tb"');
-    assert.equal(showKey(' a'), '" a"');
-    assert.equal(showKey(''), '""');
-    assert.equal(showKey('x'.repeat(100), 10), 'xxxxxxxxx…');
+    assert.equal(keyText('a\tb'), '"a\\tb"');
+    assert.equal(keyText(' a'), '" a"');
+    assert.equal(keyText(''), '""');
+    assert.equal(keyText('x'.repeat(100), 10), 'xxxxxxxxx…');
+  });
+
+  test('a key is never cut between the halves of a surrogate pair', () => {
+    // 38 units, then two emoji: the 39th unit is the first emoji's high half, which alone would
+    // show as U+FFFD.
+    assert.equal(keyText(`${'a'.repeat(38)}🚀🚀`), `${'a'.repeat(38)}…`);
+    assert.equal(keyText(`${'a'.repeat(37)}🚀🚀`), `${'a'.repeat(37)}🚀…`);
+    assert.equal(cut('𠀀𠀀𠀀', 2), '…');
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.integer({ min: 1, max: 30 }), (s, max) => {
+        const out = cut(s, max);
+        assert.ok(out.isWellFormed(), `${JSON.stringify(s)} cut to ${max}: ${JSON.stringify(out)}`);
+        assert.ok(out.length <= max);
+        if (out !== s) assert.ok(out.endsWith('…') && s.startsWith(out.slice(0, -1)) && out.length >= max - 1);
+      }),
+    );
   });
 
   test('the status text is bounded and says how many topics it left out', () => {

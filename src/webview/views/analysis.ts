@@ -9,7 +9,8 @@ import type { Skew } from '../../analyze/figures';
 import type { AnalysisRunInfo } from '../../shared/protocol';
 import { analysisTopicView, runStatusText, type AnalysisTopicView, type HeavyRow, type ShareBar, type ShareChart, type TopologyCharts } from '../../shared/view/analysisView';
 import { h, px, svg } from '../dom';
-import { keyText, pct, thousands } from '../format';
+import { pct, thousands } from '../format';
+import { cut, keyText } from '../../shared/keyText';
 import { l10n } from '../l10n';
 import type { Ui } from '../ui';
 
@@ -170,7 +171,7 @@ export function renderShareChart(chart: ShareChart, id: string, width: number, u
     g.append(svg('rect', { class: `key-bar${b.hottest ? ' hot' : ''}`, x: px(x0), y: px(y(b.keyShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.keyShare))) }));
     if (b.hashShare !== null) g.append(svg('rect', { class: 'hash-bar', x: px(x0 + barW), y: px(y(b.hashShare)), width: px(barW), height: px(Math.max(0, TOP + plotH - y(b.hashShare))) }));
     if (i % step === 0 || b.hottest) {
-      g.append(svg('text', { class: `bar-label${b.hottest ? ' hot' : ''}`, x: px(left + (i + 0.5) * slot), y: CHART_H + 14, 'text-anchor': 'middle' }, shortLabel(b.label, Math.max(4, Math.floor((slot * step) / 6.5)))));
+      g.append(svg('text', { class: `bar-label${b.hottest ? ' hot' : ''}`, x: px(left + (i + 0.5) * slot), y: CHART_H + 14, 'text-anchor': 'middle' }, cut(b.label, Math.max(4, Math.floor((slot * step) / 6.5)))));
     }
     g.addEventListener('mousemove', (ev) => ui.showTip(ev.clientX, ev.clientY, tipLines(chart, b)));
     svgEl.append(g);
@@ -192,10 +193,6 @@ export function renderShareChart(chart: ShareChart, id: string, width: number, u
     chart.grouping !== 'none' ? h('li', { class: 'legend-item muted' }, chart.grouping === 'top' ? l10n.t('the {0} busiest of {1}, the rest as one bar', chart.bars.length - 1, count(chart.units)) : l10n.t('{0}, {1} per bar', units(chart.kind, count(chart.units)), Math.ceil(chart.units / chart.bars.length))) : null,
   );
   return h('div', { class: 'chart', 'data-chart': id, tabindex: 0, role: 'group', 'aria-label': l10n.t('{0}: chart', UNIT_TITLES[chart.kind]) }, svgEl, legend);
-}
-
-function shortLabel(label: string, max: number): string {
-  return label.length > max ? `${label.slice(0, max - 1)}…` : label;
 }
 
 function tipLines(chart: ShareChart, b: ShareBar): string[] {

@@ -18,6 +18,7 @@ import {
 import { l10n } from '../l10n';
 import { h } from '../dom';
 import { pct, range } from '../format';
+import { cut } from '../../shared/keyText';
 import type { Renderer } from '../state';
 import type { Ui } from '../ui';
 
@@ -131,8 +132,7 @@ export function ownersSummary(m: SegmentsModel): string {
 
 /** A label cut to fit `width` pixels (about 7 px a character). */
 export function fit(label: string, width: number): string {
-  const max = Math.floor((width - 8) / 7);
-  return label.length <= max ? label : `${label.slice(0, Math.max(1, max - 1))}…`;
+  return cut(label, Math.max(2, Math.floor((width - 8) / 7)));
 }
 
 /** How wide a marker's label is drawn ("n hash"). */

@@ -10,7 +10,8 @@ import type { GroupViewModel, MemberKeys } from '../../shared/view/groupView';
 import { h } from '../dom';
 import { choiceInput } from './choiceInput';
 import { pagedTable } from './pagedTable';
-import { keyText, pct, thousands } from '../format';
+import { pct, thousands } from '../format';
+import { keyText } from '../../shared/keyText';
 import { l10n } from '../l10n';
 
 export function groupChooser(groups: readonly string[], chosen: string, onChoose: (name: string) => void): HTMLElement {

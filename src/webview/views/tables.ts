@@ -2,7 +2,8 @@
 import type { SegmentsModel } from '../../shared/view/segments';
 import type { KeyMarker, TopicViewModel } from '../../shared/view/topicView';
 import { colourClass, h } from '../dom';
-import { keyText, pct, range } from '../format';
+import { pct, range } from '../format';
+import { keyText } from '../../shared/keyText';
 import { l10n } from '../l10n';
 
 export function keysTable(v: TopicViewModel): HTMLElement | null {
