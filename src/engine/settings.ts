@@ -12,6 +12,7 @@ import { parseKafkaGroups, parseTopicId, KAFKA_GROUPS, type KafkaGroupSetting } 
 import { attachObserved } from './observed/settings';
 import type { ObservedState } from './observed/types';
 import { isObject } from './jsonObject';
+import { cut } from '../shared/keyText';
 
 /** Moved to `pulsar/namespaceBundles`; re-exported for callers of the old place. */
 export { equalBoundaries } from './pulsar/namespaceBundles';
@@ -369,5 +370,5 @@ export function oneOf<T extends string>(v: unknown, allowed: readonly T[], fallb
 /** A short rendering of a bad value for a message. */
 export function show(v: unknown): string {
   const s = v === undefined ? 'nothing' : JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 60 ? s.slice(0, 57) + '...' : s;
+  return s === undefined ? String(v) : cut(s, 60);
 }

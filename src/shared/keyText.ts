@@ -1,6 +1,6 @@
 /**
- * Keys and names shortened for one line, the same in the panel, hovers, notifications and the
- * status bar.
+ * Keys, names and values shortened for one line, the same in the panel, hovers, notifications, the
+ * status bar and the settings' problems.
  */
 
 /** `s` cut to at most `max` UTF-16 units with an ellipsis. Never between the two halves of a

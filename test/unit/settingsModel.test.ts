@@ -6,6 +6,7 @@ import { buildModel, fixFor, routeKeys } from '../../src/extension/settingsModel
 import { closest, fullPulsarName } from '../../src/engine/settingsLint';
 import { stringKey } from '../../src/engine/key';
 import { PulsarTopicState } from '../../src/engine/topology';
+import { parseSettings } from '../../src/engine/settings';
 
 const root = join(__dirname, '../../..');
 const examples = JSON.parse(readFileSync(join(root, 'examples/settings.json'), 'utf8'));
@@ -21,6 +22,14 @@ describe('settings model: last good topology', () => {
     assert.equal(m.settings.topics.length, 4);
     // ALGORITHMS.md: Kafka user-1 on 6 partitions goes to partition 2.
     assert.equal(route(m, 'user-1')[0].partition, 2);
+  });
+
+  test('a bad value shown in a problem is cut short, never inside a surrogate pair', () => {
+    // JSON of the value: a quote, then emoji of two UTF-16 units each, so unit 59 is a high half.
+    const { problems } = parseSettings({ 'keyRouting.topics': [{ name: 't', system: 'kafka', partitions: '🚀'.repeat(40) }] });
+    const message = problems.find((p) => p.path === 'keyRouting.topics[0].partitions')?.message ?? '';
+    assert.ok(message.includes(`(got "${'🚀'.repeat(29)}…)`), message);
+    assert.ok(message.isWellFormed(), JSON.stringify(message));
   });
 
   test('an invalid entry routes with its last good settings and says so', () => {
