@@ -192,13 +192,15 @@ export async function checkPackagedScript(script) {
 
 /**
  * Problems with the shipped licence: it must be the repository's LICENSE through the end of its
- * terms, whole (`npm run package` leaves out only the appendix after them).
+ * terms, word for word (`npm run package` leaves out only the appendix after them, and puts each
+ * paragraph on one line).
  */
 export function checkLicense(shipped) {
   const text = readFileSync(join(root, 'LICENSE'), 'utf8');
   const end = text.indexOf('END OF TERMS AND CONDITIONS');
-  const terms = end < 0 ? text : `${text.slice(0, end + 'END OF TERMS AND CONDITIONS'.length)}\n`;
-  return shipped === terms ? [] : ['the shipped LICENSE.txt is not the repository\'s LICENSE through "END OF TERMS AND CONDITIONS"'];
+  const terms = end < 0 ? text : text.slice(0, end + 'END OF TERMS AND CONDITIONS'.length);
+  const words = (t) => t.trim().split(/\s+/).join(' ');
+  return words(shipped) === words(terms) ? [] : ['the shipped LICENSE.txt is not the repository\'s LICENSE through "END OF TERMS AND CONDITIONS", word for word'];
 }
 
 /** The manifest's parts VS Code shows in the user's language. */
