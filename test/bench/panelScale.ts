@@ -5,6 +5,7 @@
  * base64, decoded there before the clock starts), and the engine-side figures in Node.
  */
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseSettings, type Settings } from '../../src/engine/settings';
 import { Topology, type TopicState } from '../../src/engine/topology';
 import { parseEvent } from '../../src/engine/events';
@@ -308,7 +309,8 @@ export function caseFromFile(file: string): ScaleCase & { keys?: KeyInput[] } {
   if (view !== undefined && view !== 'ring' && view !== 'ranges' && view !== 'partitions') throw new Error(`${file}: "view" must be ring, ranges or partitions`);
   const keys = raw.keys === undefined ? undefined : (raw.keys as unknown[]).map((k): KeyInput => (typeof k === 'string' ? { format: 'utf8', value: k } : (k as KeyInput)));
   return {
-    id: 'file',
+    // Named by the file, so that the screenshots, profiles and traces of two files stay apart.
+    id: basename(file).replace(/\.json$/, ''),
     label: typeof raw.label === 'string' ? raw.label : `${raw.topic} (${file})`,
     settings: raw.settings,
     topic: raw.topic,
