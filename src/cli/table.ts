@@ -4,6 +4,8 @@
  * a hostile key cannot repaint the user's terminal.
  */
 
+import { escapeHidden } from '../shared/keyText';
+
 export interface Style {
   readonly colour: boolean;
   bold(s: string): string;
@@ -31,10 +33,9 @@ export function wantColour(env: Record<string, string | undefined>, terminal: bo
 
 const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** The text with control characters (C0, DEL, C1) written as escapes. */
+/** The text with control characters, and the other characters the panel escapes, written as escapes. */
 export function visible(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escapeHidden(text, ESCAPES);
 }
 
 /**

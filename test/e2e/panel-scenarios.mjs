@@ -654,6 +654,29 @@ export default async function panelScenarios({ wb, scenario }) {
     await tab('orders').waitFor();
   });
 
+  await scenario('panel: a key pasted with a zero-width space shows it as an escape, and is marked where that key goes', async () => {
+    await openWithKey();
+    // It looks like user-1 when drawn as it is, and hashes elsewhere.
+    const key = 'user-\u200b1';
+    const shown = '"user-\\u200b1"';
+    const r = route('orders', key);
+    if (r.hash === route('orders', 'user-1').hash) throw new Error('the engine gives the key with a zero-width space the hash of user-1');
+    await frame().locator('#key-input').fill(key);
+    await frame().locator('#key-add').click();
+    const item = frame().locator('.key-legend li.key-item', { has: frame().locator('span.key', { hasText: shown }) });
+    await item.waitFor();
+    const n = await item.getAttribute('data-n');
+    await tab('orders').click();
+    await frame().locator(`[data-chart="partitions"] .partition-marker[data-n="${n}"][data-partition="${r.partition}"]`).waitFor();
+    const label = await frame().locator('[data-chart="partitions"] svg.partitions').getAttribute('aria-label');
+    if (!label.includes(`key ${n} ${shown} in partition ${r.partition}`)) throw new Error(`the partitions' label reads ${label}`);
+    const cell = await frame().locator(`.keys-table tr.key-row[data-n="${n}"] td.key`).textContent();
+    if (cell !== shown) throw new Error(`the keys table shows the key as ${JSON.stringify(cell)}`);
+    // Removed again: the scenarios after this one count the keys.
+    await item.locator('button.icon').click();
+    await item.waitFor({ state: 'detached' });
+  });
+
   await scenario('panel: a topic with the broker\'s report shows "observed at", the comparison with the configured order, and a draining key', async () => {
     await openWithKey();
     const T = 'persistent://public/default/observed-panel';

@@ -52,6 +52,7 @@ describe('table layout', () => {
   test('control characters are shown as escapes', () => {
     assert.equal(visible('a\x1b[2Jb\tc\n\x7f\x85'), 'a\\u001b[2Jb\\tc\\n\\u007f\\u0085');
     assert.equal(visible('ключ 日本'), 'ключ 日本');
+    assert.equal(visible('a\u200bb\u00a0\u202e'), 'a\\u200bb\\u00a0\\u202e');
   });
 
   test('colour: NO_COLOR (any value) wins, FORCE_COLOR forces, otherwise a terminal that is not dumb', () => {

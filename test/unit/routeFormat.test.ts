@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { formatTopicRoute, routeTable, shortNames, statusText, summarize, type TopicRoute } from '../../src/extension/routeFormat';
-import { cut, keyText } from '../../src/shared/keyText';
+import { cut, escapeHidden, keyText } from '../../src/shared/keyText';
 import { buildModel, routeKeys } from '../../src/extension/settingsModel';
 import { stringKey } from '../../src/engine/key';
 import { importPulsarStats } from '../../src/import/pulsarStats';
@@ -34,6 +34,29 @@ describe('route summaries', () => {
     assert.equal(keyText(' a'), '" a"');
     assert.equal(keyText(''), '""');
     assert.equal(keyText('x'.repeat(100), 10), 'xxxxxxxxx…');
+  });
+
+  test('keys with invisible characters inside are quoted and show them as escapes', () => {
+    // Each looks like `ab` or `x y` when drawn, but hashes elsewhere.
+    assert.equal(keyText('a\u200bb'), '"a\\u200bb"');
+    assert.equal(keyText('a\u00a0b'), '"a\\u00a0b"');
+    assert.equal(keyText('x\u2028y'), '"x\\u2028y"');
+    assert.equal(keyText('a\u00adb'), '"a\\u00adb"');
+    assert.equal(keyText('\ufeffab'), '"\\ufeffab"');
+    assert.equal(keyText('a\x7fb\x85'), '"a\\u007fb\\u0085"');
+    // Every space but U+0020 (Unicode's Zs): each looks like it, or like nothing.
+    for (const c of ['\u00a0', '\u1680', '\u2000', '\u200a', '\u202f', '\u205f', '\u3000']) assert.equal(keyText(`a${c}b`), `"a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b"`);
+    // A right-to-left override would turn the text after it around.
+    assert.equal(keyText('\u202eabc'), '"\\u202eabc"');
+    // Plain text of any script, and quotes, stay as they are.
+    for (const k of ['ключ 日本', 'שלום-1', 'a"b\\c', 'e\u0301clair', '🚀']) assert.equal(keyText(k), k);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), (k) => {
+        const shown = keyText(k, 1000);
+        assert.equal(escapeHidden(shown), shown, JSON.stringify(k));
+        if (shown !== k) assert.equal(JSON.parse(shown), k);
+      }),
+    );
   });
 
   test('a key is never cut between the halves of a surrogate pair', () => {

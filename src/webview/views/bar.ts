@@ -39,6 +39,7 @@ import {
 } from './barShared';
 
 import { l10n } from '../l10n';
+import { keyText } from '../../shared/keyText';
 
 export type { BarMarker, BarSpec } from './barShared';
 
@@ -143,7 +144,7 @@ export function renderBar(spec: BarSpec): ChartHandle {
           'data-slot': k.value,
           'data-key': k.label,
           role: 'img',
-          'aria-label': `key ${k.n} ${k.label}: hash ${k.hash}, ${k.consumer ? `consumer ${k.consumer}` : 'no consumer'}`,
+          'aria-label': `key ${k.n} ${keyText(k.label)}: hash ${k.hash}, ${k.consumer ? `consumer ${k.consumer}` : 'no consumer'}`,
         },
         svg('line', { class: 'marker-line', x1: px(x), x2: px(x), y1: labelled ? y + 2 : barY - UNLABELLED_TICK, y2: barY + BAR_H }),
         labelled

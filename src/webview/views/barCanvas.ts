@@ -39,6 +39,7 @@ import {
   type ChartHandle,
 } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
+import { keyText } from '../../shared/keyText';
 
 /** A bar on a canvas, which can show another bar's spec in place of its own. */
 export interface BarCanvasHandle extends ChartHandle {
@@ -281,7 +282,7 @@ export function renderBarCanvas(first: BarSpec): BarCanvasHandle {
       const p = placed.find((q) => Math.abs(q.x - x) <= 3 || (q.y >= 0 && y <= q.y + 2 && y >= q.y - ROW_H + 2 && (q.atEnd ? x <= q.x && x >= q.x - markerTextWidth(q.k) : x >= q.x && x <= q.x + markerTextWidth(q.k))));
       if (!p) return ui.hideTip();
       const i = segmentIndexAt(m, p.k.value);
-      return ui.showTip(ev.clientX, ev.clientY, [`key ${p.k.n}: ${p.k.label}`, `hash ${p.k.hash}`, p.k.consumer ? `consumer ${p.k.consumer}` : 'no consumer', ...(i >= 0 ? [`segment ${range([m.starts[i], m.ends[i]])}`] : [])]);
+      return ui.showTip(ev.clientX, ev.clientY, [`key ${p.k.n}: ${keyText(p.k.label)}`, `hash ${p.k.hash}`, p.k.consumer ? `consumer ${p.k.consumer}` : 'no consumer', ...(i >= 0 ? [`segment ${range([m.starts[i], m.ends[i]])}`] : [])]);
     }
     if (y > height) return ui.hideTip();
     const r = runAt(layout(), x);

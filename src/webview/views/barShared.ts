@@ -18,7 +18,7 @@ import {
 import { l10n } from '../l10n';
 import { h } from '../dom';
 import { pct, range } from '../format';
-import { cut } from '../../shared/keyText';
+import { cut, keyText } from '../../shared/keyText';
 import type { Renderer } from '../state';
 import type { Ui } from '../ui';
 
@@ -235,7 +235,7 @@ export function chartKey(ev: KeyboardEvent, c: ChartKeys): boolean {
       if (next) {
         const i = segmentIndexAt(m, next.value);
         c.setCursor(i, false);
-        c.ui.announce(`key ${next.n} ${next.label}: hash ${next.hash}; ${describeSegment(m, i).join(', ')}`);
+        c.ui.announce(`key ${next.n} ${keyText(next.label)}: hash ${next.hash}; ${describeSegment(m, i).join(', ')}`);
       }
       return true;
     }
@@ -289,13 +289,13 @@ export function zoomControls(spec: BarSpec, current: () => ZoomWindow): HTMLElem
   );
   const around = (k: BarMarker) => onWindow(windowAround(k.value, m.space, Math.max(64, Math.round((m.space[1] - m.space[0] + 1) / 512))));
   if (spec.markers.length <= 5) {
-    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, k.label, k.hash), () => around(k), 'zoom-key'));
+    for (const k of spec.markers) bar.append(button(l10n.t('Key {0}', k.n), l10n.t('Zoom to key {0} ({1}, hash {2})', k.n, keyText(k.label), k.hash), () => around(k), 'zoom-key'));
   } else {
     const pick = h('select', { class: 'zoom-key-select', 'aria-label': `zoom ${spec.label} to a key` }, h('option', { value: '' }, l10n.t('Zoom to key…')));
     // The options are made when the list is first opened: a hundred keys cost the first picture nothing.
     const fill = () => {
       if (pick.options.length > 1) return;
-      pick.append(...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${k.label} (${k.hash})`)));
+      pick.append(...spec.markers.map((k) => h('option', { value: String(k.n) }, `${k.n}: ${keyText(k.label)} (${k.hash})`)));
     };
     pick.addEventListener('focus', fill);
     pick.addEventListener('pointerdown', fill);

@@ -5,6 +5,7 @@
 import { cellOf, layoutPartitions, type PartitionCell } from '../../shared/view/topicView';
 import { h, px, svg } from '../dom';
 import type { Ui } from '../ui';
+import { keyText } from '../../shared/keyText';
 
 export interface PartitionMark {
   n: number;
@@ -53,7 +54,7 @@ export function cellTip(spec: PartitionsSpec, cell: PartitionCell, v: number | u
     n === 1 ? `partition ${cell.first}` : `partitions ${cell.first}–${cell.last}`,
     `${((n / spec.count) * 100).toFixed(n < spec.count / 1e4 ? 6 : 2)} % of the partitions`,
     ...(spec.owners && v !== undefined ? [v >= 0 ? `member ${spec.owners.names[v]}` : v === -1 ? 'no member' : 'several members'] : []),
-    ...marks.slice(0, 8).map((k) => `key ${k.n}: ${k.label} (partition ${k.partition})`),
+    ...marks.slice(0, 8).map((k) => `key ${k.n}: ${keyText(k.label)} (partition ${k.partition})`),
     ...(marks.length > 8 ? [`and ${marks.length - 8} more keys`] : []),
   ];
 }
@@ -109,7 +110,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
     height,
     class: 'partitions',
     role: 'img',
-    'aria-label': `${spec.label}: ${count} partitions; ${spec.marks.map((k) => `key ${k.n} ${k.label} in partition ${k.partition ?? 'none'}`).join('; ')}`,
+    'aria-label': `${spec.label}: ${count} partitions; ${spec.marks.map((k) => `key ${k.n} ${keyText(k.label)} in partition ${k.partition ?? 'none'}`).join('; ')}`,
   });
   cells.forEach((cell, i) => {
     const marks = byCell.get(i);

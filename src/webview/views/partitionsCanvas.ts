@@ -14,6 +14,7 @@ import { l10n } from '../l10n';
 import type { ChartHandle } from './barShared';
 import { lazyDetails, pagedTable } from './pagedTable';
 import { cellOwners, cellTip, markRows, partitionCells, type PartitionMark, type PartitionsSpec } from './partitions';
+import { keyText } from '../../shared/keyText';
 
 const CELL_H = 30;
 
@@ -157,7 +158,7 @@ function partitionsTable(spec: PartitionsSpec): HTMLElement {
         count: spec.count,
         start: withKeys[0] ?? 0,
         row: (p) => {
-          const keys = (keysIn.get(p) ?? []).map((k) => `#${k.n} ${k.label}`).join(', ');
+          const keys = (keysIn.get(p) ?? []).map((k) => `#${k.n} ${keyText(k.label)}`).join(', ');
           if (!spec.owners) return [p, keys];
           const o = spec.owners.of[p];
           return [p, o >= 0 ? spec.owners.names[o] : l10n.t('nobody'), keys];

@@ -15,6 +15,7 @@ import { h, svg } from '../dom';
 import { pct, range } from '../format';
 import type { ChartHandle } from './barShared';
 import { badgeRadii, valueAtPoint, wedgePath, windowAtClick, type RingSpec } from './ring';
+import { keyText } from '../../shared/keyText';
 
 
 export function renderRingCanvas(spec: RingSpec): ChartHandle {
@@ -181,7 +182,7 @@ export function renderRingCanvas(spec: RingSpec): ChartHandle {
       const [tx, ty] = pt(angleOf(k.value + 0.5, m.space), badgeAt[i]);
       return badgeAt[i] > 0 && Math.hypot(x - tx, y - ty) <= 9;
     });
-    if (badge) return ui.showTip(ev.clientX, ev.clientY, [`key ${badge.n}: ${badge.label}`, `hash ${badge.hash}`, badge.consumer ? `consumer ${badge.consumer}` : 'no consumer', ...(badge.arc ? [`travels to the point at ${badge.arc.to}`] : [])]);
+    if (badge) return ui.showTip(ev.clientX, ev.clientY, [`key ${badge.n}: ${keyText(badge.label)}`, `hash ${badge.hash}`, badge.consumer ? `consumer ${badge.consumer}` : 'no consumer', ...(badge.arc ? [`travels to the point at ${badge.arc.to}`] : [])]);
     if (d < rInner - 30 || d > rOuter + 16) return ui.hideTip();
     const v = valueAt(x, y);
     if (v === null) return ui.hideTip();
