@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { markerRows, markerTextWidth, MARKER_ROWS, type BarMarker } from '../../src/webview/views/barShared';
 import { markRows, type PartitionMark } from '../../src/webview/views/partitions';
-import { cellOf, layoutPartitions, type PartitionCell } from '../../src/shared/view/topicView';
+import { cellOf, layoutPartitions } from '../../src/shared/view/topicView';
 import { randInt, rng } from './helpers';
 
 /** Where `markerRows` puts a label's left end (labels past the right edge are drawn leftwards). */
@@ -46,27 +46,30 @@ test('keys far apart are all labelled in the first row', () => {
   assert.deepEqual(markerRows(markers, (k) => (k.value / 65536) * 1164, 1164).rows, [0, 0, 0, 0]);
 });
 
-test('key numbers above partitions never overprint: a cell\'s keys stack, close cells share rows, four rows at most', () => {
+test('key numbers above partitions never overprint: a cell\'s keys stack, close cells share rows, four rows at most, none cut at an end', () => {
   const random = rng(59);
-  // Numbers are drawn centred on their cell, 7 px a digit, and need 4 px between them.
-  const span = (cells: readonly PartitionCell[], i: number, n: number): [number, number] => {
-    const x = (cells[i].x0 + cells[i].x1) / 2;
-    return [x - String(n).length * 3.5 - 2, x + String(n).length * 3.5 + 2];
-  };
-  for (const [partitions, keys, width] of [[10_000, 100, 1164], [6, 8, 1164], [64, 30, 570], [1_000_000, 100, 570], [3, 12, 320]]) {
+  for (const [partitions, keys, width] of [[10_000, 100, 1164], [6, 8, 1164], [64, 30, 570], [1_000_000, 100, 570], [3, 12, 320], [64, 120, 570]]) {
     const cells = layoutPartitions(partitions, width, partitions <= 64 ? 14 : 4);
     const byCell = new Map<number, PartitionMark[]>();
+    // The first and the last partition always hold a key: their numbers are the ones an end cuts.
     for (let n = 1; n <= keys; n++) {
-      const c = cellOf(cells, randInt(random, 0, partitions - 1));
+      const p = n === 1 ? 0 : n === keys ? partitions - 1 : randInt(random, 0, partitions - 1);
+      const c = cellOf(cells, p);
       byCell.set(c, [...(byCell.get(c) ?? []), { n, label: `k${n}`, partition: cells[c].first }]);
     }
-    const { row, labelsH } = markRows(cells, byCell);
+    const { row, x, labelsH } = markRows(cells, byCell);
+    // Numbers are drawn centred on x, 7 px a digit, and need 4 px between them.
+    const span = (mk: PartitionMark): [number, number] => [x.get(mk)! - String(mk.n).length * 3.5 - 2, x.get(mk)! + String(mk.n).length * 3.5 + 2];
     const placed: Array<[number, number, number, PartitionMark]> = [];
-    for (const [i, marks] of byCell) for (const mk of marks) if (row.get(mk)! >= 0) placed.push([row.get(mk)!, ...span(cells, i, mk.n), mk]);
+    for (const marks of byCell.values()) for (const mk of marks) if (row.get(mk)! >= 0) placed.push([row.get(mk)!, ...span(mk), mk]);
     for (const [i, marks] of byCell) {
       for (const mk of marks) {
         const r = row.get(mk)!;
-        const [a, b] = span(cells, i, mk.n);
+        const [a, b] = span(mk);
+        // Within the drawing, and over its cell (a number is moved in only as far as the end needs).
+        assert.ok(a >= 0 && b <= width, `${partitions} partitions: key ${mk.n} drawn at ${a}-${b} of ${width} px`);
+        const centre = (cells[i].x0 + cells[i].x1) / 2;
+        assert.ok(Math.abs(x.get(mk)! - centre) <= (b - a) / 2 && (x.get(mk) === centre || a === 0 || b === width), `${partitions} partitions: key ${mk.n} moved off its cell`);
         const clashes = (rr: number) => placed.filter(([pr, pa, pb, other]) => other !== mk && pr === rr && pa < b && a < pb).length;
         assert.ok(r >= -1 && r < 4, `row ${r}`);
         if (r >= 0) assert.equal(clashes(r), 0, `${partitions} partitions: key ${mk.n} overprints row ${r}`);

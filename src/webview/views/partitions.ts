@@ -82,28 +82,31 @@ export function partitionCells(spec: PartitionsSpec): { cells: PartitionCell[]; 
  * clears it. A number that has no room in four rows is left out (-1), as on the bar: its cell is
  * still marked, and its tooltip and the keys table list the key. With the height they take.
  */
-export function markRows(cells: readonly PartitionCell[], byCell: ReadonlyMap<number, readonly PartitionMark[]>): { row: Map<PartitionMark, number>; labelsH: number } {
+export function markRows(cells: readonly PartitionCell[], byCell: ReadonlyMap<number, readonly PartitionMark[]>): { row: Map<PartitionMark, number>; x: Map<PartitionMark, number>; labelsH: number } {
   const ends: number[] = [];
   const row = new Map<PartitionMark, number>();
+  const xs = new Map<PartitionMark, number>();
   for (const i of [...byCell.keys()].sort((a, b) => a - b)) {
     for (const mk of byCell.get(i)!) {
-      // Centred on the cell, 7 px a digit and 4 between numbers.
+      // Centred on the cell, 7 px a digit and 4 between numbers; moved in at the ends (the cells
+      // span 0 to the width), where a centred "55" would show as "5".
       const half = String(mk.n).length * 3.5 + 2;
-      const x = (cells[i].x0 + cells[i].x1) / 2;
+      const x = Math.min(Math.max((cells[i].x0 + cells[i].x1) / 2, half), cells.at(-1)!.x1 - half);
       let r = ends.findIndex((end) => end <= x - half);
       if (r < 0) r = ends.length < 4 ? ends.length : -1;
       if (r >= 0) ends[r] = x + half;
       row.set(mk, r);
+      xs.set(mk, x);
     }
   }
-  return { row, labelsH: Math.max(1, ends.length) * 14 + 4 };
+  return { row, x: xs, labelsH: Math.max(1, ends.length) * 14 + 4 };
 }
 
 export function renderPartitions(spec: PartitionsSpec): HTMLElement {
   const { count, width, ui } = spec;
   const { cells, byCell } = partitionCells(spec);
   const owners = cellOwners(spec, cells);
-  const { row, labelsH } = markRows(cells, byCell);
+  const { row, x: markX, labelsH } = markRows(cells, byCell);
   const height = labelsH + CELL_H + 16;
   const root = svg('svg', {
     width,
@@ -137,7 +140,7 @@ export function renderPartitions(spec: PartitionsSpec): HTMLElement {
       root.append(
         svg(
           'text',
-          { class: 'key-marker partition-marker', 'data-n': mk.n, 'data-partition': mk.partition ?? '', x: px((cell.x0 + cell.x1) / 2), y: labelsH - 4 - r * 14, 'text-anchor': 'middle' },
+          { class: 'key-marker partition-marker', 'data-n': mk.n, 'data-partition': mk.partition ?? '', x: px(markX.get(mk)!), y: labelsH - 4 - r * 14, 'text-anchor': 'middle' },
           `${mk.n}`,
         ),
       );

@@ -24,7 +24,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
   const owners = cellOwners(spec, cells);
   const emphasised = [...(spec.emphasise ?? [])].sort((a, b) => a - b);
   const emphCell = new Set(emphasised.map((p) => cellOf(cells, p)));
-  const { row, labelsH } = markRows(cells, byCell);
+  const { row, x: markX, labelsH } = markRows(cells, byCell);
   const height = labelsH + CELL_H + 16;
   const surface = new Surface(width, height, {
     class: 'partitions partitions-canvas',
@@ -100,10 +100,7 @@ export function renderPartitionsCanvas(spec: PartitionsSpec): ChartHandle {
     });
     ctx.font = t.boldFont;
     ctx.fillStyle = t.text;
-    for (const [i, marks] of byCell) {
-      const cell = cells[i];
-      for (const mk of marks) if (row.get(mk)! >= 0) ctx.fillText(String(mk.n), (cell.x0 + cell.x1) / 2, labelsH - 4 - row.get(mk)! * 14);
-    }
+    for (const marks of byCell.values()) for (const mk of marks) if (row.get(mk)! >= 0) ctx.fillText(String(mk.n), markX.get(mk)!, labelsH - 4 - row.get(mk)! * 14);
     ctx.font = t.font;
     ctx.textAlign = 'left';
     ctx.fillText('0', 0, height - 2);
