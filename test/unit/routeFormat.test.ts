@@ -48,12 +48,15 @@ describe('route summaries', () => {
     for (const c of ['\u00a0', '\u1680', '\u2000', '\u200a', '\u202f', '\u205f', '\u3000']) assert.equal(keyText(`a${c}b`), `"a\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}b"`);
     // A right-to-left override would turn the text after it around.
     assert.equal(keyText('\u202eabc'), '"\\u202eabc"');
+    // Half a surrogate pair would show as U+FFFD, and Java's encoder sends it as '?'.
+    assert.equal(keyText('a\ud800b'), '"a\\ud800b"');
     // Plain text of any script, and quotes, stay as they are.
     for (const k of ['ключ 日本', 'שלום-1', 'a"b\\c', 'e\u0301clair', '🚀']) assert.equal(keyText(k), k);
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 20 }), (k) => {
         const shown = keyText(k, 1000);
         assert.equal(escapeHidden(shown), shown, JSON.stringify(k));
+        assert.ok(shown.isWellFormed(), `${JSON.stringify(k)} is shown with half a surrogate pair`);
         if (shown !== k) assert.equal(JSON.parse(shown), k);
       }),
     );
