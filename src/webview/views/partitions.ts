@@ -80,7 +80,8 @@ export function partitionCells(spec: PartitionsSpec): { cells: PartitionCell[]; 
  * The row (0 to 3, upwards) of each key's number above its cell, so that no two print over one
  * another: a cell's keys stack, and a number beside a close one takes the first row where it
  * clears it. A number that has no room in four rows is left out (-1), as on the bar: its cell is
- * still marked, and its tooltip and the keys table list the key. With the height they take.
+ * still marked, and its tooltip and the keys table list the key. With the x each number is
+ * centred on (its cell's centre, but inside the drawing) and the height the rows take.
  */
 export function markRows(cells: readonly PartitionCell[], byCell: ReadonlyMap<number, readonly PartitionMark[]>): { row: Map<PartitionMark, number>; x: Map<PartitionMark, number>; labelsH: number } {
   const ends: number[] = [];
