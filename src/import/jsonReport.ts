@@ -10,15 +10,18 @@ export function parseJsonReport(text: string, source: string, what: string): Rec
   const trimmed = body.trim();
   if (trimmed === '') fail(source, `is empty; expected the JSON of ${what}`);
   if (trimmed.startsWith('<')) fail(source, `is HTML (${quote(trimmed)}), not the JSON of ${what}: an error page from a proxy or a web UI?`);
-  if (!/^[[{]/.test(trimmed)) fail(source, `is not JSON: it begins ${quote(trimmed)}; expected the JSON of ${what}`);
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch (e) {
+    // Checked only where the parser refused it: `null`, a number or a string is JSON (and a
+    // REST proxy may answer `null`), for the check below to name.
+    if (!/^[[{]/.test(trimmed)) fail(source, `is not JSON: it begins ${quote(trimmed)}; expected the JSON of ${what}`);
     const message = (e as Error).message;
     const pos = /position (\d+)/.exec(message);
-    if (/end of (JSON )?(data|input)/i.test(message) || (pos && Number(pos[1]) >= body.trimEnd().length)) {
-      const { line, column } = lineColumn(body, body.trimEnd().length);
+    const end = body.trimEnd().length;
+    if (/end of (JSON )?(data|input)/i.test(message) || (pos && Number(pos[1]) >= end)) {
+      const { line, column } = lineColumn(body, end);
       fail(source, `is truncated: the JSON stops at line ${line}, column ${column} before it is complete; fetch or copy the whole output again`);
     }
     fail(source, `is not valid JSON: ${message}`);

@@ -244,6 +244,13 @@ describe('import pulsar-stats: reports no broker wrote', () => {
     });
   }
 
+  test('JSON that is not an object (null, a number, a string) is named as such, not as text that is not JSON', () => {
+    for (const text of ['null', ' 42\n', '"Topic not found"', 'true']) {
+      assert.throws(() => importPulsarStats(text, { source: 'stats.json', topic: TOPIC }), { message: /^stats\.json: is JSON but not an object; expected the JSON of pulsar-admin topics stats/ }, text);
+    }
+    assert.throws(() => importPulsarStats('Topic not found', { source: 'stats.json', topic: TOPIC }), { message: /^stats\.json: is not JSON: it begins "Topic not found"/ });
+  });
+
   test('partitioned stats whose metadata counts partitions it has no stats for: the first missing are named, whatever the count', () => {
     // Every missing index was collected to name five: a count of 2,147,483,647 ran out of memory.
     const stats = JSON.parse(read('pulsar-4.0-partitioned.json'));
