@@ -97,6 +97,11 @@ if (built.code !== 0) {
 // these two), and every second of that install is a second of the whole run, while the type check
 // and the unit tests have until the last suite ends; afterwards the suites, which wait on states
 // with timeouts, keep the cores they need and these fill the rest.
+// On Linux with autogroups (Debian's default) a nice value only counts within a session, and
+// code-server and Chromium start sessions of their own, so these still get a session's share of
+// the cores. Giving them a session at the lowest autogroup weight was measured (fresh clones on a
+// 2-core machine, two each way, alternated: 373 and 336 s against 395 and 327 s): no faster, as
+// the suites slowed nearly as much and the unit tests then ran past the last suite. Left as it is.
 const browser = only ? browserSuites.filter((s) => s === only) : browserSuites;
 const unitWanted = !only || only === 'unit';
 console.log(`== type check${unitWanted ? ', unit tests (Node)' : ''}${browser.length ? `, and browser suites: ${browser.join(', ')} (one code-server + Chromium)` : ''}`);
