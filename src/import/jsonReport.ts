@@ -14,8 +14,8 @@ export function parseJsonReport(text: string, source: string, what: string): Rec
   try {
     value = JSON.parse(body);
   } catch (e) {
-    // Checked only where the parser refused it: `null`, a number or a string is JSON (and a
-    // REST proxy may answer `null`), for the check below to name.
+    // Checked only where the parser refused it: `null`, a number or a string is JSON, and the
+    // check after the parse names it as JSON that is not an object.
     if (!/^[[{]/.test(trimmed)) fail(source, `is not JSON: it begins ${quote(trimmed)}; expected the JSON of ${what}`);
     const message = (e as Error).message;
     const pos = /position (\d+)/.exec(message);
